@@ -1,0 +1,75 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { Database } from './db/database.ts';
+import type { Config } from './platform/config.ts';
+import { ErrorBody } from './platform/http.ts';
+import { registerValidators } from './platform/validation.ts';
+import { registerErrorHandling } from './platform/error-handler.ts';
+import { registerPipeline } from './platform/pipeline.ts';
+import { registerIdempotency, V3_PREFIX } from './platform/idempotency.ts';
+import { RateLimits } from './platform/ratelimit.ts';
+import { setCursorSecret } from './platform/lists.ts';
+import { registerDocs } from './platform/docs.ts';
+import { healthRoutes } from './platform/health.ts';
+import { v3Modules } from './modules/index.ts';
+import { operatorRoutes } from './modules/operator/operator.routes.ts';
+
+export interface AppOptions {
+  config: Config;
+  db: Database;
+  redis?: Redis;
+  /** Where logs go (tests capture them); defaults to stdout. */
+  logStream?: NodeJS.WritableStream;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Secrets and keys never reach a log line, whatever a route or a plugin decides to log. */
+export const LOG_REDACTIONS = [
+  'req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie', 'headers["x-api-key"]', 'headers.authorization',
+  '*.full_key', '*.api_key', '*.secret', '*.password', 'full_key', 'api_key',
+];
+
+export type App = FastifyInstance;
+
+export async function buildApp(options: AppOptions): Promise<App> {
+  const { config, db } = options;
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: LOG_REDACTIONS, censor: '[redacted]' },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    requestIdLogLabel: 'request_id',
+    trustProxy: config.trustProxy ? config.trustProxy.split(',').map((s) => s.trim()) : false,
+    bodyLimit: 10 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addSchema(ErrorBody);
+  registerValidators(app);
+  registerErrorHandling(app);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  const secret = await db.db.selectFrom('platform_settings').select('value').where('name', '=', 'cursor_secret').executeTakeFirstOrThrow();
+  setCursorSecret(secret.value);
+  const limits = new RateLimits(config.rateLimits, options.redis);
+  registerPipeline(app, { db: db.db, config, limits });
+  registerIdempotency(app, db.db);
+  await registerDocs(app);
+
+  await app.register(healthRoutes, { prefix: V3_PREFIX, db: db.db, redis: options.redis });
+  await app.register(async (v3) => {
+    for (const module of v3Modules) await v3.register(module);
+  }, { prefix: V3_PREFIX });
+  await app.register(operatorRoutes, { prefix: '/operator', config, db: db.db });
+  return app;
+}

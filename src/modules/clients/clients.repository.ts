@@ -1,0 +1,104 @@
+import { sql } from 'kysely';
+import type { Ctx } from '../../platform/context.ts';
+import { paginate, resolveList } from '../../platform/lists.ts';
+import { nextStamp, likeContains } from '../../platform/sql.ts';
+import { clientVisible } from '../../platform/visibility.ts';
+import { splitList } from '../../platform/fields.ts';
+import { CONTACTS_INLINE_CAP, CLIENT_LIST_OPTIONS, type ClientRecord } from './clients.schemas.ts';
+import { contactJsonColumns } from '../contacts/contacts.repository.ts';
+
+export type ClientColumns = Omit<ClientRecord, 'id' | 'contacts' | 'contacts_truncated' | 'groups' | 'created_at' | 'updated_at' | 'type' | 'has_monitor' | 'custom_fields'> & { custom_fields: string | null };
+type ClientRow = Omit<ClientRecord, 'contacts_truncated'>;
+
+const LIST_OPTIONS = CLIENT_LIST_OPTIONS;
+
+function base(ctx: Ctx) {
+  return ctx.db
+    .selectFrom('clients as c')
+    .where('c.company_id', '=', ctx.companyId)
+    .where('c.deleted_at', 'is', null)
+    .where(clientVisible(ctx, 'c'));
+}
+
+/** The client's columns plus its groups and (capped + 1, to detect truncation) contacts, built in SQL. */
+function project(query: ReturnType<typeof base>) {
+  return query.select([
+    'c.id', 'c.name', 'c.status', 'c.type', 'c.locale_code', 'c.reg_code', 'c.vat_code', 'c.address_street', 'c.address_city',
+    'c.address_state', 'c.address_zip', 'c.address_country_code', 'c.default_person_id', 'c.ext_client_id', 'c.client_initials',
+    'c.parent_id', 'c.has_monitor', 'c.timing_required', 'c.topic_required', 'c.custom_fields', 'c.created_at', 'c.updated_at',
+    sql<number[]>`array(select l.group_id from client_group_links l join client_groups g on g.company_id = l.company_id and g.id = l.group_id
+      where l.company_id = c.company_id and l.client_id = c.id and g.deleted_at is null order by l.group_id)`.as('groups'),
+    sql<ClientRecord['contacts']>`(select coalesce(json_agg(x), '[]') from (select ${contactJsonColumns('ct')} from contacts ct
+      where ct.company_id = c.company_id and ct.client_id = c.id and ct.deleted_at is null
+      order by ct.is_primary desc, ct.id limit ${CONTACTS_INLINE_CAP + 1}) x)`.as('contacts'),
+  ]);
+}
+
+export function withTruncation(row: ClientRow): ClientRecord {
+  const truncated = row.contacts.length > CONTACTS_INLINE_CAP;
+  return { ...row, contacts: truncated ? row.contacts.slice(0, CONTACTS_INLINE_CAP) : row.contacts, contacts_truncated: truncated };
+}
+
+function applyFilters(query: ReturnType<typeof base>, filters: Record<string, unknown>) {
+  let q = query;
+  const statuses = splitList(filters.status as string | undefined);
+  if (statuses) q = q.where('c.status', 'in', statuses);
+  if (filters.name !== undefined) q = q.where('c.name', '=', filters.name as string);
+  if (filters.reg_code !== undefined) q = q.where('c.reg_code', '=', filters.reg_code as string);
+  if (filters.ext_client_id !== undefined) q = q.where('c.ext_client_id', '=', filters.ext_client_id as string);
+  if (filters.default_person_id !== undefined) q = q.where('c.default_person_id', '=', filters.default_person_id as number);
+  if (filters.q !== undefined) q = q.where('c.name', 'ilike', likeContains(filters.q as string));
+  return q;
+}
+
+export async function listClients(ctx: Ctx, params: object) {
+  const { filters, sort, after } = resolveList(ctx, 'clients', params, LIST_OPTIONS);
+  const page = await paginate<ClientRow>(ctx, {
+    listId: 'clients', base: applyFilters(base(ctx), filters), idColumn: 'c.id', project: project as never,
+    options: LIST_OPTIONS, params, filters, sort, after,
+  });
+  return { data: page.data.map(withTruncation), meta: page.meta };
+}
+
+export async function findClient(ctx: Ctx, id: number): Promise<ClientRecord | undefined> {
+  const row = await project(base(ctx).where('c.id', '=', id)).executeTakeFirst();
+  return row ? withTruncation(row as ClientRow) : undefined;
+}
+
+/** Locks the row for the rest of the transaction; undefined when absent, deleted or invisible. */
+export async function lockClient(ctx: Ctx, id: number) {
+  return base(ctx).where('c.id', '=', id).select(['c.id', 'c.updated_at', 'c.parent_id']).forUpdate().executeTakeFirst();
+}
+
+export async function insertClient(ctx: Ctx, values: Partial<ClientColumns> & { name: string }): Promise<number> {
+  const row = await ctx.db.insertInto('clients').values({ ...values, company_id: ctx.companyId } as never).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateClient(ctx: Ctx, id: number, values: Partial<ClientColumns>): Promise<void> {
+  await ctx.db.updateTable('clients').set({ ...values, updated_at: nextStamp() } as never).where('company_id', '=', ctx.companyId).where('id', '=', id).execute();
+}
+
+export async function touchClient(ctx: Ctx, id: number): Promise<void> {
+  await updateClient(ctx, id, {});
+}
+
+export async function softDeleteClient(ctx: Ctx, id: number): Promise<void> {
+  await ctx.db.updateTable('clients').set({ deleted_at: sql`now()` as never, updated_at: nextStamp() }).where('company_id', '=', ctx.companyId).where('id', '=', id).execute();
+}
+
+export async function replaceGroups(ctx: Ctx, clientId: number, groupIds: readonly number[]): Promise<void> {
+  await ctx.db.deleteFrom('client_group_links').where('company_id', '=', ctx.companyId).where('client_id', '=', clientId).execute();
+  if (groupIds.length === 0) return;
+  await ctx.db.insertInto('client_group_links').values(groupIds.map((group_id) => ({ company_id: ctx.companyId, client_id: clientId, group_id }))).execute();
+}
+
+/** The parent chain from `id` upwards, to refuse a parent that would make a cycle. */
+export async function ancestorIds(ctx: Ctx, id: number): Promise<number[]> {
+  const result = await sql<{ id: number }>`with recursive up(id, parent_id, depth) as (
+      select id, parent_id, 0 from clients where company_id = ${ctx.companyId} and id = ${id}
+      union all
+      select c.id, c.parent_id, up.depth + 1 from clients c join up on c.company_id = ${ctx.companyId} and c.id = up.parent_id where up.depth < 100)
+    select id from up`.execute(ctx.db);
+  return result.rows.map((r) => r.id);
+}

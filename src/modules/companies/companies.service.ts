@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db, Executor } from '../../db/database.ts';
+import { AppError } from '../../platform/errors.ts';
+import { generateKey } from '../../platform/keys.ts';
+import { expandScopes } from '../../platform/scopes.ts';
+import { nextStamp } from '../../platform/sql.ts';
+import type { CompanyCreateBody, CompanyCreatedRecord, CompanyUpdateBody, MemberAddBody } from './companies.schemas.ts';
+
+/** Platform administration (operator API and CLI): no tenant context, the company is the subject. */
+
+export function assertTimezone(timezone: string): void {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: timezone });
+  } catch {
+    throw new AppError(400, 'VALIDATION_ERROR', `Unknown time zone: ${timezone}`, { reason: 'INVALID_TIMEZONE', field: 'timezone' });
+  }
+}
+
+/** Hooks run when a company is created (e.g. default records of later modules), in its transaction. */
+export const companySeeders: Array<(db: Executor, companyId: string) => Promise<void>> = [];
+
+async function addPerson(db: Executor, companyId: string, body: MemberAddBody) {
+  const person = await db.insertInto('people').values({ company_id: companyId, name: body.name, surname: body.surname ?? null, email: body.email ?? null, phone: null })
+    .returning('id').executeTakeFirstOrThrow();
+  const member = await db.insertInto('members').values({ company_id: companyId, person_id: person.id, role: body.role, status: body.status, initials: initialsOf(body.name, body.surname) })
+    .returning('id').executeTakeFirstOrThrow();
+  return { person_id: person.id, member_id: member.id };
+}
+
+export function initialsOf(name: string, surname?: string | null): string {
+  return `${name.charAt(0)}${surname?.charAt(0) ?? ''}`.toUpperCase();
+}
+
+export async function createCompany(db: Db, body: CompanyCreateBody): Promise<CompanyCreatedRecord> {
+  const timezone = body.timezone ?? 'UTC';
+  assertTimezone(timezone);
+  return db.transaction().execute(async (tx) => {
+    const companyId = randomUUID();
+    await tx.insertInto('companies').values({ id: companyId, name: body.name, timezone, currency: body.currency ?? 'EUR' }).execute();
+    const ownerName = body.owner?.name ?? 'Owner';
+    const ownerEmail = body.owner?.email ?? null;
+    const owner = await addPerson(tx, companyId, { name: ownerName, surname: body.owner?.surname, email: ownerEmail as string, role: 'owner', status: 'active' });
+    const key = generateKey();
+    const scopes = expandScopes(['admin']);
+    const apiKey = await tx.insertInto('api_keys').values({
+      company_id: companyId, name: 'Owner admin key', key_prefix: key.prefix, key_hash: key.hash, kind: 'integration', scopes, person_id: owner.person_id,
+      revoked_at: null, expires_at: null, grace_expires_at: null, rotated_to_id: null, ip_allowlist: null, last_used_at: null,
+    }).returning('id').executeTakeFirstOrThrow();
+    for (const seed of companySeeders) await seed(tx, companyId);
+    return {
+      company_id: companyId,
+      owner: { ...owner, name: ownerName, email: ownerEmail },
+      api_key: { id: apiKey.id, full_key: key.fullKey, scopes },
+    };
+  });
+}
+
+const COMPANY_COLUMNS = ['id', 'name', 'timezone', 'currency', 'subscription_status', 'plan', 'features', 'created_at', 'updated_at'] as const;
+
+export async function getCompany(db: Executor, companyId: string) {
+  const company = await db.selectFrom('companies').select(COMPANY_COLUMNS).where('id', '=', companyId).executeTakeFirst();
+  if (!company) throw new AppError(404, 'NOT_FOUND', 'Company not found');
+  return company as typeof company & { features: { billing: boolean; analytics: boolean; drive: boolean } };
+}
+
+export async function updateCompany(db: Db, companyId: string, body: CompanyUpdateBody) {
+  if (body.timezone) assertTimezone(body.timezone);
+  return db.transaction().execute(async (tx) => {
+    await getCompany(tx, companyId);
+    const { features, ...plain } = body;
+    await tx.updateTable('companies').set({
+      ...plain,
+      ...(features ? { features: sql`features || ${JSON.stringify(features)}::jsonb` as never } : {}),
+      updated_at: nextStamp(),
+    }).where('id', '=', companyId).execute();
+    return getCompany(tx, companyId);
+  });
+}
+
+export async function addMember(db: Db, companyId: string, body: MemberAddBody) {
+  return db.transaction().execute(async (tx) => {
+    await getCompany(tx, companyId);
+    return addPerson(tx, companyId, body);
+  });
+}

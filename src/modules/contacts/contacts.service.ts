@@ -1,0 +1,72 @@
+import type { Ctx } from '../../platform/context.ts';
+import { inTransaction } from '../../platform/context.ts';
+import { AppError, invalidReference, notFound } from '../../platform/errors.ts';
+import { recordEvent } from '../../platform/events.ts';
+import { customFieldsInput, toFlag } from '../../platform/fields.ts';
+import { lockClient } from '../clients/clients.repository.ts';
+import type { ContactCreateBody, ContactRecord, ContactUpdateBody } from './contacts.schemas.ts';
+import * as repo from './contacts.repository.ts';
+import type { ContactColumns } from './contacts.repository.ts';
+
+function columnsFrom(body: ContactCreateBody | ContactUpdateBody): Partial<ContactColumns> {
+  const { fields: _f, custom_fields: _c, is_primary, ...plain } = body;
+  const columns: Partial<ContactColumns> = { ...plain };
+  if (is_primary !== undefined) columns.is_primary = toFlag(is_primary) as 0 | 1;
+  const custom = customFieldsInput(body);
+  if (custom.both) throw new AppError(400, 'VALIDATION_ERROR', 'Send custom_fields or its alias fields, not both', { reason: 'DUPLICATE_ALIAS', field: 'custom_fields' });
+  if (custom.present) columns.custom_fields = custom.value;
+  return columns;
+}
+
+/** The client must be a live, visible client of the company; locking it serialises primary-contact changes. */
+async function requireClient(ctx: Ctx, clientId: number): Promise<void> {
+  if (!(await lockClient(ctx, clientId))) throw invalidReference('client', 'client_id', clientId);
+}
+
+async function afterPrimary(ctx: Ctx, contact: ContactRecord): Promise<void> {
+  if (contact.is_primary !== 1) return;
+  for (const id of await repo.demoteOtherPrimaries(ctx, contact.client_id, contact.id)) {
+    await recordEvent(ctx, 'contact', 'updated', (await repo.findContact(ctx, id))!);
+  }
+}
+
+export const listContacts = (ctx: Ctx, params: object) => repo.listContacts(ctx, params);
+
+export async function getContact(ctx: Ctx, id: number): Promise<ContactRecord> {
+  const contact = await repo.findContact(ctx, id);
+  if (!contact) throw notFound('Contact');
+  return contact;
+}
+
+export async function createContact(ctx: Ctx, body: ContactCreateBody): Promise<ContactRecord> {
+  return inTransaction(ctx, async (tx) => {
+    await requireClient(tx, body.client_id);
+    const id = await repo.insertContact(tx, { ...columnsFrom(body), name: body.name, client_id: body.client_id });
+    const contact = await getContact(tx, id);
+    await afterPrimary(tx, contact);
+    await recordEvent(tx, 'contact', 'created', contact);
+    return contact;
+  });
+}
+
+export async function updateContact(ctx: Ctx, id: number, body: ContactUpdateBody): Promise<ContactRecord> {
+  return inTransaction(ctx, async (tx) => {
+    const current = await repo.lockContact(tx, id);
+    if (!current) throw notFound('Contact');
+    if (Object.keys(body).length === 0) return getContact(tx, id);
+    if (body.client_id !== undefined && body.client_id !== current.client_id) await requireClient(tx, body.client_id);
+    await repo.updateContact(tx, id, columnsFrom(body));
+    const contact = await getContact(tx, id);
+    await afterPrimary(tx, contact);
+    await recordEvent(tx, 'contact', 'updated', contact);
+    return contact;
+  });
+}
+
+export async function deleteContact(ctx: Ctx, id: number): Promise<void> {
+  await inTransaction(ctx, async (tx) => {
+    if (!(await repo.lockContact(tx, id))) throw notFound('Contact');
+    await repo.softDeleteContact(tx, id);
+    await recordEvent(tx, 'contact', 'deleted', { id });
+  });
+}

@@ -1,0 +1,37 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Db } from '../../db/database.ts';
+import type { Config } from '../../platform/config.ts';
+import { AppError } from '../../platform/errors.ts';
+import { Company, CompanyCreate, CompanyCreated, CompanyUpdate, MemberAdd } from '../companies/companies.schemas.ts';
+import * as companies from '../companies/companies.service.ts';
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+const CompanyParams = Type.Object({ company_id: Type.String({ format: 'uuid' }) });
+
+/** Bearer token check in constant time; the whole operator API is absent (404) without a configured token. */
+function authorize(config: Config, request: FastifyRequest): void {
+  if (!config.operatorToken) throw new AppError(404, 'NOT_FOUND', `No route ${request.method} ${request.url}`);
+  const header = request.headers.authorization ?? '';
+  const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+  if (!token || !timingSafeEqual(digest(token), digest(config.operatorToken))) throw new AppError(401, 'UNAUTHORIZED', 'A valid operator token is required');
+}
+
+/** Platform administration; not part of v3 and not in its OpenAPI document. */
+export async function operatorRoutes(fastify: FastifyInstance, opts: { config: Config; db: Db }) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.addHook('onRequest', async (request) => authorize(opts.config, request));
+  const config = { tier: 'operator' as const };
+
+  app.post('/companies', { config, schema: { hide: true, body: CompanyCreate, response: { 201: CompanyCreated } } }, async (request, reply) =>
+    reply.code(201).send(await companies.createCompany(opts.db, request.body)));
+
+  app.patch('/companies/:company_id', { config, schema: { hide: true, params: CompanyParams, body: CompanyUpdate, response: { 200: Company } } }, async (request) =>
+    companies.updateCompany(opts.db, request.params.company_id, request.body));
+
+  app.post('/companies/:company_id/members', {
+    config, schema: { hide: true, params: CompanyParams, body: MemberAdd, response: { 201: Type.Object({ person_id: Type.Integer(), member_id: Type.Integer() }) } },
+  }, async (request, reply) => reply.code(201).send(await companies.addMember(opts.db, request.params.company_id, request.body)));
+}

@@ -1,0 +1,95 @@
+import { sql } from 'kysely';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../db/database.ts';
+import { AppError } from './errors.ts';
+import type { Ctx, CompanyInfo } from './context.ts';
+import { hashKey, KEY_PREFIX } from './keys.ts';
+import { addressAllowed } from './network.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export function companyIdFrom(request: FastifyRequest): string {
+  const raw = request.headers['x-service-company'];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (value === undefined || value.trim() === '') throw new AppError(400, 'MISSING_COMPANY', 'The X-Service-Company header is required');
+  if (!UUID.test(value.trim())) throw new AppError(400, 'INVALID_COMPANY', 'X-Service-Company must be a company UUID (8-4-4-4-12 hex)');
+  return value.trim().toLowerCase();
+}
+
+interface KeyRow {
+  id: number;
+  kind: 'integration' | 'personal';
+  scopes: string[];
+  person_id: number | null;
+  is_active: boolean;
+  expires_at: string | null;
+  grace_expires_at: string | null;
+  ip_allowlist: string[] | null;
+  last_used_at: string | null;
+  member_role: 'member' | 'admin' | 'owner' | null;
+  member_status: string | null;
+  company: CompanyInfo;
+}
+
+async function findKey(db: Db, companyId: string, fullKey: string): Promise<KeyRow | undefined> {
+  return db
+    .selectFrom('api_keys as k')
+    .innerJoin('companies as c', 'c.id', 'k.company_id')
+    .leftJoin('members as m', (join) => join.onRef('m.company_id', '=', 'k.company_id').onRef('m.person_id', '=', 'k.person_id'))
+    .select([
+      'k.id', 'k.kind', 'k.scopes', 'k.person_id', 'k.is_active', 'k.expires_at', 'k.grace_expires_at', 'k.ip_allowlist', 'k.last_used_at',
+      sql<'member' | 'admin' | 'owner' | null>`m.role`.as('member_role'),
+      'm.status as member_status',
+      sql<CompanyInfo>`json_build_object('id', c.id, 'name', c.name, 'timezone', c.timezone, 'currency', c.currency,
+        'subscription_status', c.subscription_status, 'plan', c.plan, 'features', c.features)`.as('company'),
+    ])
+    .where('k.company_id', '=', companyId)
+    .where('k.key_hash', '=', hashKey(fullKey))
+    .executeTakeFirst() as Promise<KeyRow | undefined>;
+}
+
+const unauthorized = (message: string) => new AppError(401, 'UNAUTHORIZED', message);
+
+function checkKeyUsable(row: KeyRow | undefined, request: FastifyRequest): asserts row is KeyRow {
+  if (!row) throw unauthorized('The API key is not valid for this company');
+  const now = Date.now();
+  if (!row.is_active) throw unauthorized('The API key has been revoked');
+  if (row.expires_at && Date.parse(row.expires_at) <= now) throw unauthorized('The API key has expired');
+  if (row.grace_expires_at && Date.parse(row.grace_expires_at) <= now) throw unauthorized('The API key was rotated and its grace period has ended');
+  if (row.kind === 'personal' && row.member_status !== 'active') throw unauthorized('The member this personal key acts for is not active');
+  if (row.ip_allowlist && row.ip_allowlist.length > 0 && !addressAllowed(request.ip, row.ip_allowlist)) {
+    throw new AppError(403, 'FORBIDDEN', 'This API key may not be used from this address', { ip: request.ip });
+  }
+}
+
+/** Resolves the company header and the key into the request context, in the spec's order. */
+export async function authenticate(db: Db, request: FastifyRequest): Promise<Ctx> {
+  const companyId = companyIdFrom(request);
+  const raw = request.headers['x-api-key'];
+  const fullKey = Array.isArray(raw) ? raw[0] : raw;
+  if (!fullKey) throw new AppError(401, 'MISSING_AUTH', 'The X-API-Key header is required');
+  if (!fullKey.startsWith(KEY_PREFIX)) throw unauthorized('The API key is not valid for this company');
+  const row = await findKey(db, companyId, fullKey);
+  checkKeyUsable(row, request);
+  await touchLastUsed(db, companyId, row);
+  const personal = row.kind === 'personal';
+  return {
+    db,
+    companyId,
+    company: row.company,
+    key: { id: row.id, kind: row.kind, scopes: row.scopes, personId: row.person_id },
+    actor: {
+      personId: row.person_id,
+      role: row.member_role,
+      restricted: personal && row.member_role === 'member',
+    },
+    requestId: request.id,
+  };
+}
+
+/** last_used_at is kept to the minute, so a busy key costs one write a minute, not one per request. */
+async function touchLastUsed(db: Db, companyId: string, row: KeyRow): Promise<void> {
+  if (row.last_used_at && Date.now() - Date.parse(row.last_used_at) < LAST_USED_RESOLUTION_MS) return;
+  await db.updateTable('api_keys').set({ last_used_at: sql`now()` }).where('company_id', '=', companyId).where('id', '=', row.id).execute();
+}

@@ -1,0 +1,54 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorObject } from 'ajv';
+import { AppError } from './errors.ts';
+import { describeErrors } from './validation.ts';
+
+const send = (reply: FastifyReply, status: number, code: string, message: string, details?: Record<string, unknown>) =>
+  reply.code(status).send({ error: details ? { code, message, details } : { code, message } });
+
+function queryError(request: FastifyRequest, errors: ErrorObject[]): AppError {
+  const problems = describeErrors(errors, 'query');
+  const first = errors[0]!;
+  if (first.keyword === 'additionalProperties') {
+    const field = (first.params as { additionalProperty: string }).additionalProperty;
+    return new AppError(400, 'UNKNOWN_FILTER_FIELD', `Unknown query parameter: ${field}`, { field });
+  }
+  const field = problems[0]!.field.split('.')[0]!;
+  if (request.routeOptions.config.filters?.includes(field)) {
+    return new AppError(422, 'INVALID_FILTER_VALUE', `Filter ${field} ${problems[0]!.message}`, { field, errors: problems });
+  }
+  return new AppError(400, 'VALIDATION_ERROR', `Query parameter ${field} ${problems[0]!.message}`, { errors: problems });
+}
+
+function validationError(request: FastifyRequest, error: FastifyError): AppError {
+  const errors = (error.validation ?? []) as ErrorObject[];
+  const part = error.validationContext ?? 'body';
+  if (part === 'querystring') return queryError(request, errors);
+  const problems = describeErrors(errors, part);
+  const where = part === 'params' ? 'Path parameter' : part === 'headers' ? 'Header' : 'Field';
+  return new AppError(400, 'VALIDATION_ERROR', `${where} ${problems[0]?.field ?? ''} ${problems[0]?.message ?? 'is invalid'}`.trim(), { errors: problems });
+}
+
+/** Fastify's own client errors (bad JSON, wrong content type, oversized body) in the spec's error body. */
+function frameworkError(error: FastifyError): AppError {
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new AppError(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large');
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Bodies must be JSON (Content-Type: application/json)');
+  return new AppError(400, 'VALIDATION_ERROR', error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The JSON body is empty' : 'The request body is not valid JSON', { reason: error.code ?? 'BAD_REQUEST' });
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    let appError: AppError;
+    if (error instanceof AppError) appError = error;
+    else if (error.validation) appError = validationError(request, error);
+    else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) appError = frameworkError(error);
+    else {
+      // Full detail goes to the log only; the caller learns nothing about internals.
+      request.log.error({ err: error }, 'unhandled error');
+      return send(reply, 500, 'INTERNAL_ERROR', 'An internal error occurred; quote the X-Request-Id when reporting it');
+    }
+    if (appError.headers) reply.headers(appError.headers);
+    return send(reply, appError.status, appError.code, appError.message, appError.details);
+  });
+  app.setNotFoundHandler((request, reply) => send(reply, 404, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`));
+}

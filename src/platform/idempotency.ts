@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/database.ts';
+import { AppError } from './errors.ts';
+
+/** The spec's covered exact paths (relative to /api/v3). */
+const EXACT = new Set([
+  '/agreements', '/budgets', '/calendar', '/client-groups', '/client-members', '/clients', '/clients/bulk-member-action', '/contacts',
+  '/content-templates', '/contracts', '/custom-fields', '/delegations', '/digitizations', '/documents', '/flextime', '/folder-templates',
+  '/folders', '/integrations/reference-data/sync', '/invoice-sellers', '/invoices', '/members', '/monitors', '/notes', '/product-fields',
+  '/products', '/project-workflows', '/projects', '/roles', '/suppliers', '/task-automations', '/task-relations', '/tasks', '/taxes',
+  '/teams', '/time-entries', '/time-entries/bulk', '/topics', '/workflow-roles', '/workflow-templates', '/tasks/bulk-action',
+]);
+
+/** The spec's covered path shapes; {id} is any numeric id, the replayed event id is a string. */
+const SHAPES = [
+  '/clients/{id}/documents-folder', '/clients/{id}/emails', '/clients/{id}/invoices', '/clients/{id}/monitors', '/company/apps/{id}/activate',
+  '/content-templates/{id}/rows', '/contracts/{id}/apply', '/contracts/{id}/rows', '/contracts/{id}/rows/{id}/prices', '/invoices/{id}/export',
+  '/invoices/{id}/mark-paid', '/invoices/{id}/mark-unpaid', '/invoices/{id}/refresh-payment-status', '/invoices/{id}/rows', '/invoices/{id}/send',
+  '/members/{id}/agreements', '/notes/{id}/attachments', '/products/{id}/prices', '/project-workflows/{id}/apply', '/project-workflows/{id}/push',
+  '/project-workflows/{id}/tasks', '/tasks/{id}/attachments', '/tasks/{id}/comments', '/tasks/{id}/complete', '/tasks/{id}/reopen',
+  '/webhooks/{id}/deliveries/{event}/replay', '/workflow-templates/{id}/apply', '/workflow-templates/{id}/push', '/workflow-templates/{id}/tasks',
+].map((shape) => new RegExp(`^${shape.replace(/\{id\}/g, '\\d+').replace(/\{event\}/g, '[^/]+')}$`));
+
+export const V3_PREFIX = '/api/v3';
+export const MAX_KEY_LENGTH = 200;
+const LIFETIME_HOURS = 24;
+/** A 'running' row older than this belongs to a request that died; a retry may take it over. */
+const STALE_RUNNING_SECONDS = 300;
+const REPLAYED_HEADERS = ['content-type', 'location', 'x-api-preview', 'etag'];
+
+export function isCovered(method: string, url: string): boolean {
+  if (method !== 'POST') return false;
+  const path = url.split('?')[0]!;
+  if (!path.startsWith(V3_PREFIX)) return false;
+  const rest = path.slice(V3_PREFIX.length).replace(/\/$/, '');
+  return EXACT.has(rest) || SHAPES.some((re) => re.test(rest));
+}
+
+function requestHash(request: FastifyRequest): string {
+  return createHash('sha256').update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`).digest('hex');
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyKey?: string;
+  }
+}
+
+async function claim(db: Db, request: FastifyRequest, key: string, hash: string) {
+  const { companyId, key: apiKey } = request.ctx;
+  const inserted = await db
+    .insertInto('idempotency_keys')
+    .values({ company_id: companyId, api_key_id: apiKey.id, key, request_hash: hash, state: 'running', expires_at: sql<string>`now() + interval '24 hours'` as never })
+    .onConflict((oc) =>
+      oc.columns(['company_id', 'api_key_id', 'key']).doUpdateSet({ request_hash: hash, state: 'running', response_status: null, response_headers: null, response_body: null, created_at: sql`now()` as never, expires_at: sql`now() + interval '24 hours'` as never })
+        // Take over only an expired entry, or one whose first request died while running.
+        .where(sql<boolean>`idempotency_keys.expires_at <= now() or (idempotency_keys.state = 'running' and idempotency_keys.created_at < now() - make_interval(secs => ${STALE_RUNNING_SECONDS}))`))
+    .returning('key')
+    .executeTakeFirst();
+  if (inserted) return undefined;
+  return db.selectFrom('idempotency_keys').select(['request_hash', 'state', 'response_status', 'response_headers', 'response_body'])
+    .where('company_id', '=', companyId).where('api_key_id', '=', apiKey.id).where('key', '=', key).executeTakeFirst();
+}
+
+/**
+ * Idempotency-Key on covered POSTs, scoped to the API key: the first request runs, a repeat with the same
+ * body replays the stored 2xx verbatim, a repeat with another body or during the first run is refused.
+ * The unique row in PostgreSQL is the lock, so it holds across any number of instances.
+ */
+export function registerIdempotency(app: FastifyInstance, db: Db): void {
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    const header = request.headers['idempotency-key'];
+    if (header === undefined || !request.ctx || !isCovered(request.method, request.url)) return;
+    const key = Array.isArray(header) ? header[0]! : header;
+    if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+      throw new AppError(400, 'VALIDATION_ERROR', `Idempotency-Key must be 1-${MAX_KEY_LENGTH} characters`, { reason: 'INVALID_IDEMPOTENCY_KEY' });
+    }
+    const hash = requestHash(request);
+    const existing = await claim(db, request, key, hash);
+    if (!existing) {
+      request.idempotencyKey = key;
+      return;
+    }
+    if (existing.request_hash !== hash) throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
+    if (existing.state === 'running') throw new AppError(409, 'IDEMPOTENCY_CONFLICT', 'A request with this Idempotency-Key is still being processed');
+    for (const [name, value] of Object.entries(existing.response_headers ?? {})) reply.header(name, value);
+    reply.header('Idempotency-Replayed', 'true');
+    return reply.code(existing.response_status!).send(existing.response_body);
+  });
+
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const key = request.idempotencyKey;
+    if (!key) return payload;
+    request.idempotencyKey = undefined;
+    const where = db.updateTable('idempotency_keys').where('company_id', '=', request.ctx.companyId).where('api_key_id', '=', request.ctx.key.id).where('key', '=', key);
+    if (reply.statusCode >= 200 && reply.statusCode < 300) {
+      const headers: Record<string, string> = {};
+      for (const name of REPLAYED_HEADERS) {
+        const value = reply.getHeader(name);
+        if (value !== undefined) headers[name] = String(value);
+      }
+      await where.set({ state: 'done', response_status: reply.statusCode, response_headers: JSON.stringify(headers), response_body: typeof payload === 'string' ? payload : payload == null ? '' : String(payload) }).execute();
+    } else {
+      await db.deleteFrom('idempotency_keys').where('company_id', '=', request.ctx.companyId).where('api_key_id', '=', request.ctx.key.id).where('key', '=', key).execute();
+    }
+    return payload;
+  });
+}
+
+export async function purgeExpiredIdempotency(db: Db): Promise<number> {
+  const result = await db.deleteFrom('idempotency_keys').where('expires_at', '<', sql<string>`now()`).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export const IDEMPOTENCY_LIFETIME_HOURS = LIFETIME_HOURS;

@@ -1,0 +1,40 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from './errors.ts';
+
+/**
+ * ETags are the record's updated_at in quotes ("2026-11-22T06:05:59.123Z"). If-Match accepts that
+ * ETag, the bare updated_at value, a weak W/ form, or * (any current version).
+ */
+export function etagOf(updatedAt: string): string {
+  return `"${updatedAt}"`;
+}
+
+export function setEtag(reply: FastifyReply, record: { updated_at?: string } | undefined): void {
+  if (record?.updated_at) reply.header('ETag', etagOf(record.updated_at));
+}
+
+export type Precondition = { any: true } | { any: false; version: string };
+
+export function readIfMatch(request: FastifyRequest): Precondition | undefined {
+  const raw = request.headers['if-match'];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const value = raw.trim();
+  if (value === '*') return { any: true };
+  const unquoted = value.replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
+  const time = Date.parse(unquoted);
+  if (Number.isNaN(time)) throw new AppError(412, 'STALE_WRITE', 'If-Match does not name a version of this record; re-read it and retry');
+  return { any: false, version: new Date(time).toISOString() };
+}
+
+/** 428 when absent; call before any write that the spec puts behind If-Match. */
+export function requireIfMatch(request: FastifyRequest): Precondition {
+  const precondition = readIfMatch(request);
+  if (!precondition) throw new AppError(428, 'PRECONDITION_REQUIRED', 'This write needs an If-Match header carrying the record\'s current ETag (its updated_at)');
+  return precondition;
+}
+
+/** 412 when the record changed since the caller read it. */
+export function assertFresh(precondition: Precondition, currentUpdatedAt: string): void {
+  if (precondition.any || precondition.version === currentUpdatedAt) return;
+  throw new AppError(412, 'STALE_WRITE', 'The record changed since it was read; re-read it and retry', { current_etag: etagOf(currentUpdatedAt) });
+}

@@ -1,0 +1,64 @@
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { FastifyReply } from 'fastify';
+import type { Redis } from 'ioredis';
+import { AppError } from './errors.ts';
+
+export type RateTier = 'read' | 'write';
+const WINDOW_SECONDS = 60;
+
+/**
+ * Fixed one-minute windows per key and tier (and per address at the edge), counted by
+ * rate-limiter-flexible: in Redis when configured, so several instances share one count,
+ * with an in-process insurance limiter should Redis fail.
+ */
+export class RateLimits {
+  private readonly limiters: Partial<Record<RateTier | 'address', RateLimiterAbstract>> = {};
+  private readonly points: Record<RateTier | 'address', number>;
+
+  constructor(points: Record<RateTier | 'address', number>, redis?: Redis) {
+    this.points = points;
+    for (const name of ['read', 'write', 'address'] as const) {
+      if (points[name] <= 0) continue;
+      const options = { points: points[name], duration: WINDOW_SECONDS, keyPrefix: `rl:${name}` };
+      this.limiters[name] = redis
+        ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) })
+        : new RateLimiterMemory(options);
+    }
+  }
+
+  /** Counts one request for this key; sets the four X-RateLimit-* headers; throws 429 past the limit. */
+  async consumeKey(tier: RateTier, key: string, reply: FastifyReply): Promise<void> {
+    const limiter = this.limiters[tier];
+    if (!limiter) return;
+    const result = await this.consume(limiter, key);
+    const reset = Math.ceil((Date.now() + result.msBeforeNext) / 1000);
+    reply.header('X-RateLimit-Limit', String(this.points[tier]));
+    reply.header('X-RateLimit-Remaining', String(Math.max(0, result.remainingPoints)));
+    reply.header('X-RateLimit-Reset', String(reset));
+    reply.header('X-RateLimit-Tier', tier);
+    if (result.exceeded) throw tooMany(result.msBeforeNext, `Rate limit of ${this.points[tier]} ${tier} requests per minute exceeded for this API key`);
+  }
+
+  /** The per-address edge ceiling, counted before anything else is looked at. */
+  async consumeAddress(address: string): Promise<void> {
+    const limiter = this.limiters.address;
+    if (!limiter) return;
+    const result = await this.consume(limiter, address);
+    if (result.exceeded) throw tooMany(result.msBeforeNext, `More than ${this.points.address} requests per minute from this address`);
+  }
+
+  private async consume(limiter: RateLimiterAbstract, key: string) {
+    try {
+      const res = await limiter.consume(key);
+      return { exceeded: false, remainingPoints: res.remainingPoints, msBeforeNext: res.msBeforeNext };
+    } catch (error) {
+      if (error instanceof RateLimiterRes) return { exceeded: true, remainingPoints: 0, msBeforeNext: error.msBeforeNext };
+      throw error;
+    }
+  }
+}
+
+function tooMany(msBeforeNext: number, message: string): AppError {
+  const retryAfter = Math.max(1, Math.ceil(msBeforeNext / 1000));
+  return new AppError(429, 'RATE_LIMIT_EXCEEDED', message, { retry_after: retryAfter }, { 'Retry-After': String(retryAfter) });
+}

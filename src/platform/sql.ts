@@ -1,0 +1,17 @@
+import { sql, type RawBuilder } from 'kysely';
+
+/**
+ * The next updated_at: now to the millisecond, and always later than the previous value,
+ * so the ETag derived from it changes on every write even within one millisecond.
+ */
+export const nextStamp = (column = 'updated_at'): RawBuilder<string> =>
+  sql<string>`greatest(date_trunc('milliseconds', clock_timestamp()), ${sql.ref(column)} + interval '1 millisecond')`;
+
+export const nowStamp = (): RawBuilder<string> => sql<string>`date_trunc('milliseconds', clock_timestamp())`;
+
+/** A timestamptz as the API's ISO 8601 UTC text, for JSON built in SQL. */
+export const isoz = (column: string): RawBuilder<string> =>
+  sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** Escapes LIKE wildcards so a `q` search matches the text literally. */
+export const likeContains = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

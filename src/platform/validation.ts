@@ -1,0 +1,41 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifyInstance } from 'fastify';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+function makeAjv(coerce: boolean): Ajv {
+  // removeAdditional off: an unknown field or filter is an error the caller sees, never silently dropped.
+  const ajv = new Ajv({ allErrors: false, removeAdditional: false, useDefaults: true, coerceTypes: coerce ? 'array' : false, strict: false });
+  addFormats(ajv);
+  return ajv;
+}
+
+/**
+ * Query strings, params and headers arrive as text and are coerced to their schema types;
+ * JSON bodies are not: "1" is not an integer and "true" is not a boolean.
+ */
+export function registerValidators(app: FastifyInstance): void {
+  const coercing = makeAjv(true);
+  const strict = makeAjv(false);
+  for (const [id, schema] of Object.entries(app.getSchemas())) {
+    coercing.addSchema(schema as object, id);
+    strict.addSchema(schema as object, id);
+  }
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
+}
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+export function describeErrors(errors: ErrorObject[], part: string): FieldProblem[] {
+  return errors.map((error) => {
+    const base = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    const extra = error.keyword === 'additionalProperties' ? (error.params as { additionalProperty: string }).additionalProperty : '';
+    const field = [base, extra].filter(Boolean).join('.') || part;
+    const message = error.keyword === 'additionalProperties' ? 'is not a known field' : error.message ?? 'is invalid';
+    return { field, message };
+  });
+}

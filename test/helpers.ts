@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto';
+import { after } from 'node:test';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { buildApp, type App } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/platform/config.ts';
+import { openDatabase, type Database } from '../src/db/database.ts';
+import { createCompany, addMember } from '../src/modules/companies/companies.service.ts';
+import { generateKey } from '../src/platform/keys.ts';
+import { expandScopes } from '../src/platform/scopes.ts';
+
+const ADMIN_URL = process.env.TEST_PG_ADMIN_URL as string;
+const TEMPLATE = process.env.TEST_PG_TEMPLATE as string;
+const RUN_ID = process.env.TEST_RUN_ID ?? 'adhoc';
+
+if (!ADMIN_URL || !TEMPLATE) throw new Error('Run the tests with `npm test` (it prepares the database server and template)');
+
+/** A database of this test file's own, cloned from the migrated template. */
+export async function cloneDatabase(): Promise<string> {
+  const name = `svc_t_${RUN_ID}_${randomBytes(4).toString('hex')}`;
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await client.query(`create database "${name}" template "${TEMPLATE}"`);
+        break;
+      } catch (error) {
+        // Two clones of one template at the same instant can collide; the next try succeeds.
+        if (attempt >= 20 || !/being accessed by other users/.test((error as Error).message)) throw error;
+        await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+      }
+    }
+  } finally {
+    await client.end();
+  }
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export interface Response<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export type KeyName = 'admin' | 'write' | 'read' | 'personal' | 'personalAdmin';
+
+export interface TenantFixture {
+  companyId: string;
+  ownerPersonId: number;
+  memberPersonId: number;
+  keys: Record<KeyName, string>;
+  keyIds: Record<KeyName, number>;
+}
+
+export interface RequestOptions {
+  key?: KeyName | string | null;
+  company?: string | null;
+  body?: unknown;
+  headers?: Record<string, string>;
+  tenant?: TenantFixture;
+}
+
+export interface TestApp {
+  app: App;
+  baseUrl: string;
+  db: Database;
+  tenant: TenantFixture;
+  logs: string[];
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<Response<T>>;
+  newTenant(options?: { timezone?: string; name?: string }): Promise<TenantFixture>;
+  close(): Promise<void>;
+}
+
+async function insertKey(db: Database, companyId: string, personId: number, kind: 'integration' | 'personal', scopes: string[]) {
+  const key = generateKey();
+  const row = await db.db.insertInto('api_keys').values({
+    company_id: companyId, name: `test ${kind} ${scopes.join('+')}`, key_prefix: key.prefix, key_hash: key.hash, kind, scopes: expandScopes(scopes), person_id: personId,
+    revoked_at: null, expires_at: null, grace_expires_at: null, rotated_to_id: null, ip_allowlist: null, last_used_at: null,
+  }).returning('id').executeTakeFirstOrThrow();
+  return { fullKey: key.fullKey, id: row.id };
+}
+
+/** A company with an owner, a plain member, and keys of every kind: admin, write, read, personal (member), personal (owner). */
+export async function makeTenant(db: Database, options: { timezone?: string; name?: string } = {}): Promise<TenantFixture> {
+  const company = await createCompany(db.db, { name: options.name ?? 'Test Co', timezone: options.timezone ?? 'UTC', owner: { name: 'Olive', surname: 'Owner', email: 'olive@test.example' } });
+  const member = await addMember(db.db, company.company_id, { name: 'Mark', surname: 'Member', email: 'mark@test.example', role: 'member', status: 'active' });
+  const specs: Record<KeyName, [number, 'integration' | 'personal', string[]]> = {
+    admin: [company.owner.person_id, 'integration', ['admin']],
+    write: [company.owner.person_id, 'integration', ['write']],
+    read: [company.owner.person_id, 'integration', ['read']],
+    personal: [member.person_id, 'personal', ['read', 'write']],
+    personalAdmin: [company.owner.person_id, 'personal', ['read', 'write']],
+  };
+  const keys = {} as Record<KeyName, string>;
+  const keyIds = {} as Record<KeyName, number>;
+  for (const [name, [person, kind, scopes]] of Object.entries(specs) as Array<[KeyName, [number, 'integration' | 'personal', string[]]]>) {
+    const key = await insertKey(db, company.company_id, person, kind, scopes);
+    keys[name] = key.fullKey;
+    keyIds[name] = key.id;
+  }
+  return { companyId: company.company_id, ownerPersonId: company.owner.person_id, memberPersonId: member.person_id, keys, keyIds };
+}
+
+/** Builds the real app on a fresh database, listening on a loopback port; closed after the file's tests. */
+export async function createTestApp(overrides: Partial<Config> = {}, env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
+  const url = await cloneDatabase();
+  const db = openDatabase(url, { max: 10 });
+  const logs: string[] = [];
+  const logStream = new Writable({ write(chunk, _enc, cb) { logs.push(chunk.toString()); cb(); } });
+  const config: Config = { ...loadConfig({ SVC_RATE_LIMIT_READ: '0', SVC_RATE_LIMIT_WRITE: '0', SVC_RATE_LIMIT_ADDRESS: '0', ...env }), databaseUrl: url, ...overrides };
+  const app = await buildApp({ config, db, logStream });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const tenant = await makeTenant(db);
+  const request = async <T>(method: string, path: string, options: RequestOptions = {}): Promise<Response<T>> => {
+    const t = options.tenant ?? tenant;
+    const headers: Record<string, string> = { ...options.headers };
+    const company = options.company === undefined ? t.companyId : options.company;
+    if (company !== null) headers['x-service-company'] = company;
+    const key = options.key === undefined ? 'admin' : options.key;
+    if (key !== null) headers['x-api-key'] = key in t.keys ? t.keys[key as KeyName] : key;
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(`${address}${path.startsWith('/api') || path.startsWith('/operator') || path.startsWith('/docs') || path.startsWith('/redoc') || path.startsWith('/llms') ? '' : '/api/v3'}${path}`, {
+      method, headers, body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body), redirect: 'manual',
+    });
+    const text = await response.text();
+    let body: any = text;
+    try { body = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
+    return { status: response.status, headers: response.headers, body, text };
+  };
+  const testApp: TestApp = {
+    app, baseUrl: address, db, tenant, logs, request,
+    newTenant: (options) => makeTenant(db, options),
+    close: async () => {
+      await app.close();
+      await db.close();
+    },
+  };
+  after(() => testApp.close());
+  return testApp;
+}

@@ -1,0 +1,117 @@
+import type { Ctx } from '../../platform/context.ts';
+import { inTransaction } from '../../platform/context.ts';
+import { AppError, domainValidation, invalidReference, notFound } from '../../platform/errors.ts';
+import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
+import { hasTier } from '../../platform/scopes.ts';
+import { initialsOf } from '../companies/companies.service.ts';
+import { CREDIT_LIMIT, type MemberCreateBody, type MemberRecord, type MemberUpdateBody } from './members.schemas.ts';
+import * as repo from './members.repository.ts';
+import type { MemberColumns, PersonColumns } from './members.repository.ts';
+
+const CREDIT_FIELDS = ['flextime_credit', 'vacation_credit'] as const;
+const MANAGEMENT_FIELDS = ['role', 'status'] as const;
+/** A plain decimal with at most two places; String() of a JSON number gives its shortest exact form. */
+const TWO_DECIMALS = /^-?\d+(\.\d{1,2})?$/;
+
+/** Credits are money: nulled for keys without the financials tier, on every read and write response. */
+function forKey(ctx: Ctx, member: MemberRecord): MemberRecord {
+  if (hasTier(ctx.key.scopes, 'financials')) return member;
+  return { ...member, flextime_credit: null, vacation_credit: null };
+}
+
+/** The credits in a PATCH body as decimal text for the numeric columns: the value never passes through arithmetic. */
+function creditColumns(body: MemberUpdateBody): Partial<Pick<MemberColumns, 'flextime_credit' | 'vacation_credit'>> {
+  const out: Partial<Pick<MemberColumns, 'flextime_credit' | 'vacation_credit'>> = {};
+  for (const field of CREDIT_FIELDS) {
+    const value = body[field];
+    if (value === undefined) continue;
+    if (value === null) { out[field] = null; continue; }
+    const text = String(value);
+    if (!Number.isFinite(value) || Math.abs(value) >= CREDIT_LIMIT || !TWO_DECIMALS.test(text)) {
+      throw domainValidation('INVALID_AMOUNT', `${field} must be a number with at most 2 decimals and below 1e9 in size`, { field, value });
+    }
+    out[field] = text;
+  }
+  return out;
+}
+
+/** Checks that need no record, in the order a caller can fix them: management fields, then tier, then If-Match. */
+function checkUpdateRules(ctx: Ctx, body: MemberUpdateBody, credits: object, preconditionOf: () => Precondition): Precondition | undefined {
+  const refused = MANAGEMENT_FIELDS.filter((field) => body[field] !== undefined);
+  if (refused.length) {
+    throw new AppError(403, 'MANAGEMENT_UI_ONLY', `${refused.join(' and ')} of a member can only be changed in the management UI`, { fields: refused });
+  }
+  if (Object.keys(credits).length === 0) return undefined;
+  if (!hasTier(ctx.key.scopes, 'financials')) {
+    throw new AppError(403, 'FINANCIAL_SCOPE_REQUIRED', 'Writing member credits needs the financials tier (carried by admin keys)', { required_scope: 'financials', fields: Object.keys(credits) });
+  }
+  return preconditionOf();
+}
+
+/** A plain member's personal key sees the team but may change only its own member record. */
+function assertMayWrite(ctx: Ctx, personId: number | null): void {
+  if (!ctx.actor.restricted || (personId !== null && personId === ctx.actor.personId)) return;
+  const what = personId === null ? 'create members' : 'change other members';
+  throw new AppError(403, 'FORBIDDEN', `A personal key of a plain member cannot ${what}`, { reason: 'MEMBER_RIGHTS' });
+}
+
+async function checkHrLead(ctx: Ctx, hrLeadId: number | null | undefined): Promise<void> {
+  if (hrLeadId === null || hrLeadId === undefined) return;
+  if (!(await repo.isMemberPerson(ctx, hrLeadId))) throw invalidReference('person', 'hr_lead_id', hrLeadId);
+}
+
+export async function listMembers(ctx: Ctx, params: object) {
+  const page = await repo.listMembers(ctx, params);
+  return { data: page.data.map((member) => forKey(ctx, member)), meta: page.meta };
+}
+
+export async function getMember(ctx: Ctx, id: number): Promise<MemberRecord> {
+  const member = await repo.findMember(ctx, id);
+  if (!member) throw notFound('Member');
+  return forKey(ctx, member);
+}
+
+/** A placeholder member: a person without a login, always status limited and role member. */
+export async function createMember(ctx: Ctx, body: MemberCreateBody): Promise<MemberRecord> {
+  assertMayWrite(ctx, null);
+  return inTransaction(ctx, async (tx) => {
+    await checkHrLead(tx, body.hr_lead_id);
+    const { name, surname = null, email = null, ...memberFields } = body;
+    const personId = await repo.insertPerson(tx, { name, surname, email });
+    const id = await repo.insertMember(tx, personId, { ...memberFields, initials: initialsOf(name, surname), role: 'member', status: 'limited' });
+    return getMember(tx, id);
+  });
+}
+
+async function applyUpdate(ctx: Ctx, current: { id: number; person_id: number }, body: MemberUpdateBody, credits: Partial<MemberColumns>): Promise<void> {
+  const { name, surname, role: _role, status: _status, flextime_credit: _f, vacation_credit: _v, ...memberFields } = body;
+  const columns: Partial<MemberColumns> = { ...memberFields, ...credits };
+  const person: Partial<PersonColumns> = {};
+  if (name !== undefined) person.name = name;
+  if (surname !== undefined) person.surname = surname;
+  if (Object.keys(person).length) {
+    const previous = await repo.personName(ctx, current.person_id);
+    await repo.updatePerson(ctx, current.person_id, person);
+    columns.initials = initialsOf(person.name ?? previous.name, person.surname === undefined ? previous.surname : person.surname);
+  }
+  await repo.updateMember(ctx, current.id, columns);
+}
+
+/**
+ * PATCH: role and status are refused outright (nothing is written); credits need the financials
+ * tier and a fresh If-Match, compared under a row lock so two writers cannot both pass.
+ */
+export async function updateMember(ctx: Ctx, id: number, body: MemberUpdateBody, preconditionOf: () => Precondition): Promise<MemberRecord> {
+  const credits = creditColumns(body);
+  const precondition = checkUpdateRules(ctx, body, credits, preconditionOf);
+  return inTransaction(ctx, async (tx) => {
+    const current = await repo.lockMember(tx, id);
+    if (!current) throw notFound('Member');
+    assertMayWrite(tx, current.person_id);
+    if (precondition) assertFresh(precondition, current.updated_at);
+    if (Object.keys(body).length === 0) return getMember(tx, id);
+    await checkHrLead(tx, body.hr_lead_id);
+    await applyUpdate(tx, current, body, credits);
+    return getMember(tx, id);
+  });
+}

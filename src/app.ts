@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyContextConfig, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -9,6 +9,7 @@ import { registerValidators } from './platform/validation.ts';
 import { registerErrorHandling } from './platform/error-handler.ts';
 import { registerPipeline } from './platform/pipeline.ts';
 import { registerIdempotency, V3_PREFIX } from './platform/idempotency.ts';
+import { registerActivities } from './platform/activities.ts';
 import { RateLimits } from './platform/ratelimit.ts';
 import { setCursorSecret } from './platform/lists.ts';
 import { registerDocs } from './platform/docs.ts';
@@ -34,6 +35,19 @@ export const LOG_REDACTIONS = [
 
 export type App = FastifyInstance;
 
+export interface RouteInfo {
+  method: string;
+  url: string;
+  config: FastifyContextConfig;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every registered route with its declared access rules; the route-walking tests read it. */
+    routeTable: RouteInfo[];
+  }
+}
+
 export async function buildApp(options: AppOptions): Promise<App> {
   const { config, db } = options;
   const app = Fastify({
@@ -46,12 +60,17 @@ export async function buildApp(options: AppOptions): Promise<App> {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
-    requestIdLogLabel: 'request_id',
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
     trustProxy: config.trustProxy ? config.trustProxy.split(',').map((s) => s.trim()) : false,
     bodyLimit: 10 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  const routeTable: RouteInfo[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routeTable.push({ method, url: route.url, config: (route.config ?? {}) as FastifyContextConfig });
+  });
   app.addSchema(ErrorBody);
   registerValidators(app);
   registerErrorHandling(app);
@@ -64,6 +83,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const limits = new RateLimits(config.rateLimits, options.redis);
   registerPipeline(app, { db: db.db, config, limits });
   registerIdempotency(app, db.db);
+  registerActivities(app, db.db);
   await registerDocs(app);
 
   await app.register(healthRoutes, { prefix: V3_PREFIX, db: db.db, redis: options.redis });

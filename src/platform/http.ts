@@ -141,8 +141,9 @@ export function route<S extends FastifySchema, M extends HttpMethod>(method: M, 
 }
 
 /** A single-record envelope; sets the ETag (from updated_at) that If-Match later carries. */
-export function single<T extends { updated_at?: string }>(reply: FastifyReply, record: T, status = 200, warnings?: Array<Static<typeof Warning>>) {
-  if (record.updated_at) reply.header('ETag', `"${record.updated_at}"`);
+export function single<T extends object>(reply: FastifyReply, record: T, status = 200, warnings?: Array<Static<typeof Warning>>) {
+  const updatedAt = (record as { updated_at?: unknown }).updated_at;
+  if (typeof updatedAt === 'string') reply.header('ETag', `"${updatedAt}"`);
   reply.code(status);
   return warnings && warnings.length ? { data: record, warnings } : { data: record };
 }

@@ -33,9 +33,10 @@ export interface FieldProblem {
 export function describeErrors(errors: ErrorObject[], part: string): FieldProblem[] {
   return errors.map((error) => {
     const base = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
-    const extra = error.keyword === 'additionalProperties' ? (error.params as { additionalProperty: string }).additionalProperty : '';
+    const params = error.params as { additionalProperty?: string; missingProperty?: string };
+    const extra = error.keyword === 'additionalProperties' ? params.additionalProperty ?? '' : error.keyword === 'required' ? params.missingProperty ?? '' : '';
     const field = [base, extra].filter(Boolean).join('.') || part;
-    const message = error.keyword === 'additionalProperties' ? 'is not a known field' : error.message ?? 'is invalid';
+    const message = error.keyword === 'additionalProperties' ? 'is not a known field' : error.keyword === 'required' ? 'is required' : error.message ?? 'is invalid';
     return { field, message };
   });
 }

@@ -29,7 +29,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Secrets and keys never reach a log line, whatever a route or a plugin decides to log. */
 export const LOG_REDACTIONS = [
-  'req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie', 'headers["x-api-key"]', 'headers.authorization',
+  'req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie', 'headers["x-api-key"]', 'headers.authorization', 'headers.cookie',
   '*.full_key', '*.api_key', '*.secret', '*.password', 'full_key', 'api_key',
 ];
 
@@ -45,6 +45,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every registered route with its declared access rules; the route-walking tests read it. */
     routeTable: RouteInfo[];
+    /** The configuration the app was built with (modules that depend on settings read it). */
+    config: Config;
   }
 }
 
@@ -68,6 +70,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   const routeTable: RouteInfo[] = [];
   app.decorate('routeTable', routeTable);
+  app.decorate('config', config);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routeTable.push({ method, url: route.url, config: (route.config ?? {}) as FastifyContextConfig });
   });
@@ -76,6 +79,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerErrorHandling(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    // Debug only: the headers pass through LOG_REDACTIONS, so keys and tokens show as [redacted].
+    request.log.debug({ headers: request.headers }, 'request headers');
   });
 
   const secret = await db.db.selectFrom('platform_settings').select('value').where('name', '=', 'cursor_secret').executeTakeFirstOrThrow();

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { after } from 'node:test';
 import { Writable } from 'node:stream';
 import pg from 'pg';
+import type { Redis } from 'ioredis';
 import { buildApp, type App } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/platform/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
@@ -105,14 +106,17 @@ export async function makeTenant(db: Database, options: { timezone?: string; nam
   return { companyId: company.company_id, ownerPersonId: company.owner.person_id, memberPersonId: member.person_id, keys, keyIds };
 }
 
-/** Builds the real app on a fresh database, listening on a loopback port; closed after the file's tests. */
-export async function createTestApp(overrides: Partial<Config> = {}, env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
+/**
+ * Builds the real app on a fresh database, listening on a loopback port; closed after the file's tests.
+ * `extra.redis`: an ioredis client the app counts rate limits in (the caller owns and closes it).
+ */
+export async function createTestApp(overrides: Partial<Config> = {}, env: NodeJS.ProcessEnv = {}, extra: { redis?: Redis } = {}): Promise<TestApp> {
   const url = await cloneDatabase();
   const db = openDatabase(url, { max: 10 });
   const logs: string[] = [];
   const logStream = new Writable({ write(chunk, _enc, cb) { logs.push(chunk.toString()); cb(); } });
   const config: Config = { ...loadConfig({ SVC_RATE_LIMIT_READ: '0', SVC_RATE_LIMIT_WRITE: '0', SVC_RATE_LIMIT_ADDRESS: '0', ...env }), databaseUrl: url, ...overrides };
-  const app = await buildApp({ config, db, logStream });
+  const app = await buildApp({ config, db, logStream, redis: extra.redis });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const tenant = await makeTenant(db);
   const request = async <T>(method: string, path: string, options: RequestOptions = {}): Promise<Response<T>> => {

@@ -64,10 +64,13 @@ function encodeCursor(payload: CursorPayload): string {
 const invalidCursor = (why: string) => new AppError(400, 'INVALID_CURSOR', `The cursor is not valid for this list: ${why}`);
 
 function decodeCursor(raw: string, listId: string, companyId: string): CursorPayload {
-  const [body, mac] = raw.split('.');
-  if (!body || !mac || mac.length !== 22) throw invalidCursor('malformed');
+  const parts = raw.split('.');
+  const [body, mac] = parts;
+  if (parts.length !== 2 || !body || !mac) throw invalidCursor('malformed');
+  // Compared as bytes: a non-ASCII signature must be refused, not make timingSafeEqual throw.
   const expected = Buffer.from(sign(body));
-  if (!timingSafeEqual(expected, Buffer.from(mac.padEnd(22).slice(0, 22)))) throw invalidCursor('signature mismatch');
+  const given = Buffer.from(mac);
+  if (given.length !== expected.length || !timingSafeEqual(expected, given)) throw invalidCursor('signature mismatch');
   const payload = JSON.parse(Buffer.from(body, 'base64url').toString()) as CursorPayload;
   if (payload.l !== listId || payload.c !== companyId) throw invalidCursor('issued for another list');
   return payload;

@@ -10,9 +10,10 @@ import type { Ctx } from './context.ts';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-function checkHttps(config: Config, request: FastifyRequest): void {
+export function checkHttps(config: Config, request: FastifyRequest): void {
   if (config.requireHttps === 'off' || request.protocol === 'https') return;
-  if (config.requireHttps === 'on' && isLoopback(request.socket.remoteAddress)) return;
+  // request.ip, not the socket: behind a trusted local proxy every socket peer is loopback.
+  if (config.requireHttps === 'on' && isLoopback(request.ip)) return;
   throw new AppError(403, 'HTTPS_REQUIRED', 'Requests must use HTTPS');
 }
 

@@ -35,6 +35,13 @@ export const LOG_REDACTIONS = [
 
 export type App = FastifyInstance;
 
+/** SVC_TRUST_PROXY: `true` trusts any proxy (only behind a private network edge), otherwise a list of addresses/CIDRs. */
+function trustProxyOption(value: string | undefined): boolean | string[] {
+  if (!value || value === 'false') return false;
+  if (value === 'true') return true;
+  return value.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
 export interface RouteInfo {
   method: string;
   url: string;
@@ -63,7 +70,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
-    trustProxy: config.trustProxy ? config.trustProxy.split(',').map((s) => s.trim()) : false,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 10 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();

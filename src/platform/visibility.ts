@@ -27,3 +27,40 @@ export function clientIdVisible(ctx: Ctx, companyRef: string, clientIdRef: strin
         select 1 from client_members cm
         where cm.company_id = vc.company_id and cm.client_id = vc.id and cm.person_id = ${person} and cm.deleted_at is null)))`;
 }
+
+/**
+ * Tasks a plain member sees: those assigned to them, and those under a client they see.
+ * A task with no client and no assignment to them stays invisible to them.
+ */
+export function taskVisible(ctx: Ctx, taskAlias: string): RawBuilder<boolean> {
+  if (!ctx.actor.restricted) return sql<boolean>`true`;
+  const person = ctx.actor.personId;
+  return sql<boolean>`(exists (
+      select 1 from task_assignees ta
+      where ta.company_id = ${sql.ref(`${taskAlias}.company_id`)} and ta.task_id = ${sql.ref(`${taskAlias}.id`)} and ta.person_id = ${person})
+    or (${sql.ref(`${taskAlias}.client_id`)} is not null and ${clientIdVisible(ctx, `${taskAlias}.company_id`, `${taskAlias}.client_id`)}))`;
+}
+
+/** Same rule for a row that points at a task by id (time entries, comments, relations). */
+export function taskIdVisible(ctx: Ctx, companyRef: string, taskIdRef: string): RawBuilder<boolean> {
+  if (!ctx.actor.restricted) return sql<boolean>`true`;
+  return sql<boolean>`exists (select 1 from tasks vt where vt.company_id = ${sql.ref(companyRef)} and vt.id = ${sql.ref(taskIdRef)}
+    and vt.deleted_at is null and ${taskVisible(ctx, 'vt')})`;
+}
+
+/** Time entries a plain member sees: their own, and those on tasks they see. */
+export function timeEntryVisible(ctx: Ctx, entryAlias: string): RawBuilder<boolean> {
+  if (!ctx.actor.restricted) return sql<boolean>`true`;
+  return sql<boolean>`(${sql.ref(`${entryAlias}.person_id`)} = ${ctx.actor.personId}
+    or ${taskIdVisible(ctx, `${entryAlias}.company_id`, `${entryAlias}.task_id`)})`;
+}
+
+/**
+ * Projects a plain member sees: those under a client they see, and those they manage.
+ * A project with no client that someone else manages stays invisible to them.
+ */
+export function projectVisible(ctx: Ctx, projectAlias: string): RawBuilder<boolean> {
+  if (!ctx.actor.restricted) return sql<boolean>`true`;
+  return sql<boolean>`(${sql.ref(`${projectAlias}.manager_id`)} = ${ctx.actor.personId}
+    or (${sql.ref(`${projectAlias}.client_id`)} is not null and ${clientIdVisible(ctx, `${projectAlias}.company_id`, `${projectAlias}.client_id`)}))`;
+}

@@ -1,0 +1,111 @@
+import type { Ctx } from '../../platform/context.ts';
+import { inTransaction } from '../../platform/context.ts';
+import { AppError, conflict, domainValidation, invalidReference, notFound } from '../../platform/errors.ts';
+import { assertReference } from '../../platform/references.ts';
+import type { CalendarEntryCreateBody, CalendarEntryRecord, CalendarEntryUpdateBody } from './calendar.schemas.ts';
+import * as repo from './calendar.repository.ts';
+
+/** Types whose approval belongs to the web application's approval flow. */
+const UI_APPROVED_TYPES = new Set(['vacation', 'flextime']);
+
+const readOnly = () => new AppError(403, 'READ_ONLY', 'Holiday entries are read-only through the API');
+const approvalUiOnly = (message: string) => conflict('CALENDAR_APPROVAL_UI_ONLY', `${message}; vacation and flextime are approved only in the web application`);
+
+type EntryState = Pick<CalendarEntryRecord, 'type' | 'status'>;
+const isUiApproved = (entry: EntryState) => entry.status === 'approved' && UI_APPROVED_TYPES.has(entry.type);
+
+export const listEntries = (ctx: Ctx, params: object) => {
+  const query = params as { date_from?: string; date_until?: string };
+  if (query.date_from && query.date_until && query.date_until < query.date_from) {
+    throw domainValidation('INVALID_DATE_RANGE', 'date_until must not be before date_from', { field: 'date_until' });
+  }
+  return repo.listEntries(ctx, params);
+};
+
+/** Positive ids are the company's entries; negative ids are global public holidays. */
+export async function getEntry(ctx: Ctx, id: number): Promise<CalendarEntryRecord> {
+  const entry = id > 0 ? await repo.findEntry(ctx, id) : id < 0 ? await repo.findGlobalHoliday(ctx, id) : undefined;
+  if (!entry) throw notFound('Calendar entry');
+  return entry;
+}
+
+function checkDates(dateFrom: string, dateUntil: string): void {
+  // YYYY-MM-DD compares correctly as text.
+  if (dateUntil < dateFrom) throw domainValidation('INVALID_DATE_RANGE', 'date_until must not be before date_from', { field: 'date_until' });
+}
+
+/** A person of this company, and for a plain member's personal key only themselves (others are invisible to it). */
+async function checkPerson(ctx: Ctx, personId: number | undefined): Promise<void> {
+  if (personId === undefined) return;
+  if (ctx.actor.restricted && personId !== ctx.actor.personId) throw invalidReference('person', 'person_id', personId);
+  await assertReference(ctx, 'people', 'person', 'person_id', personId);
+}
+
+/**
+ * Entries start in_review. Asking for approved on create is an approval: refused for vacation and
+ * flextime (UI only) and, for the other types, a validation error since approval is a later PATCH.
+ */
+function checkCreateStatus(body: CalendarEntryCreateBody): void {
+  if (body.status === undefined || body.status === 'in_review') return;
+  if (UI_APPROVED_TYPES.has(body.type)) throw approvalUiOnly(`A ${body.type} entry cannot be created approved`);
+  throw domainValidation('CREATED_IN_REVIEW', 'Calendar entries are created in_review; approve a sick_leave or time_off entry with PATCH afterwards', { field: 'status' });
+}
+
+export async function createEntry(ctx: Ctx, body: CalendarEntryCreateBody): Promise<CalendarEntryRecord> {
+  if (body.type === 'holiday') throw readOnly();
+  const dateUntil = body.date_until ?? body.date_from;
+  checkDates(body.date_from, dateUntil);
+  checkCreateStatus(body);
+  return inTransaction(ctx, async (tx) => {
+    await checkPerson(tx, body.person_id);
+    const id = await repo.insertEntry(tx, {
+      type: body.type, person_id: body.person_id, status: 'in_review', date_from: body.date_from, date_until: dateUntil, description: body.description ?? null,
+    });
+    return getEntry(tx, id);
+  });
+}
+
+/** The locked company entry, or the reason it cannot be written: 404, or 403 for any holiday. */
+async function lockWritable(ctx: Ctx, id: number): Promise<CalendarEntryRecord> {
+  const entry = id > 0 ? await repo.lockEntry(ctx, id) : undefined;
+  if (!entry) {
+    if (id < 0 && (await repo.findGlobalHoliday(ctx, id))) throw readOnly();
+    throw notFound('Calendar entry');
+  }
+  if (entry.type === 'holiday') throw readOnly();
+  return entry;
+}
+
+/**
+ * Writes that set, unset or type-flip an approved vacation/flextime entry are the web application's:
+ * refused when the status or the type changes and either side is an approved vacation or flextime.
+ */
+function checkApproval(before: EntryState, body: CalendarEntryUpdateBody): void {
+  const after: EntryState = { type: body.type ?? before.type, status: body.status ?? before.status };
+  const touched = after.status !== before.status || after.type !== before.type;
+  if (touched && (isUiApproved(before) || isUiApproved(after))) {
+    throw approvalUiOnly(isUiApproved(before) ? `The ${before.type} entry is approved; its status and type cannot change through the API` : `A ${after.type} entry cannot be approved through the API`);
+  }
+}
+
+export async function updateEntry(ctx: Ctx, id: number, body: CalendarEntryUpdateBody): Promise<CalendarEntryRecord> {
+  return inTransaction(ctx, async (tx) => {
+    const entry = await lockWritable(tx, id);
+    if (body.type === 'holiday') throw readOnly();
+    if (Object.keys(body).length === 0) return entry;
+    checkDates(body.date_from ?? entry.date_from, body.date_until ?? entry.date_until);
+    checkApproval(entry, body);
+    await checkPerson(tx, body.person_id);
+    await repo.updateEntry(tx, id, body);
+    return getEntry(tx, id);
+  });
+}
+
+/** Deleting an approved vacation/flextime entry would unset its approval: refused like the PATCH. */
+export async function deleteEntry(ctx: Ctx, id: number): Promise<void> {
+  await inTransaction(ctx, async (tx) => {
+    const entry = await lockWritable(tx, id);
+    if (isUiApproved(entry)) throw approvalUiOnly(`The ${entry.type} entry is approved and cannot be deleted through the API`);
+    await repo.softDeleteEntry(tx, id);
+  });
+}

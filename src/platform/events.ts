@@ -27,22 +27,27 @@ export function fires(entity: string, action: EventAction): boolean {
  * change and its event commit together or not at all. Deleted events carry only {id}.
  */
 export async function recordEvent(ctx: Ctx, entity: string, action: EventAction, record: { id: number } & Record<string, unknown>): Promise<void> {
+  await recordEvents(ctx, entity, action, [record]);
+}
+
+/** One event per record in a single insert (bulk writes), in the order of `records`. */
+export async function recordEvents(ctx: Ctx, entity: string, action: EventAction, records: ReadonlyArray<{ id: number } & Record<string, unknown>>): Promise<void> {
   if (!ctx.db.isTransaction) throw new Error('recordEvent must run inside the transaction of the change');
-  if (!fires(entity, action)) return;
-  const data = action === 'deleted' ? { id: record.id } : record;
+  if (!fires(entity, action) || records.length === 0) return;
+  const occurredAt = new Date().toISOString();
   await ctx.db
     .insertInto('events')
-    .values({
+    .values(records.map((record) => ({
       company_id: ctx.companyId,
       uuid: randomUUID(),
       event: eventName(entity, action),
       entity,
       action,
       record_id: record.id,
-      data: JSON.stringify(data),
+      data: JSON.stringify(action === 'deleted' ? { id: record.id } : record),
       api_key_id: ctx.key.id,
       person_id: ctx.actor.personId,
-      occurred_at: new Date().toISOString(),
-    })
+      occurred_at: occurredAt,
+    })))
     .execute();
 }

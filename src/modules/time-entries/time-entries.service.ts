@@ -1,0 +1,204 @@
+import type { Static } from 'typebox';
+import type { Ctx } from '../../platform/context.ts';
+import { inTransaction } from '../../platform/context.ts';
+import { AppError, conflict, invalidReference, notFound } from '../../platform/errors.ts';
+import { recordEvents } from '../../platform/events.ts';
+import { toFlag } from '../../platform/fields.ts';
+import type { Warning as WarningSchema } from '../../platform/http.ts';
+import type { TimeEntryCreateBody, TimeEntryRecord, TimeEntryUpdateBody } from './time-entries.schemas.ts';
+import { atIndex, requireDateTime, timingForCreate, timingForUpdate, type DateTimeInput, type Timing } from './time-entries.rules.ts';
+import * as repo from './time-entries.repository.ts';
+import type { EntryColumns } from './time-entries.repository.ts';
+
+type Warning = Static<typeof WarningSchema>;
+
+export interface Written<T> {
+  data: T;
+  warnings: Warning[];
+}
+
+/** A plain member's personal key writes only its own person's time. */
+function assertOwnPerson(ctx: Ctx, personId: number): void {
+  if (ctx.actor.restricted && personId !== ctx.actor.personId) {
+    throw new AppError(403, 'FORBIDDEN', 'A personal key of a plain member may only write its own time entries', { reason: 'OWN_ENTRIES_ONLY', field: 'person_id', value: personId });
+  }
+}
+
+const timerRunning = (personId: number, runningId: number | undefined) =>
+  conflict('TIMER_ALREADY_RUNNING', `Person ${personId} already has a running time entry; close it (set its end) first`,
+    runningId === undefined ? { person_id: personId } : { person_id: personId, running_entry_id: runningId });
+
+/** The database's one-running-entry index is the last word when two writes race past the checks. */
+function runningRace(error: unknown): number | null {
+  const pg = error as { code?: string; constraint?: string; detail?: string };
+  if (pg?.code !== '23505' || pg.constraint !== 'time_entries_one_running') return null;
+  const person = /=\([^,]+,\s*(\d+)\)/.exec(pg.detail ?? '');
+  return person ? Number(person[1]) : 0;
+}
+
+function overlapWarning(ids: number[] | undefined, index?: number): Warning[] {
+  if (!ids?.length) return [];
+  const warning: Warning = { code: 'TIME_ENTRY_OVERLAP', message: `The entry overlaps other entries of the same person: ${ids.join(', ')}`, details: { overlapping_ids: ids } };
+  return [index === undefined ? warning : { ...warning, index }];
+}
+
+const parseFilters = (filters: Record<string, unknown>): Record<string, unknown> => {
+  const out = { ...filters };
+  for (const field of ['start_from', 'start_to']) {
+    if (typeof filters[field] !== 'string') continue;
+    try {
+      out[field] = requireDateTime(field, filters[field] as string);
+    } catch {
+      throw new AppError(422, 'INVALID_FILTER_VALUE', `Filter ${field} is not a valid date-time`, { field, value: filters[field] });
+    }
+  }
+  return out;
+};
+
+export const listEntries = (ctx: Ctx, params: object) => repo.listEntries(ctx, params, parseFilters);
+
+export async function getEntry(ctx: Ctx, id: number): Promise<TimeEntryRecord> {
+  const entry = await repo.findEntry(ctx, id);
+  if (!entry) throw notFound('Time entry');
+  return entry;
+}
+
+type Outcome = { timing: Timing } | { error: unknown };
+
+/**
+ * Every start/end of the bodies resolved to UTC instants in one query. A refusal is kept, not
+ * thrown, so that the caller can report the first refused entry in request order.
+ */
+async function timingsOf(ctx: Ctx, bodies: readonly TimeEntryCreateBody[]): Promise<Outcome[]> {
+  const parsed = bodies.map((body): { start: DateTimeInput; end: DateTimeInput | null } | { error: unknown } => {
+    try {
+      return { start: requireDateTime('start', body.start), end: body.end == null ? null : requireDateTime('end', body.end) };
+    } catch (error) {
+      return { error };
+    }
+  });
+  const instants = await repo.resolveInstants(ctx, parsed.flatMap((p) => ('error' in p ? [] : p.end ? [p.start, p.end] : [p.start])));
+  let next = 0;
+  return parsed.map((p, i): Outcome => {
+    if ('error' in p) return p;
+    const start = instants[next++]!;
+    const end = p.end ? instants[next++]! : null;
+    try {
+      return { timing: timingForCreate(start, end, bodies[i]!.duration) };
+    } catch (error) {
+      return { error };
+    }
+  });
+}
+
+/** Every rule for every entry, set-based (a few queries whatever the count); the first refused entry wins. */
+async function prepare(ctx: Ctx, bodies: readonly TimeEntryCreateBody[], bulk: boolean): Promise<EntryColumns[]> {
+  const outcomes = await timingsOf(ctx, bodies);
+  const opensTimer = (i: number) => { const o = outcomes[i]!; return 'timing' in o && o.timing.end === null; };
+  const tasks = await repo.usableTaskIds(ctx, [...new Set(bodies.map((b) => b.task_id))]);
+  const people = await repo.memberPersonIds(ctx, [...new Set(bodies.map((b) => b.person_id))]);
+  const running = await repo.runningEntries(ctx, [...new Set(bodies.filter((_, i) => opensTimer(i)).map((b) => b.person_id))]);
+  const startedHere = new Set<number>();
+  return bodies.map((body, i) => {
+    try {
+      const outcome = outcomes[i]!;
+      if ('error' in outcome) throw outcome.error;
+      assertOwnPerson(ctx, body.person_id);
+      if (!people.has(body.person_id)) throw invalidReference('person', 'person_id', body.person_id);
+      if (!tasks.has(body.task_id)) throw invalidReference('task', 'task_id', body.task_id);
+      if (opensTimer(i)) {
+        if (running.has(body.person_id) || startedHere.has(body.person_id)) throw timerRunning(body.person_id, running.get(body.person_id));
+        startedHere.add(body.person_id);
+      }
+      return { task_id: body.task_id, person_id: body.person_id, ...outcome.timing, billable: toFlag(body.billable) ?? 1, description: body.description ?? '' };
+    } catch (error) {
+      throw bulk ? atIndex(error, i) : error;
+    }
+  });
+}
+
+async function insertAll(ctx: Ctx, rows: EntryColumns[], bulk: boolean): Promise<number[]> {
+  try {
+    return await repo.insertEntries(ctx, rows);
+  } catch (error) {
+    const person = runningRace(error);
+    if (person === null) throw error;
+    const refused = timerRunning(person, undefined);
+    throw bulk ? atIndex(refused, Math.max(0, rows.findIndex((r) => r.person_id === person && r.end === null))) : refused;
+  }
+}
+
+async function createMany(ctx: Ctx, bodies: readonly TimeEntryCreateBody[], bulk: boolean): Promise<Written<TimeEntryRecord[]>> {
+  return inTransaction(ctx, async (tx) => {
+    const ids = await insertAll(tx, await prepare(tx, bodies, bulk), bulk);
+    const records = await repo.findEntries(tx, ids);
+    const overlapping = await repo.overlaps(tx, ids);
+    await recordEvents(tx, 'time_entry', 'created', records);
+    const warnings = ids.flatMap((id, i) => overlapWarning(overlapping.get(id), bulk ? i : undefined));
+    return { data: records, warnings };
+  });
+}
+
+export async function createEntry(ctx: Ctx, body: TimeEntryCreateBody): Promise<Written<TimeEntryRecord>> {
+  const { data, warnings } = await createMany(ctx, [body], false);
+  return { data: data[0]!, warnings };
+}
+
+/** All or nothing: one transaction, and a refusal names the entry by `details.index`. */
+export const createEntries = (ctx: Ctx, bodies: readonly TimeEntryCreateBody[]) => createMany(ctx, bodies, true);
+
+async function checkChangedReferences(ctx: Ctx, current: { task_id: number; person_id: number }, body: TimeEntryUpdateBody): Promise<void> {
+  if (body.person_id !== undefined && body.person_id !== current.person_id) {
+    assertOwnPerson(ctx, body.person_id);
+    if (!(await repo.memberPersonIds(ctx, [body.person_id])).has(body.person_id)) throw invalidReference('person', 'person_id', body.person_id);
+  }
+  if (body.task_id !== undefined && body.task_id !== current.task_id && !(await repo.usableTaskIds(ctx, [body.task_id])).has(body.task_id)) {
+    throw invalidReference('task', 'task_id', body.task_id);
+  }
+}
+
+async function timingOfUpdate(ctx: Ctx, current: Timing, body: TimeEntryUpdateBody): Promise<Timing> {
+  const inputs = [body.start, body.end].map((text, i) => (text == null ? null : requireDateTime(i === 0 ? 'start' : 'end', text)));
+  const instants = await repo.resolveInstants(ctx, inputs.filter((v): v is DateTimeInput => v !== null));
+  const start = inputs[0] ? instants.shift() : undefined;
+  const end = body.end === null ? null : inputs[1] ? instants.shift() : undefined;
+  return timingForUpdate(current, { start, end, duration: body.duration });
+}
+
+export async function updateEntry(ctx: Ctx, id: number, body: TimeEntryUpdateBody): Promise<Written<TimeEntryRecord>> {
+  return inTransaction(ctx, async (tx) => {
+    const current = await repo.lockEntry(tx, id);
+    if (!current) throw notFound('Time entry');
+    assertOwnPerson(tx, current.person_id);
+    if (Object.keys(body).length === 0) return { data: await getEntry(tx, id), warnings: [] };
+    const timing = await timingOfUpdate(tx, current, body);
+    await checkChangedReferences(tx, current, body);
+    const personId = body.person_id ?? current.person_id;
+    if (timing.end === null && (current.end !== null || personId !== current.person_id)) {
+      const running = await repo.runningEntries(tx, [personId], id);
+      if (running.has(personId)) throw timerRunning(personId, running.get(personId));
+    }
+    const values: Partial<EntryColumns> = { ...timing };
+    if (body.task_id !== undefined) values.task_id = body.task_id;
+    if (body.person_id !== undefined) values.person_id = body.person_id;
+    if (body.billable !== undefined) values.billable = toFlag(body.billable)!;
+    if (body.description !== undefined) values.description = body.description;
+    try {
+      await repo.updateEntry(tx, id, values);
+    } catch (error) {
+      if (runningRace(error) === null) throw error;
+      throw timerRunning(personId, undefined);
+    }
+    const overlapping = await repo.overlaps(tx, [id]);
+    return { data: await getEntry(tx, id), warnings: overlapWarning(overlapping.get(id)) };
+  });
+}
+
+export async function deleteEntry(ctx: Ctx, id: number): Promise<void> {
+  await inTransaction(ctx, async (tx) => {
+    const current = await repo.lockEntry(tx, id);
+    if (!current) throw notFound('Time entry');
+    assertOwnPerson(tx, current.person_id);
+    await repo.softDeleteEntry(tx, id);
+  });
+}

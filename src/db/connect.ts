@@ -6,18 +6,51 @@ import { migrate } from './migrate.ts';
 export interface Connection {
   url: string;
   embedded: boolean;
+  /** Whether this process started (or adopted) the embedded server and so stops it; false when attached to a running one. */
+  owned: boolean;
+  /** Migrations applied by this connect, in order (empty when the schema was current). */
+  applied: string[];
+  /** Where the data lives, for logs: the cluster directory or the redacted DATABASE_URL. */
+  location: string;
   stop(): Promise<void>;
 }
 
-/** DATABASE_URL when set; otherwise the embedded server in SVC_DATA_DIR. Migrations run either way. */
-export async function connectDatabase(config: Config, log: (msg: string, extra?: object) => void): Promise<Connection> {
+export type ConnectLog = (msg: string, extra?: object) => void;
+
+/** The URL without its password, safe to print. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparseable DATABASE_URL)';
+  }
+}
+
+/**
+ * DATABASE_URL when set; otherwise the embedded server in SVC_DATA_DIR (started, or attached
+ * to when another process already runs it: never a second server on one directory).
+ * Migrations run either way.
+ */
+export async function connectDatabase(config: Config, log: ConnectLog): Promise<Connection> {
   if (config.databaseUrl) {
-    await migrate(config.databaseUrl);
-    return { url: config.databaseUrl, embedded: false, stop: async () => {} };
+    const location = redactUrl(config.databaseUrl);
+    log(`using the database at DATABASE_URL ${location}`);
+    const applied = await migrate(config.databaseUrl);
+    if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
+    return { url: config.databaseUrl, embedded: false, owned: false, applied, location, stop: async () => {} };
   }
   const server = await startEmbedded({ dataDir: config.dataDir, log });
-  log(`embedded PostgreSQL data lives in ${path.join(config.dataDir, 'pg')}`);
-  const applied = await migrate(server.url);
-  if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
-  return { url: server.url, embedded: true, stop: () => server.stop() };
+  const location = path.join(config.dataDir, 'pg');
+  log(`embedded PostgreSQL data lives in ${location}${server.owned ? '' : ' (server run by another process)'}`);
+  try {
+    const applied = await migrate(server.url);
+    if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
+    return { url: server.url, embedded: true, owned: server.owned, applied, location, stop: () => server.stop() };
+  } catch (error) {
+    // A failed migration must not leave a server behind that nobody will stop.
+    await server.stop().catch(() => {});
+    throw error;
+  }
 }

@@ -132,6 +132,114 @@ export interface ClientMembersTable extends TenantRow, SoftDeleted {
   client_id: number;
   person_id: number;
   role: string | null;
+  workflow_role_id: number | null;
+}
+
+export interface ProjectTypesTable extends TenantRow, SoftDeleted {
+  name: string;
+  status: string;
+}
+
+export interface ProjectsTable extends TenantRow, SoftDeleted {
+  name: string;
+  project_type_id: number;
+  client_id: number | null;
+  manager_id: number | null;
+  status: string;
+  status_text: string | null;
+  event_date: string | null;
+  custom_fields: ColumnType<Json | null, string | null | undefined, string | null>;
+  archived_from: string | null;
+}
+
+export interface TaskRelationsTable extends TenantRow, SoftDeleted {
+  task_id: number;
+  depends_on_id: number;
+}
+
+export interface TasksTable extends TenantRow, SoftDeleted {
+  client_id: number | null;
+  project_id: number | null;
+  topic_id: number | null;
+  project_status_from: string | null;
+  title: string;
+  description: ColumnType<string, string | undefined, string>;
+  status: string;
+  reopen_status: string | null;
+  type: string;
+  template_kind: 'workflow_template' | 'project_workflow' | null;
+  is_important: boolean;
+  is_extra: boolean;
+  is_recurring: number;
+  date: string | null;
+  due_date: string | null;
+  finished_at: string | null;
+  has_due_date: number;
+  estimation: number | null;
+  timezone: string | null;
+  checklist: ColumnType<unknown, string | null | undefined, string | null>;
+  recurrence_rule: ColumnType<unknown, string | null | undefined, string | null>;
+  recurrence_parent_id: number | null;
+  recurrence_date: string | null;
+  workflow_role_ids: ColumnType<number[], number[] | undefined, number[]>;
+  custom_fields: ColumnType<Json | null, string | null | undefined, string | null>;
+}
+
+export interface TaskAssigneesTable {
+  company_id: string;
+  task_id: number;
+  person_id: number;
+}
+
+export interface TimeEntriesTable extends TenantRow, SoftDeleted {
+  task_id: number;
+  person_id: number;
+  start: string;
+  end: string | null;
+  duration: number | null;
+  billable: number;
+  description: ColumnType<string, string | undefined, string>;
+}
+
+export interface TaskCommentsTable extends TenantRow, SoftDeleted {
+  task_id: number;
+  person_id: number | null;
+  body: string;
+}
+
+export interface JobsTable {
+  company_id: string;
+  id: Generated<number>;
+  type: string;
+  status: ColumnType<string, string | undefined, string>;
+  params: ColumnType<Json, string | undefined, string>;
+  total_count: number | null;
+  processed_count: ColumnType<number, number | undefined, number>;
+  failed_count: number | null;
+  failed_client_ids: number[] | null;
+  skipped_count: number | null;
+  skipped_client_ids: number[] | null;
+  error: string | null;
+  api_key_id: number | null;
+  started_at: string | null;
+  finished_at: string | null;
+  created_at: Stamp;
+  updated_at: Stamp;
+}
+
+export interface ActivitiesTable {
+  company_id: string;
+  id: Generated<number>;
+  entity: string;
+  record_id: number | null;
+  action: string;
+  fields: ColumnType<string[], string[] | undefined, string[]>;
+  api_key_id: number | null;
+  person_id: number | null;
+  method: string;
+  path: string;
+  request_id: string | null;
+  occurred_at: Stamp;
 }
 
 export interface EventsTable {
@@ -161,6 +269,112 @@ export interface IdempotencyKeysTable {
   expires_at: string;
 }
 
+export interface WorkflowRolesTable extends TenantRow, SoftDeleted {
+  name: string;
+  color: string | null;
+  sort_order: number;
+}
+
+export interface RolesTable extends TenantRow, SoftDeleted {
+  name: string;
+}
+
+export interface TeamsTable extends TenantRow, SoftDeleted {
+  name: string;
+  description: string | null;
+  lead_id: number | null;
+}
+
+export interface TeamMembersTable {
+  company_id: string;
+  team_id: number;
+  person_id: number;
+}
+
+export interface CalendarEntriesTable extends TenantRow, SoftDeleted {
+  type: string;
+  person_id: number | null;
+  status: ColumnType<string, string | undefined, string>;
+  date_from: string;
+  date_until: string;
+  description: string | null;
+}
+
+export interface GlobalHolidaysTable {
+  id: Generated<number>;
+  country_code: string | null;
+  date: string;
+  name: string;
+  created_at: Stamp;
+  updated_at: Stamp;
+}
+
+export interface WebhooksTable extends TenantRow, SoftDeleted {
+  event: string;
+  url: string;
+  secret: string | null;
+  is_active: ColumnType<boolean, boolean | undefined, boolean>;
+  failure_count: ColumnType<number, number | undefined, number>;
+  last_failure_at: ColumnType<string | null, string | null | undefined, string | null>;
+  disabled_at: ColumnType<string | null, string | null | undefined, string | null>;
+  disabled_reason: ColumnType<'failures' | 'gone' | null, 'failures' | 'gone' | null | undefined, 'failures' | 'gone' | null>;
+  created_by_key_id: number | null;
+  created_by_person_id: number | null;
+}
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'not_delivered' | 'throttled';
+export type AttemptStatus = 'delivered' | 'failed' | 'blocked' | 'refused' | 'not_delivered' | 'throttled' | 'error';
+
+export interface WebhookDeliveriesTable {
+  company_id: string;
+  id: Generated<number>;
+  webhook_id: number;
+  event_id: number;
+  state: ColumnType<DeliveryState, DeliveryState | undefined, DeliveryState>;
+  attempt: ColumnType<number, number | undefined, number>;
+  next_attempt_at: ColumnType<string, string | undefined, string>;
+  slot_at: ColumnType<string | null, string | null | undefined, string | null>;
+  deferred_since: ColumnType<string | null, string | null | undefined, string | null>;
+  replay: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: Stamp;
+  updated_at: Stamp;
+}
+
+export interface WebhookAttemptsTable {
+  company_id: string;
+  id: Generated<number>;
+  webhook_id: number;
+  delivery_id: number;
+  event_id: number;
+  attempt: number;
+  status: AttemptStatus;
+  response_status: number | null;
+  response_body: string | null;
+  duration_ms: number | null;
+  next_retry_at: string | null;
+  started_at: string;
+  finished_at: string;
+}
+
+export interface NotificationsTable extends TenantRow {
+  person_id: number;
+  type: string;
+  title: string;
+  body: string;
+  data: ColumnType<Json | null, string | null | undefined, string | null>;
+  read_at: string | null;
+}
+
+export interface MailOutboxTable extends TenantRow {
+  recipient: string;
+  subject: string;
+  body: string;
+  status: ColumnType<'queued' | 'sent' | 'failed' | 'logged', 'queued' | 'sent' | 'failed' | 'logged' | undefined, 'queued' | 'sent' | 'failed' | 'logged'>;
+  tries: ColumnType<number, number | undefined, number>;
+  error: string | null;
+  sent_at: string | null;
+}
+
 export interface DB {
   platform_settings: { name: string; value: string };
   companies: CompaniesTable;
@@ -173,6 +387,27 @@ export interface DB {
   contacts: ContactsTable;
   client_members: ClientMembersTable;
   topics: TopicsTable;
+  project_types: ProjectTypesTable;
+  projects: ProjectsTable;
+  tasks: TasksTable;
+  task_assignees: TaskAssigneesTable;
+  task_relations: TaskRelationsTable;
+  time_entries: TimeEntriesTable;
+  task_comments: TaskCommentsTable;
+  jobs: JobsTable;
+  activities: ActivitiesTable;
   events: EventsTable;
   idempotency_keys: IdempotencyKeysTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  webhook_pacing: { company_id: string; next_slot_at: string };
+  notifications: NotificationsTable;
+  mail_outbox: MailOutboxTable;
+  workflow_roles: WorkflowRolesTable;
+  roles: RolesTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  calendar_entries: CalendarEntriesTable;
+  global_holidays: GlobalHolidaysTable;
 }

@@ -17,10 +17,21 @@ interface RouteMeta { tier?: string; preview?: boolean; errorCodes?: readonly st
 type Operation = Record<string, unknown>;
 type Document = { paths?: Record<string, Record<string, Operation>>; [key: string]: unknown };
 
+const SUCCESS: Record<string, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content' };
+
+/** Success responses without a description of their own get the status text instead of "Default Response". */
+function describeSuccess(operation: Operation): void {
+  const responses = (operation.responses ?? {}) as Record<string, { description?: string }>;
+  for (const [status, response] of Object.entries(responses)) {
+    if (response.description === 'Default Response' && SUCCESS[status]) response.description = SUCCESS[status];
+  }
+}
+
 /** Adds what the platform enforces (scope tier, preview flag, security) to each operation. */
 function annotate(document: Document, routes: Map<string, RouteMeta>): Document {
   for (const [url, methods] of Object.entries(document.paths ?? {})) {
     for (const [method, operation] of Object.entries(methods)) {
+      describeSuccess(operation);
       const meta = routes.get(`${method.toUpperCase()} ${V3_PREFIX}${url.replace(/\{(\w+)\}/g, ':$1')}`);
       if (!meta?.tier) continue;
       operation['x-scope'] = meta.tier;

@@ -25,25 +25,31 @@ function line({ method, path, op }: { method: string; path: string; op: Operatio
   return `- ${method} /api/v3${path}: ${op.summary ?? op.operationId ?? ''}${flags ? ` (${flags})` : ''}`;
 }
 
+const jsonBlock = (title: string, schema: unknown) => ['', title, '```json', JSON.stringify(schema), '```'];
+
 function detail(entry: { method: string; path: string; op: Operation }): string {
   const { op } = entry;
-  const parts = [`## ${entry.method} /api/v3${entry.path}`, '', op.summary ?? '', op.description ?? '', `Scope: ${op['x-scope'] ?? 'none'}${op['x-preview'] ? ' (preview: responses carry X-Api-Preview: true)' : ''}`];
-  for (const p of op.parameters ?? []) parts.push(`- ${p.in} \`${p.name}\`${p.required ? ' (required)' : ''}: ${p.description ?? ''} ${JSON.stringify(p.schema ?? {})}`);
-  const body = op.requestBody?.content?.['application/json']?.schema;
-  if (body) parts.push('', 'Request body schema:', '```json', JSON.stringify(body), '```');
-  for (const [status, response] of Object.entries(op.responses ?? {})) {
-    parts.push(`- ${status}: ${response.description ?? ''}`);
+  const preview = op['x-preview'] ? ' (preview: responses carry X-Api-Preview: true)' : '';
+  const parts = [`## ${entry.method} /api/v3${entry.path}`, '', ...[op.summary, op.description].filter(Boolean) as string[], `Scope: ${op['x-scope'] ?? 'none'}${preview}`];
+  if (op.parameters?.length) parts.push('', 'Parameters:');
+  for (const p of op.parameters ?? []) {
+    parts.push(`- ${p.in} \`${p.name}\`${p.required ? ' (required)' : ''}: ${[p.description, JSON.stringify(p.schema ?? {})].filter(Boolean).join(' ')}`);
   }
+  const body = op.requestBody?.content?.['application/json']?.schema;
+  if (body) parts.push(...jsonBlock('Request body schema:', body));
+  // Error responses carry their codes as the description (see route() in http.ts).
+  parts.push('', 'Responses:', ...Object.entries(op.responses ?? {}).map(([status, response]) => `- ${status}: ${response.description ?? ''}`));
   const ok = op.responses?.['200'] ?? op.responses?.['201'];
   const schema = ok?.content?.['application/json']?.schema;
-  if (schema) parts.push('', 'Response schema:', '```json', JSON.stringify(schema), '```');
-  return parts.filter((p) => p !== undefined).join('\n');
+  if (schema) parts.push(...jsonBlock('Response schema:', schema));
+  return parts.join('\n');
 }
 
 /** llms.txt (an index) and llms-full.txt (every operation in full), both from the OpenAPI document. */
 export function renderLlms(document: Document): { short: string; full: string } {
   const ops = operations(document);
   const short = [...header(document), '## Operations', '', ...ops.map(line), ''].join('\n');
-  const full = [...header(document), ...ops.map(detail), ''].join('\n\n');
+  // The header is already line-separated; operations are separated by a blank line.
+  const full = [header(document).join('\n').trimEnd(), ...ops.map(detail), ''].join('\n\n');
   return { short, full };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Db, Executor } from '../../db/database.ts';
+import type { Executor, Tx } from '../../db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import { generateKey } from '../../platform/keys.ts';
 import { expandScopes } from '../../platform/scopes.ts';
@@ -15,6 +15,11 @@ export function assertTimezone(timezone: string): void {
   } catch {
     throw new AppError(400, 'VALIDATION_ERROR', `Unknown time zone: ${timezone}`, { reason: 'INVALID_TIMEZONE', field: 'timezone' });
   }
+}
+
+/** Joins the caller's transaction when there is one (e.g. demo provisioning), else opens its own. */
+function atomically<T>(db: Executor, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db as Tx) : db.transaction().execute(fn);
 }
 
 /** Hooks run when a company is created (e.g. default records of later modules), in its transaction. */
@@ -32,10 +37,10 @@ export function initialsOf(name: string, surname?: string | null): string {
   return `${name.charAt(0)}${surname?.charAt(0) ?? ''}`.toUpperCase();
 }
 
-export async function createCompany(db: Db, body: CompanyCreateBody): Promise<CompanyCreatedRecord> {
+export async function createCompany(db: Executor, body: CompanyCreateBody): Promise<CompanyCreatedRecord> {
   const timezone = body.timezone ?? 'UTC';
   assertTimezone(timezone);
-  return db.transaction().execute(async (tx) => {
+  return atomically(db, async (tx) => {
     const companyId = randomUUID();
     await tx.insertInto('companies').values({ id: companyId, name: body.name, timezone, currency: body.currency ?? 'EUR' }).execute();
     const ownerName = body.owner?.name ?? 'Owner';
@@ -64,9 +69,9 @@ export async function getCompany(db: Executor, companyId: string) {
   return company as typeof company & { features: { billing: boolean; analytics: boolean; drive: boolean } };
 }
 
-export async function updateCompany(db: Db, companyId: string, body: CompanyUpdateBody) {
+export async function updateCompany(db: Executor, companyId: string, body: CompanyUpdateBody) {
   if (body.timezone) assertTimezone(body.timezone);
-  return db.transaction().execute(async (tx) => {
+  return atomically(db, async (tx) => {
     await getCompany(tx, companyId);
     const { features, ...plain } = body;
     await tx.updateTable('companies').set({
@@ -78,8 +83,8 @@ export async function updateCompany(db: Db, companyId: string, body: CompanyUpda
   });
 }
 
-export async function addMember(db: Db, companyId: string, body: MemberAddBody) {
-  return db.transaction().execute(async (tx) => {
+export async function addMember(db: Executor, companyId: string, body: MemberAddBody) {
+  return atomically(db, async (tx) => {
     await getCompany(tx, companyId);
     return addPerson(tx, companyId, body);
   });

@@ -5,17 +5,23 @@ import { Type } from 'typebox';
 import type { Db } from '../../db/database.ts';
 import type { Config } from '../../platform/config.ts';
 import { AppError } from '../../platform/errors.ts';
+import { checkHttps } from '../../platform/pipeline.ts';
 import { Company, CompanyCreate, CompanyCreated, CompanyUpdate, MemberAdd } from '../companies/companies.schemas.ts';
 import * as companies from '../companies/companies.service.ts';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
+// The auth scheme name is case-insensitive (RFC 9110 section 11.1).
+const BEARER = /^Bearer +(\S+)$/i;
 const CompanyParams = Type.Object({ company_id: Type.String({ format: 'uuid' }) });
 
-/** Bearer token check in constant time; the whole operator API is absent (404) without a configured token. */
+/**
+ * Bearer token check in constant time; the whole operator API is absent (404) without a configured token.
+ * The token is the most powerful credential there is, so it gets the same HTTPS rule as v3 keys.
+ */
 function authorize(config: Config, request: FastifyRequest): void {
-  if (!config.operatorToken) throw new AppError(404, 'NOT_FOUND', `No route ${request.method} ${request.url}`);
-  const header = request.headers.authorization ?? '';
-  const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+  if (!config.operatorToken) throw new AppError(404, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
+  checkHttps(config, request);
+  const token = BEARER.exec(request.headers.authorization ?? '')?.[1] ?? '';
   if (!token || !timingSafeEqual(digest(token), digest(config.operatorToken))) throw new AppError(401, 'UNAUTHORIZED', 'A valid operator token is required');
 }
 

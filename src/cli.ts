@@ -13,6 +13,8 @@ import { AppError } from './platform/errors.ts';
 import { describeErrors } from './platform/validation.ts';
 import { CompanyCreate, CompanyUpdate, MemberAdd } from './modules/companies/companies.schemas.ts';
 import * as companies from './modules/companies/companies.service.ts';
+// Loading the modules registers their company seeders (e.g. default project types), as in the server.
+import './modules/index.ts';
 
 const USAGE = `Usage: npm run svc -- <command> [options]
 

@@ -1,0 +1,104 @@
+import type { Ctx } from '../../platform/context.ts';
+import { inTransaction } from '../../platform/context.ts';
+import { AppError, domainValidation, invalidReference } from '../../platform/errors.ts';
+import { liveIds } from '../../platform/references.ts';
+import * as jobs from '../jobs/jobs.repository.ts';
+import { getJob } from '../jobs/jobs.service.ts';
+import type { JobRecord } from '../jobs/jobs.schemas.ts';
+import { BULK_ACTIONS, type BulkActionBody, type BulkFilterBody } from './tasks.schemas.ts';
+import * as repo from './tasks.repository.ts';
+
+export const BULK_JOB_TYPE = 'task_bulk_action';
+/** Rows changed per transaction; a failing chunk is counted as failed and the job goes on. */
+const CHUNK = 100;
+
+/** Which of status / assignee_id / mode each action needs; the others must be absent. */
+const NEEDS: Record<(typeof BULK_ACTIONS)[number], ReadonlyArray<'status' | 'assignee_id' | 'mode'>> = {
+  status: ['status'],
+  assignee: ['assignee_id', 'mode'],
+  delete: [],
+};
+
+function checkShape(body: BulkActionBody): void {
+  const needed: readonly string[] = NEEDS[body.action as (typeof BULK_ACTIONS)[number]];
+  for (const field of ['status', 'assignee_id', 'mode'] as const) {
+    if (needed.includes(field) && body[field] === undefined) {
+      throw domainValidation('MISSING_FIELD', `action ${body.action} needs ${field}`, { field });
+    }
+    if (!needed.includes(field) && body[field] !== undefined) {
+      throw domainValidation('FIELD_NOT_ALLOWED', `${field} does not apply to action ${body.action}`, { field });
+    }
+  }
+}
+
+async function checkPerson(ctx: Ctx, field: string, id: number | undefined): Promise<void> {
+  if (id !== undefined && !(await liveIds(ctx, 'people', [id])).has(id)) throw invalidReference('person', field, id);
+}
+
+/** Body references follow the write rules: invisible or foreign ids are 400 INVALID_<ENTITY>, not an empty selection. */
+async function checkReferences(ctx: Ctx, body: BulkActionBody): Promise<void> {
+  const { filter } = body;
+  if (filter.client_id !== undefined && !(await repo.visibleClient(ctx, filter.client_id))) throw invalidReference('client', 'filter.client_id', filter.client_id);
+  if (filter.project_id !== undefined && !(await repo.findProjectRef(ctx, filter.project_id))) throw invalidReference('project', 'filter.project_id', filter.project_id);
+  await checkPerson(ctx, 'filter.assignee_id', filter.assignee_id);
+  await checkPerson(ctx, 'assignee_id', body.assignee_id);
+  if (filter.ids) {
+    const found = new Set(await repo.selectTaskIds(ctx, {}, filter.ids));
+    const missing = filter.ids.filter((id) => !found.has(id));
+    if (missing.length) {
+      throw new AppError(400, 'INVALID_TASK', `filter.ids names tasks that are not tasks of this company: ${missing.join(', ')}`, { field: 'filter.ids', invalid_ids: missing });
+    }
+  }
+}
+
+const filtersOf = (filter: BulkFilterBody): Record<string, unknown> => ({
+  status: filter.status?.join(','), client_id: filter.client_id, project_id: filter.project_id, assignee_id: filter.assignee_id,
+});
+
+/** One chunk in one transaction. Bulk actions fire no events (the spec's rule for bulk write paths). */
+async function applyChunk(ctx: Ctx, ids: number[], body: BulkActionBody): Promise<void> {
+  if (body.action === 'status') {
+    await repo.setStatus(ctx, ids, body.status!);
+    return;
+  }
+  if (body.action === 'delete') {
+    await repo.softDeleteTasks(ctx, ids);
+    return;
+  }
+  const person = body.assignee_id!;
+  if (body.mode !== 'add') await repo.removeAssignee(ctx, ids, body.mode === 'remove' ? person : undefined);
+  if (body.mode !== 'remove') await repo.addAssignee(ctx, ids, [person]);
+  await repo.touchTasks(ctx, ids);
+}
+
+/** Runs after the 202: selects the tasks the actor may see, then changes them chunk by chunk, reporting progress. */
+export async function runBulkAction(ctx: Ctx, jobId: number, body: BulkActionBody): Promise<void> {
+  try {
+    const ids = await repo.selectTaskIds(ctx, filtersOf(body.filter), body.filter.ids);
+    await jobs.markRunning(ctx, jobId, ids.length);
+    let processed = 0;
+    let failed = 0;
+    for (let start = 0; start < ids.length; start += CHUNK) {
+      const chunk = ids.slice(start, start + CHUNK);
+      try {
+        await inTransaction(ctx, (tx) => applyChunk(tx, chunk, body));
+      } catch {
+        failed += chunk.length;
+      }
+      processed += chunk.length;
+      await jobs.recordProgress(ctx, jobId, processed, failed);
+    }
+    await jobs.markDone(ctx, jobId, 'finished');
+  } catch (error) {
+    await jobs.markDone(ctx, jobId, 'failed', (error as Error).message).catch(() => undefined);
+  }
+}
+
+/** Validates, queues the job and answers with it; the work starts once this request is done. */
+export async function startBulkAction(ctx: Ctx, body: BulkActionBody): Promise<JobRecord> {
+  checkShape(body);
+  await checkReferences(ctx, body);
+  const job = await inTransaction(ctx, async (tx) => getJob(tx, await jobs.insertJob(tx, BULK_JOB_TYPE, body)));
+  setImmediate(() => void runBulkAction({ ...ctx }, job.id, body));
+  return job;
+}

@@ -1,0 +1,240 @@
+import { sql } from 'kysely';
+import type { Ctx } from '../../platform/context.ts';
+import { paginate, resolveList } from '../../platform/lists.ts';
+import { isoz, likeContains, nextStamp } from '../../platform/sql.ts';
+import { clientIdVisible, clientVisible, taskVisible } from '../../platform/visibility.ts';
+import { splitList } from '../../platform/fields.ts';
+import { COMMENTS_INLINE_CAP, OPEN_STATUSES, TASK_LIST_OPTIONS, type CommentRecord, type TaskRecord, type TaskStatus } from './tasks.schemas.ts';
+
+type TaskRow = Omit<TaskRecord, 'comments_truncated'>;
+
+/** Writable columns, as the repository stores them (JSON structures as text). */
+export interface TaskColumns {
+  client_id: number | null;
+  project_id: number | null;
+  topic_id: number | null;
+  title: string;
+  description: string;
+  status: TaskStatus;
+  type: string;
+  is_important: boolean;
+  is_extra: boolean;
+  is_recurring: number;
+  date: string | null;
+  due_date: string | null;
+  finished_at: string | null;
+  reopen_status: string | null;
+  has_due_date: number;
+  estimation: number | null;
+  timezone: string | null;
+  workflow_role_ids: number[];
+  checklist: string | null;
+  recurrence_rule: string | null;
+  recurrence_parent_id: number | null;
+  recurrence_date: string | null;
+  custom_fields: string | null;
+}
+
+const PLAIN = [
+  'id', 'client_id', 'project_id', 'topic_id', 'project_status_from', 'title', 'description', 'status', 'type', 'is_important', 'is_extra',
+  'is_recurring', 'date', 'due_date', 'finished_at', 'has_due_date', 'estimation', 'timezone', 'workflow_role_ids', 'checklist',
+  'recurrence_rule', 'recurrence_parent_id', 'recurrence_date', 'custom_fields', 'created_at', 'updated_at',
+] as const;
+
+/** `visible` false only to echo a row the actor has just written (it may have left their sight by that write). */
+function base(ctx: Ctx, visible = true) {
+  const query = ctx.db.selectFrom('tasks as t').where('t.company_id', '=', ctx.companyId).where('t.deleted_at', 'is', null);
+  return visible ? query.where(taskVisible(ctx, 't')) : query;
+}
+type Base = ReturnType<typeof base>;
+
+/**
+ * Columns plus what is derived in SQL: assignees, tracked time (closed entries count their duration,
+ * else end - start; a running entry counts up to now) and the newest comments (cap + 1, to detect truncation).
+ */
+function project(query: Base) {
+  return query.select([
+    ...PLAIN.map((c) => `t.${c}` as const),
+    sql<number[]>`array(select ta.person_id from task_assignees ta where ta.company_id = t.company_id and ta.task_id = t.id order by ta.person_id)`.as('assignees'),
+    sql<number>`(select coalesce(sum(case when te."end" is null then greatest(0, floor(extract(epoch from now() - te.start)))
+        else coalesce(te.duration, floor(extract(epoch from te."end" - te.start))) end), 0)::bigint
+      from time_entries te where te.company_id = t.company_id and te.task_id = t.id and te.deleted_at is null)`.as('tracked_time'),
+    sql<CommentRecord[]>`(select coalesce(json_agg(x order by x.id), '[]') from (
+        select c.id, c.task_id, c.person_id, c.body, ${isoz('c.created_at')} as created_at, ${isoz('c.updated_at')} as updated_at
+        from task_comments c where c.company_id = t.company_id and c.task_id = t.id and c.deleted_at is null
+        order by c.id desc limit ${COMMENTS_INLINE_CAP + 1}) x)`.as('comments'),
+  ]);
+}
+
+function withTruncation(row: TaskRow): TaskRecord {
+  const truncated = row.comments.length > COMMENTS_INLINE_CAP;
+  return { ...row, comments: truncated ? row.comments.slice(1) : row.comments, comments_truncated: truncated };
+}
+
+/** Template rows of either workflow engine: marked by template_kind, or hanging off a template (plan) client. */
+const notTemplate = sql<boolean>`(t.template_kind is null and not exists (
+  select 1 from clients pc where pc.company_id = t.company_id and pc.id = t.client_id and pc.type = 'plan'))`;
+
+/** Whether a client_id filter names a template client, whose template (master) rows it then lists. */
+async function isTemplateClient(ctx: Ctx, clientId: unknown): Promise<boolean> {
+  if (clientId === undefined) return false;
+  const row = await ctx.db.selectFrom('clients').select('id').where('company_id', '=', ctx.companyId)
+    .where('id', '=', clientId as number).where('type', '=', 'plan').executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * The list rule: without a type filter only task and request rows; template rows are left out unless
+ * the client filter names a template client; `fenced` false (explicit ids in a bulk action) reaches any row.
+ */
+async function applyFilters(ctx: Ctx, query: Base, filters: Record<string, unknown>, fenced = true) {
+  let q = query;
+  if (filters.type !== undefined) q = q.where('t.type', '=', filters.type as string);
+  else if (fenced) q = q.where('t.type', 'in', ['task', 'request']);
+  if (fenced && !(await isTemplateClient(ctx, filters.client_id))) q = q.where(notTemplate);
+  const statuses = splitList(filters.status as string | undefined);
+  if (statuses) q = q.where('t.status', 'in', statuses);
+  if (filters.client_id !== undefined) q = q.where('t.client_id', '=', filters.client_id as number);
+  if (filters.project_id !== undefined) q = q.where('t.project_id', '=', filters.project_id as number);
+  if (filters.topic_id !== undefined) q = q.where('t.topic_id', '=', filters.topic_id as number);
+  if (filters.assignee_id !== undefined) {
+    q = q.where(sql<boolean>`exists (select 1 from task_assignees fa where fa.company_id = t.company_id and fa.task_id = t.id and fa.person_id = ${filters.assignee_id as number})`);
+  }
+  if (filters.q !== undefined) q = q.where('t.title', 'ilike', likeContains(filters.q as string));
+  if (filters.is_important !== undefined) q = q.where('t.is_important', '=', filters.is_important === 'true' || filters.is_important === '1');
+  return q;
+}
+
+export async function listTasks(ctx: Ctx, params: object) {
+  const { filters, sort, after } = resolveList(ctx, 'tasks', params, TASK_LIST_OPTIONS);
+  const page = await paginate<TaskRow>(ctx, {
+    listId: 'tasks', base: await applyFilters(ctx, base(ctx), filters), idColumn: 't.id', project: project as never,
+    options: TASK_LIST_OPTIONS, params, filters, sort, after,
+  });
+  return { data: page.data.map(withTruncation), meta: page.meta };
+}
+
+/** Ids a bulk action selects: the list's rows for those filters, or exactly the given (visible) ids. */
+export async function selectTaskIds(ctx: Ctx, filters: Record<string, unknown>, ids?: readonly number[]): Promise<number[]> {
+  let query = await applyFilters(ctx, base(ctx), filters, ids === undefined);
+  if (ids) query = query.where('t.id', 'in', [...ids]);
+  return (await query.select('t.id').orderBy('t.id').execute()).map((r) => r.id);
+}
+
+export async function findTask(ctx: Ctx, id: number, visible = true): Promise<TaskRecord | undefined> {
+  const row = await project(base(ctx, visible).where('t.id', '=', id)).executeTakeFirst();
+  return row ? withTruncation(row as unknown as TaskRow) : undefined;
+}
+
+export async function taskExists(ctx: Ctx, id: number): Promise<boolean> {
+  return (await base(ctx).where('t.id', '=', id).select('t.id').executeTakeFirst()) !== undefined;
+}
+
+/** Locks the row for the rest of the transaction; undefined when absent, deleted or invisible. */
+export async function lockTask(ctx: Ctx, id: number) {
+  return base(ctx).where('t.id', '=', id)
+    .select(['t.id', 't.status', 't.client_id', 't.project_id', 't.date', 't.is_recurring', 't.recurrence_parent_id', 't.recurrence_rule', 't.checklist'])
+    .forUpdate().executeTakeFirst();
+}
+export type LockedTask = NonNullable<Awaited<ReturnType<typeof lockTask>>>;
+
+export async function insertTask(ctx: Ctx, values: Partial<TaskColumns> & { title: string }): Promise<number> {
+  const row = await ctx.db.insertInto('tasks').values({ ...values, company_id: ctx.companyId } as never).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateTask(ctx: Ctx, id: number, values: Partial<TaskColumns>): Promise<void> {
+  await ctx.db.updateTable('tasks').set({ ...values, updated_at: nextStamp() } as never).where('company_id', '=', ctx.companyId).where('id', '=', id).execute();
+}
+
+/**
+ * Moves live tasks to a status. Finishing sets finished_at and remembers an open prior status in
+ * reopen_status; leaving finished clears both. Rows already in the status are untouched. Returns changed ids.
+ */
+export async function setStatus(ctx: Ctx, ids: readonly number[], status: TaskStatus): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const finishing = status === 'finished';
+  const rows = await ctx.db.updateTable('tasks').set({
+    status,
+    finished_at: finishing ? sql`date_trunc('milliseconds', clock_timestamp())` : null,
+    reopen_status: finishing ? sql`case when status = any(${[...OPEN_STATUSES]}::text[]) then status end` : null,
+    updated_at: nextStamp(),
+  } as never).where('company_id', '=', ctx.companyId).where('id', 'in', [...ids]).where('deleted_at', 'is', null).where('status', '!=', status)
+    .returning('id').execute();
+  return rows.map((r) => r.id);
+}
+
+/** Back to the remembered open status (new when none was remembered). */
+export async function reopenTask(ctx: Ctx, id: number): Promise<void> {
+  await ctx.db.updateTable('tasks').set({ status: sql`coalesce(reopen_status, 'new')`, finished_at: null, reopen_status: null, updated_at: nextStamp() } as never)
+    .where('company_id', '=', ctx.companyId).where('id', '=', id).execute();
+}
+
+export async function softDeleteTasks(ctx: Ctx, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await ctx.db.updateTable('tasks').set({ deleted_at: sql`now()` as never, updated_at: nextStamp() })
+    .where('company_id', '=', ctx.companyId).where('id', 'in', [...ids]).where('deleted_at', 'is', null).execute();
+}
+
+export async function touchTasks(ctx: Ctx, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await ctx.db.updateTable('tasks').set({ updated_at: nextStamp() }).where('company_id', '=', ctx.companyId).where('id', 'in', [...ids]).where('deleted_at', 'is', null).execute();
+}
+
+export async function replaceAssignees(ctx: Ctx, taskId: number, personIds: readonly number[]): Promise<void> {
+  await ctx.db.deleteFrom('task_assignees').where('company_id', '=', ctx.companyId).where('task_id', '=', taskId).execute();
+  await addAssignee(ctx, [taskId], personIds);
+}
+
+/** Adds every person to every task (existing pairs are kept). */
+export async function addAssignee(ctx: Ctx, taskIds: readonly number[], personIds: readonly number[]): Promise<void> {
+  const rows = taskIds.flatMap((task_id) => personIds.map((person_id) => ({ company_id: ctx.companyId, task_id, person_id })));
+  if (rows.length === 0) return;
+  await ctx.db.insertInto('task_assignees').values(rows).onConflict((oc) => oc.doNothing()).execute();
+}
+
+export async function removeAssignee(ctx: Ctx, taskIds: readonly number[], personId?: number): Promise<void> {
+  if (taskIds.length === 0) return;
+  let query = ctx.db.deleteFrom('task_assignees').where('company_id', '=', ctx.companyId).where('task_id', 'in', [...taskIds]);
+  if (personId !== undefined) query = query.where('person_id', '=', personId);
+  await query.execute();
+}
+
+/** A live client the actor may see (a plain member can only reference their own clients). */
+export async function visibleClient(ctx: Ctx, id: number) {
+  return ctx.db.selectFrom('clients as c').select(['c.id']).where('c.company_id', '=', ctx.companyId).where('c.id', '=', id)
+    .where('c.deleted_at', 'is', null).where(clientVisible(ctx, 'c')).executeTakeFirst();
+}
+
+/** A live project; with `visible`, only one whose client (if it has one) the actor may see. */
+export async function findProjectRef(ctx: Ctx, id: number, visible = true) {
+  const query = ctx.db.selectFrom('projects as p').select(['p.id', 'p.client_id']).where('p.company_id', '=', ctx.companyId).where('p.id', '=', id)
+    .where('p.deleted_at', 'is', null);
+  if (!visible) return query.executeTakeFirst();
+  return query.where((eb) => eb.or([eb('p.client_id', 'is', null), clientIdVisible(ctx, 'p.company_id', 'p.client_id')])).executeTakeFirst();
+}
+
+export async function liveWorkflowRoleIds(ctx: Ctx, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await ctx.db.selectFrom('workflow_roles').select('id').where('company_id', '=', ctx.companyId).where('id', 'in', [...ids]).where('deleted_at', 'is', null).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+export async function insertComment(ctx: Ctx, taskId: number, body: string): Promise<CommentRecord> {
+  return ctx.db.insertInto('task_comments').values({ company_id: ctx.companyId, task_id: taskId, person_id: ctx.actor.personId, body })
+    .returning(['id', 'task_id', 'person_id', 'body', 'created_at', 'updated_at']).executeTakeFirstOrThrow();
+}
+
+/** The live occurrences of a recurring master. */
+export async function liveOccurrences(ctx: Ctx, masterId: number) {
+  return ctx.db.selectFrom('tasks').select(['id', 'status', 'date', 'recurrence_date']).where('company_id', '=', ctx.companyId)
+    .where('recurrence_parent_id', '=', masterId).where('deleted_at', 'is', null).orderBy('id').execute();
+}
+
+/** Copies a master's assignees onto its occurrences. */
+export async function copyAssignees(ctx: Ctx, fromTaskId: number, toTaskIds: readonly number[]): Promise<void> {
+  if (toTaskIds.length === 0) return;
+  await sql`insert into task_assignees (company_id, task_id, person_id)
+    select ta.company_id, o.id, ta.person_id from task_assignees ta cross join unnest(${[...toTaskIds]}::int[]) as o(id)
+    where ta.company_id = ${ctx.companyId} and ta.task_id = ${fromTaskId} on conflict do nothing`.execute(ctx.db);
+}

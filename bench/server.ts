@@ -1,0 +1,17 @@
+// The service under test, in a process of its own (forked by bench/run.ts with an IPC channel):
+// buildApp + listen exactly as src/main.ts does, configured from the environment the harness sets
+// (DATABASE_URL of the seeded database, SVC_RATE_LIMIT_*=0). It answers memory samples over IPC.
+import { buildApp } from '../src/app.ts';
+import { openDatabase } from '../src/db/database.ts';
+import { loadConfig } from '../src/platform/config.ts';
+import { answerControl } from './child.ts';
+
+const config = loadConfig();
+if (!config.databaseUrl) throw new Error('bench/server.ts needs DATABASE_URL');
+const database = openDatabase(config.databaseUrl);
+const app = await buildApp({ config, db: database });
+await app.listen({ port: 0, host: '127.0.0.1' });
+answerControl(app.server, async () => {
+  await app.close();
+  await database.close();
+});

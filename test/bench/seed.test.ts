@@ -1,0 +1,63 @@
+// Keeps the benchmark data generator from rotting: it runs at a tiny scale against fresh test
+// databases, and the same seed must give the same rows. The benchmarks themselves never run here.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import { cloneDatabase } from '../helpers.ts';
+import { seedDatabase, summarize } from '../../bench/seed.ts';
+import { planCompanies, COMPANIES, KEYS_PER_COMPANY } from '../../bench/plan.ts';
+import { hashKey } from '../../src/platform/keys.ts';
+
+const SCALE = 0.001;
+
+async function seedFresh(seed: number) {
+  const url = await cloneDatabase();
+  const result = await seedDatabase(url, { scale: SCALE, seed });
+  return { url, result, summary: await summarize(url, result.companies.map((c) => c.id)) };
+}
+
+async function query<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+test('the same seed writes the same rows; another seed writes other rows', async () => {
+  const [first, second, other] = await Promise.all([seedFresh(7), seedFresh(7), seedFresh(8)]);
+  assert.deepEqual(second.summary, first.summary);
+  assert.notEqual(other.summary.time_entries!.checksum, first.summary.time_entries!.checksum);
+  assert.notEqual(other.summary.companies!.checksum, first.summary.companies!.checksum);
+
+  const plans = planCompanies(SCALE, 7);
+  const sum = (f: (p: (typeof plans)[number]) => number) => plans.reduce((n, p) => n + f(p), 0);
+  assert.equal(first.summary.companies!.rows, COMPANIES);
+  assert.equal(first.summary.api_keys!.rows, COMPANIES * KEYS_PER_COMPANY);
+  assert.equal(first.summary.clients!.rows, sum((p) => p.clients));
+  assert.equal(first.summary.contacts!.rows, sum((p) => p.contacts));
+  assert.equal(first.summary.tasks!.rows, sum((p) => p.tasks));
+  assert.equal(first.summary.time_entries!.rows, sum((p) => p.entries));
+  assert.equal(first.result.rows.time_entries, sum((p) => p.entries));
+});
+
+test('seeded data is usable by the service: keys match, identities moved past the ids, ledgers do not overlap', async () => {
+  const { url, result } = await seedFresh(3);
+  const largest = result.companies[0]!;
+  const key = largest.keys[0]!;
+  const [row] = await query<{ scopes: string[]; kind: string }>(url, 'select scopes, kind from api_keys where company_id = $1 and key_hash = $2', [largest.id, hashKey(key.fullKey)]);
+  assert.deepEqual(row, { scopes: ['read', 'write', 'admin'], kind: 'integration' });
+
+  // An insert without an id takes the next identity value: it must not collide with a seeded id.
+  const [person] = await query<{ id: number }>(url, `insert into people (company_id, name) values ($1, 'New') returning id`, [largest.id]);
+  assert.ok(person!.id > largest.ranges.people.first + largest.ranges.people.count - 1);
+
+  const [overlaps] = await query<{ n: number }>(url, `select count(*)::int as n from time_entries a join time_entries b
+    on b.company_id = a.company_id and b.person_id = a.person_id and b.id > a.id and b.start < a."end" and b."end" > a.start
+    where a.company_id = $1`, [largest.id]);
+  assert.equal(overlaps!.n, 0);
+  const [running] = await query<{ n: number }>(url, `select count(*)::int as n from time_entries where company_id = $1 and "end" is null`, [largest.id]);
+  assert.equal(running!.n, 0);
+});

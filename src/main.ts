@@ -1,55 +1,125 @@
-import { writeFile, mkdir } from 'node:fs/promises';
+import { access, mkdir, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { buildApp } from './app.ts';
+import { buildApp, type App } from './app.ts';
 import { loadConfig } from './platform/config.ts';
-import { openDatabase } from './db/database.ts';
-import { connectDatabase } from './db/connect.ts';
+import { openDatabase, type Db } from './db/database.ts';
+import { connectDatabase, type Connection } from './db/connect.ts';
 import { purgeExpiredIdempotency } from './platform/idempotency.ts';
 import { createCompany } from './modules/companies/companies.service.ts';
+import { startDeliveryWorker, warnAboutWebhookConfig } from './webhooks/worker.ts';
 
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
+/** In-flight requests get this long to finish on SIGTERM/SIGINT before their connections are cut. */
+const DRAIN_TIMEOUT_MS = 20_000;
+const DEMO_MARKER = 'demo_company_id';
 
-async function provisionDemo(database: ReturnType<typeof openDatabase>, dataDir: string, baseUrl: string) {
-  const existing = await database.db.selectFrom('companies').select('id').limit(1).executeTakeFirst();
-  if (existing) return;
-  const demo = await createCompany(database.db, { name: 'Demo Company', timezone: 'UTC', owner: { name: 'Demo', surname: 'Owner', email: 'owner@demo.example' } });
-  await mkdir(dataDir, { recursive: true });
-  const file = path.join(dataDir, 'demo-credentials.json');
-  await writeFile(file, JSON.stringify({ company_id: demo.company_id, api_key: demo.api_key.full_key, base_url: baseUrl }, null, 2) + '\n', { mode: 0o600 });
-  console.log(`\nDemo company provisioned (credentials saved to ${file}):`);
-  console.log(`  company id: ${demo.company_id}`);
-  console.log(`  admin key:  ${demo.api_key.full_key}`);
-  console.log(`\nTry it:\n  curl -s -H 'X-Service-Company: ${demo.company_id}' -H 'X-API-Key: ${demo.api_key.full_key}' ${baseUrl}/api/v3/clients\n`);
+const log = (msg: string, extra?: object) => console.log(extra ? `${msg} ${JSON.stringify(extra)}` : msg);
+
+/** The address a local client can use: wildcard binds are reached via loopback; the port is the real one (PORT=0 too). */
+function reachableUrl(app: App): string {
+  const { address, family, port } = app.server.address() as AddressInfo;
+  const wildcard = address === '0.0.0.0' || address === '::';
+  const host = wildcard ? '127.0.0.1' : family === 'IPv6' ? `[${address}]` : address;
+  return `http://${host}:${port}`;
 }
 
-async function main() {
-  console.log(`service-api starting on node ${process.versions.node}`);
+/**
+ * First start of an empty embedded database: a demo tenant to try the API with. The marker row,
+ * claimed in the same transaction, makes this happen once even when two instances start together.
+ */
+async function provisionDemo(db: Db, dataDir: string, baseUrl: string): Promise<void> {
+  const file = path.join(dataDir, 'demo-credentials.json');
+  const demo = await db.transaction().execute(async (tx) => {
+    const claimed = await tx.insertInto('platform_settings').values({ name: DEMO_MARKER, value: '' })
+      .onConflict((oc) => oc.column('name').doNothing()).returning('name').executeTakeFirst();
+    if (!claimed) return undefined;
+    // Data created before the first start (e.g. with the CLI) means the database is not empty: no demo.
+    if (await tx.selectFrom('companies').select('id').limit(1).executeTakeFirst()) return undefined;
+    const created = await createCompany(tx, { name: 'Demo Company', timezone: 'UTC', owner: { name: 'Demo', surname: 'Owner', email: 'owner@demo.example' } });
+    await tx.updateTable('platform_settings').set({ value: created.company_id }).where('name', '=', DEMO_MARKER).execute();
+    return created;
+  });
+  if (!demo) {
+    if (await access(file).then(() => true, () => false)) log(`demo credentials from the first start: ${file}`);
+    return;
+  }
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(file, JSON.stringify({ company_id: demo.company_id, api_key: demo.api_key.full_key, base_url: baseUrl }, null, 2) + '\n', { mode: 0o600 });
+  log(`\nDemo company provisioned (credentials saved to ${file}):`);
+  log(`  company id: ${demo.company_id}`);
+  log(`  admin key:  ${demo.api_key.full_key}`);
+  log(`\nTry it:\n  curl -s -H 'X-Service-Company: ${demo.company_id}' -H 'X-API-Key: ${demo.api_key.full_key}' ${baseUrl}/api/v3/clients\n`);
+}
+
+interface Running {
+  app: App;
+  connection: Connection;
+  close(): Promise<void>;
+}
+
+async function start(): Promise<Running> {
   const config = loadConfig();
-  const connection = await connectDatabase(config, (msg, extra) => console.log(msg, extra ? JSON.stringify(extra) : ''));
+  const connection = await connectDatabase(config, log);
   const database = openDatabase(connection.url);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
   redis?.on('error', () => {});
-  const app = await buildApp({ config, db: database, redis });
-  const address = await app.listen({ port: config.port, host: config.host });
-  if (connection.embedded) await provisionDemo(database, config.dataDir, address.replace('0.0.0.0', '127.0.0.1'));
-  const purge = setInterval(() => void purgeExpiredIdempotency(database.db).catch(() => {}), PURGE_INTERVAL_MS).unref();
+  const cleanup = async () => {
+    await database.close();
+    redis?.disconnect();
+    await connection.stop();
+  };
+  try {
+    const app = await buildApp({ config, db: database, redis });
+    await app.listen({ port: config.port, host: config.host });
+    const baseUrl = reachableUrl(app);
+    log(`listening on ${baseUrl} (API reference: ${baseUrl}/api/v3/docs)`);
+    if (connection.embedded) await provisionDemo(database.db, config.dataDir, baseUrl);
+    const purge = setInterval(() => void purgeExpiredIdempotency(database.db).catch(() => {}), PURGE_INTERVAL_MS).unref();
+    // Webhook deliveries run here too by default (own pool); `npm run worker` runs more of them.
+    warnAboutWebhookConfig(config, app.log);
+    const deliveries = config.webhooks.inServer ? startDeliveryWorker({ databaseUrl: connection.url, config, log: app.log }) : undefined;
+    return { app, connection, close: async () => { clearInterval(purge); await app.close(); await deliveries?.stop(); await cleanup(); } };
+  } catch (error) {
+    // A failed start must not leave the embedded server running with nobody to stop it.
+    await cleanup().catch(() => {});
+    throw error;
+  }
+}
 
+/**
+ * Stop accepting, let in-flight requests finish (bounded), then release the database and the
+ * embedded server. A signal during start-up waits for the start to finish, then stops.
+ */
+function handleSignals(starting: Promise<Running>): void {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'shutting down: draining in-flight requests');
-    clearInterval(purge);
-    await app.close();
-    await database.close();
-    redis?.disconnect();
-    await connection.stop();
-    app.log.info('stopped');
-    process.exit(0);
+    const running = await starting.catch(() => undefined);
+    if (!running) return; // start-up failed and reports itself
+    running.app.log.info({ signal }, 'shutting down: draining in-flight requests');
+    const force = setTimeout(() => running.app.server.closeAllConnections(), DRAIN_TIMEOUT_MS).unref();
+    try {
+      await running.close();
+      clearTimeout(force);
+      running.app.log.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      console.error('service-api failed to stop cleanly:', error);
+      process.exit(1);
+    }
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+async function main() {
+  log(`service-api starting on node ${process.versions.node}`);
+  const starting = start();
+  handleSignals(starting);
+  await starting;
 }
 
 main().catch((error) => {

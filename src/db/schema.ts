@@ -401,7 +401,7 @@ export interface DB {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
-  webhook_pacing: { company_id: string; next_slot_at: string };
+  webhook_pacing: { company_id: string; next_slot_at: string; last_sent_at: ColumnType<string | null, string | null | undefined, string | null> };
   notifications: NotificationsTable;
   mail_outbox: MailOutboxTable;
   workflow_roles: WorkflowRolesTable;

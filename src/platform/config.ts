@@ -13,6 +13,28 @@ export interface Config {
   trustProxy: string | undefined;
   rateLimits: { read: number; write: number; address: number };
   logLevel: string;
+  webhooks: WebhookConfig;
+  /** SMTP connection URL for outgoing mail; without it mail stays in mail_outbox and the log. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+}
+
+export interface WebhookConfig {
+  /** false: every /webhooks route answers 503 WEBHOOKS_COMING_SOON and nothing is delivered. */
+  enabled: boolean;
+  /** Development and tests only: allows http and private/loopback targets. */
+  allowPrivate: boolean;
+  retryDelaysMs: number[];
+  /** Deliveries per second per company; 0 turns pacing off. */
+  rate: number;
+  /** A delivery held back by pacing longer than this is parked as throttled. */
+  maxDeferMs: number;
+  timeoutMs: number;
+  /** Attempts one worker runs at once. */
+  concurrency: number;
+  pollMs: number;
+  /** Whether the server process runs a delivery worker too (separate workers: `npm run worker`). */
+  inServer: boolean;
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -21,6 +43,41 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return value;
+}
+
+function flagFrom(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['true', '1', 'yes', 'on'].includes(raw)) return true;
+  if (['false', '0', 'no', 'off'].includes(raw)) return false;
+  throw new Error(`${name} must be true or false, got "${env[name]}"`);
+}
+
+/** Seconds (decimals allowed, so tests can use short delays) as milliseconds. */
+function secondsListFrom(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback.map((s) => s * 1000);
+  const values = raw.split(',').map((part) => Number(part.trim()));
+  if (values.some((v) => !Number.isFinite(v) || v < 0)) throw new Error(`${name} must be comma-separated non-negative seconds, got "${raw}"`);
+  return values.map((v) => Math.round(v * 1000));
+}
+
+const secondsFrom = (env: NodeJS.ProcessEnv, name: string, fallback: number) => secondsListFrom(env, name, [fallback])[0]!;
+
+function webhookConfig(env: NodeJS.ProcessEnv): WebhookConfig {
+  const rate = Number(env.SVC_WEBHOOK_RATE || 10);
+  if (!Number.isFinite(rate) || rate < 0) throw new Error(`SVC_WEBHOOK_RATE must be a non-negative number, got "${env.SVC_WEBHOOK_RATE}"`);
+  return {
+    enabled: flagFrom(env, 'SVC_WEBHOOKS_ENABLED', true),
+    allowPrivate: flagFrom(env, 'SVC_WEBHOOK_ALLOW_PRIVATE', false),
+    retryDelaysMs: secondsListFrom(env, 'SVC_WEBHOOK_RETRY_DELAYS', [60, 300, 1800]),
+    rate,
+    maxDeferMs: secondsFrom(env, 'SVC_WEBHOOK_MAX_DEFER', 600),
+    timeoutMs: secondsFrom(env, 'SVC_WEBHOOK_TIMEOUT', 10),
+    concurrency: Math.max(1, intFrom(env, 'SVC_WEBHOOK_CONCURRENCY', 8)),
+    pollMs: secondsFrom(env, 'SVC_WEBHOOK_POLL', 1),
+    inServer: flagFrom(env, 'SVC_WEBHOOK_IN_SERVER', true),
+  };
 }
 
 function httpsMode(raw: string | undefined): HttpsMode {
@@ -46,5 +103,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       address: intFrom(env, 'SVC_RATE_LIMIT_ADDRESS', 300),
     },
     logLevel: env.LOG_LEVEL || 'info',
+    webhooks: webhookConfig(env),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.SVC_MAIL_FROM || 'Service API <no-reply@localhost>',
   };
 }

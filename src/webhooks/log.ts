@@ -1,0 +1,16 @@
+/** The slice of a pino-style logger the delivery engine uses (Fastify's app.log fits). */
+export interface Log {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/** One JSON line per entry on stdout, for the stand-alone worker process. */
+export function jsonLog(level = 'info'): Log {
+  const quiet = level === 'silent';
+  const write = (lvl: string) => (obj: object, msg: string) => {
+    if (quiet || (level === 'warn' && lvl === 'info') || (level === 'error' && lvl !== 'error')) return;
+    process.stdout.write(`${JSON.stringify({ level: lvl, time: new Date().toISOString(), msg, ...obj })}\n`);
+  };
+  return { info: write('info'), warn: write('warn'), error: write('error') };
+}

@@ -1,0 +1,121 @@
+import type pg from 'pg';
+import { openDatabase, type Database } from '../db/database.ts';
+import type { Config } from '../platform/config.ts';
+import type { Resolver } from './address.ts';
+import { processNext, type EngineDeps } from './engine.ts';
+import { createMailer, flushMail } from './mailer.ts';
+import { purgeExpired } from './retention.ts';
+import type { Log } from './log.ts';
+
+export interface DeliveryWorker {
+  /** Stops claiming; in-flight attempts finish (up to graceMs), then are released to the queue. */
+  stop(options?: { graceMs?: number }): Promise<void>;
+  /** Wakes idle loops at once (new work was queued). */
+  wake(): void;
+}
+
+export interface WorkerOptions {
+  config: Config;
+  log: Log;
+  /** Uses this pool (its size must cover 2 x concurrency), or opens its own on databaseUrl. */
+  db?: Database;
+  databaseUrl?: string;
+  resolve?: Resolver;
+}
+
+const HOUSEKEEPING_MS = 60_000;
+
+/** A wakeable sleep: resolves after ms, or at once when wake() is called. */
+function sleeper() {
+  let waiters: Array<() => void> = [];
+  return {
+    sleep: (ms: number) => new Promise<void>((resolve) => {
+      const done = () => { clearTimeout(timer); waiters = waiters.filter((w) => w !== done); resolve(); };
+      const timer = setTimeout(done, ms);
+      waiters.push(done);
+    }),
+    wake: () => [...waiters].forEach((w) => w()),
+  };
+}
+
+/** LISTENs for new deliveries; on any trouble it gives up quietly (polling still runs). */
+async function listen(pool: pg.Pool, onWake: () => void, log: Log): Promise<() => void> {
+  try {
+    const client = await pool.connect();
+    let released = false;
+    const release = (broken = false) => {
+      if (!released) client.release(broken);
+      released = true;
+    };
+    client.on('notification', onWake);
+    client.on('error', () => release(true));
+    await client.query('LISTEN webhook_deliveries');
+    return () => release(true);
+  } catch (error) {
+    log.warn({ err: (error as Error).message }, 'webhook worker: LISTEN failed; falling back to polling');
+    return () => {};
+  }
+}
+
+/**
+ * Runs the delivery loop: `concurrency` loops that each claim, attempt and record one delivery at
+ * a time. Any number of these (in servers and `npm run worker` processes) may share one database.
+ */
+export function startDeliveryWorker(options: WorkerOptions): DeliveryWorker {
+  const { config, log } = options;
+  if (!config.webhooks.enabled) {
+    log.info({}, 'webhooks are disabled (SVC_WEBHOOKS_ENABLED=false): no deliveries are made');
+    return { stop: async () => {}, wake: () => {} };
+  }
+  const own = options.db ? undefined : openDatabase(options.databaseUrl!, { max: config.webhooks.concurrency * 2 + 2, applicationName: 'service-api-webhooks' });
+  const database = (options.db ?? own)!;
+  const shutdown = new AbortController();
+  const mailer = createMailer(config);
+  const deps: EngineDeps = { db: database.db, config, log, resolve: options.resolve, mailer, signal: shutdown.signal };
+  const { sleep, wake } = sleeper();
+  let stopping = false;
+
+  const loop = async () => {
+    while (!stopping) {
+      const step = await processNext(deps).catch((error) => {
+        log.error({ err: (error as Error).message }, 'webhook worker: step failed');
+        return { worked: false as const, nextDueMs: config.webhooks.pollMs };
+      });
+      if (!step.worked && !stopping) await sleep(Math.min(step.nextDueMs ?? config.webhooks.pollMs, config.webhooks.pollMs));
+    }
+  };
+  const housekeeping = async () => {
+    await purgeExpired(deps).catch((error) => log.warn({ err: (error as Error).message }, 'webhook worker: purge failed'));
+    await flushMail(deps.db, mailer, log).catch((error) => log.warn({ err: (error as Error).message }, 'webhook worker: mail flush failed'));
+  };
+  const listener = listen(database.pool, wake, log);
+  const timer = setInterval(() => void housekeeping(), HOUSEKEEPING_MS);
+  timer.unref();
+  void housekeeping();
+  const loops = Array.from({ length: config.webhooks.concurrency }, loop);
+  log.info({ concurrency: config.webhooks.concurrency, rate: config.webhooks.rate }, 'webhook delivery worker started');
+
+  return {
+    wake,
+    stop: async ({ graceMs = config.webhooks.timeoutMs + 1000 } = {}) => {
+      stopping = true;
+      clearInterval(timer);
+      wake();
+      const all = Promise.all(loops);
+      const grace = setTimeout(() => shutdown.abort(), graceMs);
+      await all;
+      clearTimeout(grace);
+      (await listener)();
+      mailer?.close();
+      await own?.close();
+      log.info({}, 'webhook delivery worker stopped');
+    },
+  };
+}
+
+/** Says loudly that private targets are allowed: fine on a laptop, never in production. */
+export function warnAboutWebhookConfig(config: Config, log: Log): void {
+  if (config.webhooks.enabled && config.webhooks.allowPrivate) {
+    log.warn({}, 'SVC_WEBHOOK_ALLOW_PRIVATE=true: webhooks may target http and private, loopback and link-local addresses (development and tests only)');
+  }
+}

@@ -126,7 +126,7 @@ test('with DATABASE_URL the CLI migrates and writes that database, no embedded s
     const again = await runCli(emptyDir, ['migrate'], env);
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /up to date; nothing to apply/);
-    assert.ok(!again.stdout.includes(url.password), 'the password is never printed');
+    if (url.password) assert.ok(!again.stdout.includes(url.password), 'the password is never printed');
 
     const created = await runCli(emptyDir, ['company', 'create', '--name', 'External', '--currency', 'USD', '--json'], env);
     assert.equal(created.code, 0, created.stderr);

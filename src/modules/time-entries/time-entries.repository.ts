@@ -145,27 +145,21 @@ export async function softDeleteEntry(ctx: Ctx, id: number): Promise<void> {
 
 /**
  * For each of `ids`: the other live entries of the same person whose span meets it. A running
- * entry spans to infinity, since where it will end is unknown. Entries that only touch
- * (one ends when the next starts) do not overlap. A closed entry reaches back at most as far as
- * the person's longest closed entry, which bounds the (person, start) index range read per entry.
+ * entry spans to infinity, since where it will end is unknown. Spans are half-open, so entries
+ * that only touch (one ends when the next starts) do not overlap. The GiST index on
+ * (company, person, span) answers each lookup without reading the person's other entries.
  */
 export async function overlaps(ctx: Ctx, ids: readonly number[]): Promise<Map<number, number[]>> {
   if (ids.length === 0) return new Map();
   const company = ctx.companyId;
   const result = await sql<{ id: number; others: number[] }>`with n as (
-      select id, person_id, start, coalesce("end", 'infinity') as fin from time_entries where company_id = ${company} and id = any(${[...ids]}::int[])),
-    span as (
-      select person_id, max("end" - start) as longest from time_entries
-      where company_id = ${company} and person_id in (select person_id from n) and deleted_at is null and "end" is not null
-      group by person_id)
+      select id, person_id, tstzrange(start, coalesce("end", 'infinity'), '[)') as span
+      from time_entries where company_id = ${company} and id = any(${[...ids]}::int[]))
     select n.id, array(
         select o.id from time_entries o
         where o.company_id = ${company} and o.person_id = n.person_id and o.deleted_at is null and o.id <> n.id
-          and o.start < n.fin and o.start > n.start - coalesce(s.longest, interval '0') and o."end" > n.start
-        order by o.start) || array(
-        select o.id from time_entries o
-        where o.company_id = ${company} and o.person_id = n.person_id and o.deleted_at is null and o.id <> n.id
-          and o."end" is null and o.start < n.fin) as others
-    from n left join span s on s.person_id = n.person_id`.execute(ctx.db);
-  return new Map(result.rows.filter((r) => r.others.length > 0).map((r) => [r.id, r.others.sort((a, b) => a - b)]));
+          and tstzrange(o.start, coalesce(o."end", 'infinity'), '[)') && n.span
+        order by o.id) as others
+    from n`.execute(ctx.db);
+  return new Map(result.rows.filter((r) => r.others.length > 0).map((r) => [r.id, r.others]));
 }

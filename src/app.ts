@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import type { Database } from './db/database.ts';
 import type { Config } from './platform/config.ts';
 import { ErrorBody } from './platform/http.ts';
-import { registerValidators } from './platform/validation.ts';
+import { registerSerializerCache, registerValidators } from './platform/validation.ts';
 import { registerErrorHandling } from './platform/error-handler.ts';
 import { registerPipeline } from './platform/pipeline.ts';
 import { registerIdempotency, V3_PREFIX } from './platform/idempotency.ts';
@@ -83,6 +83,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   app.addSchema(ErrorBody);
   registerValidators(app);
+  registerSerializerCache(app);
   registerErrorHandling(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);

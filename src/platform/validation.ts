@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
+import fastJson from 'fast-json-stringify';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -23,6 +24,24 @@ export function registerValidators(app: FastifyInstance): void {
     strict.addSchema(schema as object, id);
   }
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
+}
+
+/**
+ * Response serializers are compiled once per distinct schema, not once per route and status: the error
+ * body and the shared record shapes repeat across every route, and each compiled copy costs memory.
+ */
+export function registerSerializerCache(app: FastifyInstance): void {
+  const cache = new Map<string, (data: unknown) => string>();
+  const schemas = Object.values(app.getSchemas());
+  app.setSerializerCompiler(({ schema }) => {
+    const key = JSON.stringify(schema);
+    let serializer = cache.get(key);
+    if (!serializer) {
+      serializer = fastJson(schema as never, { schema: Object.fromEntries(schemas.map((s) => [(s as { $id: string }).$id, s])) as never }) as (data: unknown) => string;
+      cache.set(key, serializer);
+    }
+    return serializer;
+  });
 }
 
 export interface FieldProblem {

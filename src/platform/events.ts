@@ -45,7 +45,7 @@ export async function recordEvents(ctx: Ctx, entity: string, action: EventAction
       action,
       record_id: record.id,
       data: JSON.stringify(action === 'deleted' ? { id: record.id } : record),
-      api_key_id: ctx.key.id,
+      api_key_id: ctx.key.id > 0 ? ctx.key.id : null, // 0: the service's own background work, no key
       person_id: ctx.actor.personId,
       occurred_at: occurredAt,
     })))

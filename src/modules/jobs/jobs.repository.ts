@@ -1,12 +1,31 @@
 import { sql } from 'kysely';
-import type { Ctx } from '../../platform/context.ts';
-import { nextStamp } from '../../platform/sql.ts';
+import type { Executor } from '../../db/database.ts';
+import type { Ctx, CompanyInfo } from '../../platform/context.ts';
+import { nextStamp, nowStamp } from '../../platform/sql.ts';
 import type { JobRecord } from './jobs.schemas.ts';
 
 const COLUMNS = [
   'id', 'type', 'status', 'total_count', 'processed_count', 'failed_count', 'failed_client_ids', 'skipped_count', 'skipped_client_ids',
   'created_at', 'started_at', 'finished_at',
 ] as const;
+
+/** A running job whose heartbeat is older than this lost its process; any runner may take it over. */
+export const STALE_AFTER_SECONDS = 60;
+
+/** What a runner needs of a job it has claimed. */
+export interface ClaimedJob {
+  company_id: string;
+  id: number;
+  type: string;
+  params: unknown;
+  api_key_id: number | null;
+  processed_count: number;
+  failed_count: number | null;
+  target_ids: number[] | null;
+}
+
+/** Thrown when a job's row no longer shows this runner's progress: another runner took it over. */
+export class LostClaim extends Error {}
 
 /** A plain member's personal key sees the jobs it started; everyone else sees the company's. */
 export async function findJob(ctx: Ctx, id: number): Promise<JobRecord | undefined> {
@@ -23,14 +42,86 @@ export async function insertJob(ctx: Ctx, type: string, params: object): Promise
   return row.id;
 }
 
+const CLAIMED = sql.raw('j.company_id, j.id, j.type, j.params, j.api_key_id, j.processed_count, j.failed_count, j.target_ids');
+const CLAIM_SET = sql`status = 'running', started_at = coalesce(j.started_at, ${nowStamp()}), heartbeat_at = ${nowStamp()}, updated_at = ${nextStamp('j.updated_at')}`;
+
+/**
+ * Claims the oldest job of these types that is queued, or running with a stale heartbeat (its process
+ * died). SKIP LOCKED lets concurrent runners pass over a row another is claiming; the fresh heartbeat
+ * then keeps it theirs. Cross-tenant by design: the runner serves every company.
+ */
+export async function claimNext(db: Executor, types: readonly string[]): Promise<ClaimedJob | undefined> {
+  if (types.length === 0) return undefined;
+  const result = await sql<ClaimedJob>`update jobs j set ${CLAIM_SET}
+    from (select company_id, id from jobs
+      where type = any(${[...types]}::text[]) and (status = 'queued' or (status = 'running'
+        and (heartbeat_at is null or heartbeat_at < clock_timestamp() - make_interval(secs => ${STALE_AFTER_SECONDS}))))
+      order by created_at, id limit 1 for update skip locked) pick
+    where j.company_id = pick.company_id and j.id = pick.id
+    returning ${CLAIMED}`.execute(db);
+  return result.rows[0];
+}
+
+/** Claims one job that is still queued (the in-process start right after the request); undefined if taken. */
+export async function claimQueued(db: Executor, companyId: string, id: number): Promise<ClaimedJob | undefined> {
+  const result = await sql<ClaimedJob>`update jobs j set ${CLAIM_SET}
+    where j.company_id = ${companyId} and j.id = ${id} and j.status = 'queued' returning ${CLAIMED}`.execute(db);
+  return result.rows[0];
+}
+
 const update = (ctx: Ctx, id: number, values: Record<string, unknown>) =>
-  ctx.db.updateTable('jobs').set({ ...values, updated_at: nextStamp() } as never).where('company_id', '=', ctx.companyId).where('id', '=', id).execute();
+  ctx.db.updateTable('jobs').set({ ...values, updated_at: nextStamp() } as never)
+    .where('company_id', '=', ctx.companyId).where('id', '=', id).where('status', '=', 'running').executeTakeFirst();
 
-export const markRunning = (ctx: Ctx, id: number, total: number) =>
-  update(ctx, id, { status: 'running', started_at: sql`date_trunc('milliseconds', clock_timestamp())`, total_count: total, processed_count: 0, failed_count: 0 });
+/** Fixes the job's selection at its first start (total, target ids, counts from zero). */
+export async function setTargets(ctx: Ctx, id: number, ids: number[]): Promise<void> {
+  const result = await update(ctx, id, { total_count: ids.length, target_ids: ids, processed_count: 0, failed_count: 0, heartbeat_at: nowStamp() });
+  if (result.numUpdatedRows === 0n) throw new LostClaim(`job ${id} is no longer running here`);
+}
 
-export const recordProgress = (ctx: Ctx, id: number, processed: number, failed: number) =>
-  update(ctx, id, { processed_count: processed, failed_count: failed });
+/**
+ * Moves progress on from `from` and beats the heart. Run in the chunk's transaction, so a chunk and its
+ * count commit together; the `from` guard makes a runner that lost the job to another fail (and roll back).
+ */
+export async function advance(ctx: Ctx, id: number, from: number, processed: number, failed: number): Promise<void> {
+  const result = await ctx.db.updateTable('jobs').set({ processed_count: processed, failed_count: failed, heartbeat_at: nowStamp(), updated_at: nextStamp() })
+    .where('company_id', '=', ctx.companyId).where('id', '=', id).where('status', '=', 'running').where('processed_count', '=', from).executeTakeFirst();
+  if (result.numUpdatedRows === 0n) throw new LostClaim(`job ${id} progressed elsewhere`);
+}
+
+export const heartbeat = (ctx: Ctx, id: number) => update(ctx, id, { heartbeat_at: nowStamp() });
+
+/** Hands a job back to the queue (this process is stopping); its progress is kept for whoever resumes it. */
+export const release = (ctx: Ctx, id: number) => update(ctx, id, { status: 'queued', heartbeat_at: null });
 
 export const markDone = (ctx: Ctx, id: number, status: 'finished' | 'failed', error: string | null = null) =>
-  update(ctx, id, { status, error, finished_at: sql`date_trunc('milliseconds', clock_timestamp())` });
+  update(ctx, id, { status, error, heartbeat_at: null, finished_at: sql`date_trunc('milliseconds', clock_timestamp())` });
+
+/** A job's company and key as a context to run it in: it acts with the rights of the key that started it. */
+export async function jobActor(db: Executor, companyId: string, apiKeyId: number): Promise<Omit<Ctx, 'db' | 'requestId'> | undefined> {
+  const row = await db.selectFrom('api_keys as k')
+    .innerJoin('companies as c', 'c.id', 'k.company_id')
+    .leftJoin('members as m', (join) => join.onRef('m.company_id', '=', 'k.company_id').onRef('m.person_id', '=', 'k.person_id'))
+    .select(['k.id', 'k.kind', 'k.scopes', 'k.person_id', sql<'member' | 'admin' | 'owner' | null>`m.role`.as('role'), companyJson().as('company')])
+    .where('k.company_id', '=', companyId).where('k.id', '=', apiKeyId).executeTakeFirst();
+  if (!row) return undefined;
+  const kind = row.kind as 'integration' | 'personal';
+  return {
+    companyId, company: row.company,
+    key: { id: row.id, kind, scopes: row.scopes, personId: row.person_id },
+    actor: { personId: row.person_id, role: row.role, restricted: kind === 'personal' && row.role === 'member' },
+  };
+}
+
+const companyJson = () => sql<CompanyInfo>`json_build_object('id', c.id, 'name', c.name, 'timezone', c.timezone, 'currency', c.currency,
+  'subscription_status', c.subscription_status, 'plan', c.plan, 'features', c.features)`;
+
+/** The company as seen by the service itself (background maintenance): no key, no person, sees everything. */
+export async function systemActor(db: Executor, companyId: string): Promise<Omit<Ctx, 'db' | 'requestId'> | undefined> {
+  const row = await db.selectFrom('companies as c').select(companyJson().as('company')).where('c.id', '=', companyId).executeTakeFirst();
+  if (!row) return undefined;
+  return { companyId, company: row.company, key: { id: SYSTEM_KEY_ID, kind: 'integration', scopes: [], personId: null }, actor: { personId: null, role: null, restricted: false } };
+}
+
+/** Key id of the service's own background work; events record it as no key. */
+export const SYSTEM_KEY_ID = 0;

@@ -5,6 +5,8 @@ import { liveIds } from '../../platform/references.ts';
 import * as jobs from '../jobs/jobs.repository.ts';
 import { getJob } from '../jobs/jobs.service.ts';
 import type { JobRecord } from '../jobs/jobs.schemas.ts';
+import type { ClaimedJob } from '../jobs/jobs.repository.ts';
+import { kickJob, Released } from '../jobs/jobs.runner.ts';
 import { BULK_ACTIONS, type BulkActionBody, type BulkFilterBody } from './tasks.schemas.ts';
 import * as repo from './tasks.repository.ts';
 
@@ -71,34 +73,50 @@ async function applyChunk(ctx: Ctx, ids: number[], body: BulkActionBody): Promis
   await repo.touchTasks(ctx, ids);
 }
 
-/** Runs after the 202: selects the tasks the actor may see, then changes them chunk by chunk, reporting progress. */
-export async function runBulkAction(ctx: Ctx, jobId: number, body: BulkActionBody): Promise<void> {
-  try {
-    const ids = await repo.selectTaskIds(ctx, filtersOf(body.filter), body.filter.ids);
-    await jobs.markRunning(ctx, jobId, ids.length);
-    let processed = 0;
-    let failed = 0;
-    for (let start = 0; start < ids.length; start += CHUNK) {
-      const chunk = ids.slice(start, start + CHUNK);
-      try {
-        await inTransaction(ctx, (tx) => applyChunk(tx, chunk, body));
-      } catch {
-        failed += chunk.length;
-      }
-      processed += chunk.length;
-      await jobs.recordProgress(ctx, jobId, processed, failed);
+/** Runs the chunks from `processed` on, each with its progress in its own transaction; a failing chunk counts as failed. */
+async function applyChunks(ctx: Ctx, job: ClaimedJob, ids: number[], body: BulkActionBody, signal?: AbortSignal): Promise<void> {
+  let processed = job.processed_count;
+  let failed = job.failed_count ?? 0;
+  for (let start = processed; start < ids.length; start += CHUNK) {
+    if (signal?.aborted) throw new Released();
+    const chunk = ids.slice(start, start + CHUNK);
+    const next = processed + chunk.length;
+    try {
+      await inTransaction(ctx, async (tx) => {
+        await applyChunk(tx, chunk, body);
+        await jobs.advance(tx, job.id, processed, next, failed);
+      });
+    } catch (error) {
+      if (error instanceof jobs.LostClaim) throw error;
+      failed += chunk.length;
+      await jobs.advance(ctx, job.id, processed, next, failed);
     }
-    await jobs.markDone(ctx, jobId, 'finished');
-  } catch (error) {
-    await jobs.markDone(ctx, jobId, 'failed', (error as Error).message).catch(() => undefined);
+    processed = next;
   }
 }
 
-/** Validates, queues the job and answers with it; the work starts once this request is done. */
+/**
+ * The job handler: selects the tasks the actor may see once (kept on the job), then changes them chunk
+ * by chunk. A chunk commits with its progress, so a resumed job carries on after its last committed chunk;
+ * should a chunk ever run twice (two runners racing), status, assignee and delete are idempotent per task.
+ */
+export async function runBulkJob(ctx: Ctx, job: ClaimedJob, signal?: AbortSignal): Promise<void> {
+  const body = job.params as BulkActionBody;
+  let ids = job.target_ids;
+  if (ids === null) {
+    ids = await repo.selectTaskIds(ctx, filtersOf(body.filter), body.filter.ids);
+    await jobs.setTargets(ctx, job.id, ids);
+    job = { ...job, processed_count: 0, failed_count: 0 };
+  }
+  await applyChunks(ctx, job, ids, body, signal);
+}
+
+/** Validates, queues the job and answers with it; the work starts in this process once the request is done. */
 export async function startBulkAction(ctx: Ctx, body: BulkActionBody): Promise<JobRecord> {
   checkShape(body);
   await checkReferences(ctx, body);
   const job = await inTransaction(ctx, async (tx) => getJob(tx, await jobs.insertJob(tx, BULK_JOB_TYPE, body)));
-  setImmediate(() => void runBulkAction({ ...ctx }, job.id, body));
+  // If this start is lost (crash, or the insert not yet visible), a job runner's poll picks the job up.
+  setImmediate(() => void kickJob(ctx.db, ctx.companyId, job.id, runBulkJob));
   return job;
 }

@@ -32,10 +32,9 @@ async function createOccurrence(ctx: Ctx, master: TaskRecord, occurrence: Occurr
  * Materialises a master's occurrences for the horizon (rule null: the series ends). Each occurrence is a task
  * row with recurrence_parent_id = master and recurrence_date = its local day. Days no longer scheduled lose
  * their untouched future occurrence, rescheduled days move it, and missing days are created; each change fires
- * its task event like any other write.
+ * its task event like any other write. Answers how many occurrences it created.
  */
-export async function syncOccurrences(ctx: Ctx, master: TaskRecord, rule: RecurrenceRule | null): Promise<void> {
-  const now = new Date();
+export async function syncOccurrences(ctx: Ctx, master: TaskRecord, rule: RecurrenceRule | null, now = new Date()): Promise<number> {
   const existing = await repo.liveOccurrences(ctx, master.id);
   const wanted = rule ? expandOccurrences(rule, ctx.company.timezone, now) : [];
   const wantedDays = new Set(wanted.map((o) => o.recurrence_date));
@@ -43,12 +42,16 @@ export async function syncOccurrences(ctx: Ctx, master: TaskRecord, rule: Recurr
   await repo.softDeleteTasks(ctx, removed.map((o) => o.id));
   for (const o of removed) await recordEvent(ctx, 'task', 'deleted', { id: o.id });
   const byDay = new Map(existing.map((o) => [o.recurrence_date, o]));
+  let created = 0;
   for (const occurrence of wanted) {
     const have = byDay.get(occurrence.recurrence_date);
-    if (!have) await createOccurrence(ctx, master, occurrence);
-    else if (adjustable(have, now) && have.date !== occurrence.date) {
+    if (!have) {
+      await createOccurrence(ctx, master, occurrence);
+      created++;
+    } else if (adjustable(have, now) && have.date !== occurrence.date) {
       await repo.updateTask(ctx, have.id, { date: occurrence.date });
       await recordEvent(ctx, 'task', 'updated', leanTask((await repo.findTask(ctx, have.id, false))!));
     }
   }
+  return created;
 }

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { paginate, resolveList } from '../../platform/lists.ts';
 import { isoz, likeContains, nextStamp } from '../../platform/sql.ts';
@@ -237,4 +238,10 @@ export async function copyAssignees(ctx: Ctx, fromTaskId: number, toTaskIds: rea
   await sql`insert into task_assignees (company_id, task_id, person_id)
     select ta.company_id, o.id, ta.person_id from task_assignees ta cross join unnest(${[...toTaskIds]}::int[]) as o(id)
     where ta.company_id = ${ctx.companyId} and ta.task_id = ${fromTaskId} on conflict do nothing`.execute(ctx.db);
+}
+
+/** Every live recurring master of every company: the horizon maintenance serves all tenants. */
+export async function recurringMasters(db: Executor): Promise<Array<{ company_id: string; id: number }>> {
+  return db.selectFrom('tasks').select(['company_id', 'id']).where('is_recurring', '=', 1).where('recurrence_parent_id', 'is', null)
+    .where('recurrence_rule', 'is not', null).where('deleted_at', 'is', null).orderBy('company_id').orderBy('id').execute();
 }

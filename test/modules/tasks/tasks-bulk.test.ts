@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp } from '../../helpers.ts';
 import { createClient, createTask, insertProject, insertTaskRow, storedAssignees, storedTask, waitForJob } from './fixtures.ts';
-import { runBulkAction } from '../../../src/modules/tasks/tasks.bulk.ts';
+import { runBulkJob } from '../../../src/modules/tasks/tasks.bulk.ts';
+import { kickJob } from '../../../src/modules/jobs/jobs.runner.ts';
 import { insertJob } from '../../../src/modules/jobs/jobs.repository.ts';
 import type { Ctx } from '../../../src/platform/context.ts';
 
@@ -192,14 +193,14 @@ test('a failing chunk is counted in failed_count and the job still finishes; a f
   const tasks = [await createTask(t), await createTask(t)];
   const body = { action: 'assignee', assignee_id: 999_999, mode: 'add', filter: { ids: tasks.map((task) => task.id) } } as const;
   const chunkFails = await insertJob(ctx, 'task_bulk_action', body);
-  await runBulkAction(ctx, chunkFails, body as never);
+  await kickJob(ctx.db, ctx.companyId, chunkFails, runBulkJob);
   const partial = await waitForJob(t, chunkFails);
   assert.deepEqual([partial.status, partial.total_count, partial.processed_count, partial.failed_count], ['finished', 2, 2, 2]);
   for (const task of tasks) assert.deepEqual(await storedAssignees(t, task.id), []);
 
   const broken = { action: 'delete', filter: { client_id: 'not a number' } };
   const jobFails = await insertJob(ctx, 'task_bulk_action', broken);
-  await runBulkAction(ctx, jobFails, broken as never);
+  await kickJob(ctx.db, ctx.companyId, jobFails, runBulkJob);
   const failed = await waitForJob(t, jobFails);
   assert.equal(failed.status, 'failed');
   assert.notEqual(failed.finished_at, null);

@@ -142,11 +142,22 @@ export function route<S extends FastifySchema, M extends HttpMethod>(method: M, 
 }
 
 /** A single-record envelope; sets the ETag (from updated_at) that If-Match later carries. */
+/**
+ * The legacy `X-Service-Warning` header, kept for one deprecation cycle next to `warnings[]` with the same
+ * content (the array as JSON, non-ASCII escaped so it is a valid header value).
+ */
+export function withWarnings<B extends object>(reply: FastifyReply, body: B, warnings?: Array<Static<typeof Warning>>): B & { warnings?: Array<Static<typeof Warning>> } {
+  if (!warnings || warnings.length === 0) return body;
+  const json = JSON.stringify(warnings).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  reply.header('X-Service-Warning', json);
+  return { ...body, warnings };
+}
+
 export function single<T extends object>(reply: FastifyReply, record: T, status = 200, warnings?: Array<Static<typeof Warning>>) {
   const updatedAt = (record as { updated_at?: unknown }).updated_at;
   if (typeof updatedAt === 'string') reply.header('ETag', `"${updatedAt}"`);
   reply.code(status);
-  return warnings && warnings.length ? { data: record, warnings } : { data: record };
+  return withWarnings(reply, { data: record }, warnings);
 }
 
 /** 204 with no body (deletes). */

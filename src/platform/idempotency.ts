@@ -28,7 +28,7 @@ export const MAX_KEY_LENGTH = 200;
 const LIFETIME_HOURS = 24;
 /** A 'running' row older than this belongs to a request that died; a retry may take it over. */
 const STALE_RUNNING_SECONDS = 300;
-const REPLAYED_HEADERS = ['content-type', 'location', 'x-api-preview', 'etag'];
+const REPLAYED_HEADERS = ['content-type', 'location', 'x-api-preview', 'etag', 'x-service-warning'];
 
 export function isCovered(method: string, url: string): boolean {
   if (method !== 'POST') return false;

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ErrorObject } from 'ajv';
 import { Type } from 'typebox';
 import { AppError } from '../../platform/errors.ts';
-import { IdParam, noContent, OffsetOrCursorList, route, Single, single, Warning } from '../../platform/http.ts';
+import { IdParam, noContent, OffsetOrCursorList, route, Single, single, Warning, withWarnings } from '../../platform/http.ts';
 import { describeErrors } from '../../platform/validation.ts';
 import { TimeEntry, TimeEntryBulk, TimeEntryCreate, TimeEntryListQuery, TimeEntryUpdate, TIME_ENTRY_FILTERS } from './time-entries.schemas.ts';
 import * as service from './time-entries.service.ts';
@@ -56,7 +56,7 @@ export default async function timeEntryRoutes(fastify: FastifyInstance) {
     handler: async (request, reply) => {
       const { data, warnings } = await service.createEntries(request.ctx, request.body.entries);
       reply.code(201);
-      return warnings.length ? { data, warnings } : { data };
+      return withWarnings(reply, { data }, warnings);
     },
   });
 

@@ -97,3 +97,20 @@ test('a running entry committed by a racing writer after the checks still gives 
     racer.release();
   }
 });
+
+test('the legacy X-Service-Warning header carries the same warnings, also on an idempotent replay; none without warnings', async () => {
+  const first = await logTime(t, { task_id: task, person_id: owner, start: '2026-05-01T09:00:00Z', end: '2026-05-01T10:00:00Z' });
+  assert.equal(first.headers.get('x-service-warning'), null);
+  const body = { task_id: task, person_id: owner, start: '2026-05-01T09:30:00Z', end: '2026-05-01T10:30:00Z' };
+  const headers = { 'idempotency-key': 'legacy-warning-header' };
+  const overlapping = await t.request('POST', '/time-entries', { body, headers });
+  assert.equal(overlapping.status, 201);
+  assert.deepEqual(JSON.parse(overlapping.headers.get('x-service-warning')!), overlapping.body.warnings);
+  const replay = await t.request('POST', '/time-entries', { body, headers });
+  assert.equal(replay.headers.get('idempotency-replayed'), 'true');
+  assert.equal(replay.headers.get('x-service-warning'), overlapping.headers.get('x-service-warning'));
+  const bulk = await t.request('POST', '/time-entries/bulk', { body: { entries: [{ ...body, start: '2026-05-01T09:40:00Z', end: '2026-05-01T09:50:00Z' }] } });
+  assert.equal(bulk.status, 201, bulk.text);
+  assert.deepEqual(JSON.parse(bulk.headers.get('x-service-warning')!), bulk.body.warnings);
+  assert.equal(bulk.body.warnings[0].index, 0);
+});

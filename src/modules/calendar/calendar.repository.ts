@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { softDelete } from '../../platform/soft-delete.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { paginate, resolveList } from '../../platform/lists.ts';
@@ -89,5 +90,5 @@ export async function updateEntry(ctx: Ctx, id: number, values: Partial<Calendar
 }
 
 export async function softDeleteEntry(ctx: Ctx, id: number): Promise<void> {
-  await ctx.db.updateTable('calendar_entries').set({ deleted_at: sql`now()` as never, updated_at: nextStamp() }).where('company_id', '=', ctx.companyId).where('id', '=', id).execute();
+  await softDelete(ctx, 'calendar_entries', id);
 }

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { softDelete } from '../../platform/soft-delete.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { paginate, resolveList } from '../../platform/lists.ts';
@@ -56,7 +57,7 @@ export async function updateClientGroup(ctx: Ctx, id: number, values: Partial<Cl
 }
 
 export async function softDeleteClientGroup(ctx: Ctx, id: number): Promise<void> {
-  await ctx.db.updateTable('client_groups').set({ deleted_at: sql`now()` as never, updated_at: nextStamp() }).where('company_id', '=', ctx.companyId).where('id', '=', id).execute();
+  await softDelete(ctx, 'client_groups', id);
 }
 
 /** Live clients with status active linked to the group: while there are any, the group cannot be deleted. */

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { softDelete } from '../../platform/soft-delete.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { paginate, resolveList } from '../../platform/lists.ts';
 import { nextStamp } from '../../platform/sql.ts';
@@ -64,5 +65,5 @@ export async function updateClientMember(ctx: Ctx, id: number, values: Partial<C
 }
 
 export async function softDeleteClientMember(ctx: Ctx, id: number): Promise<void> {
-  await ctx.db.updateTable('client_members').set({ deleted_at: sql`now()` as never, updated_at: nextStamp() }).where('company_id', '=', ctx.companyId).where('id', '=', id).execute();
+  await softDelete(ctx, 'client_members', id);
 }

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { softDelete } from '../../platform/soft-delete.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { paginate, resolveList } from '../../platform/lists.ts';
 import { nextStamp, likeContains } from '../../platform/sql.ts';
@@ -84,7 +85,7 @@ export async function touchClient(ctx: Ctx, id: number): Promise<void> {
 }
 
 export async function softDeleteClient(ctx: Ctx, id: number): Promise<void> {
-  await ctx.db.updateTable('clients').set({ deleted_at: sql`now()` as never, updated_at: nextStamp() }).where('company_id', '=', ctx.companyId).where('id', '=', id).execute();
+  await softDelete(ctx, 'clients', id);
 }
 
 export async function replaceGroups(ctx: Ctx, clientId: number, groupIds: readonly number[]): Promise<void> {

@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { softDelete } from '../../platform/soft-delete.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { paginate, resolveList } from '../../platform/lists.ts';
 import { isoz, likeContains, nextStamp } from '../../platform/sql.ts';
@@ -64,7 +65,7 @@ export async function updateContact(ctx: Ctx, id: number, values: Partial<Contac
 }
 
 export async function softDeleteContact(ctx: Ctx, id: number): Promise<void> {
-  await ctx.db.updateTable('contacts').set({ deleted_at: sql`now()` as never, updated_at: nextStamp() }).where('company_id', '=', ctx.companyId).where('id', '=', id).execute();
+  await softDelete(ctx, 'contacts', id);
 }
 
 /** One primary contact per client: making one primary demotes the others (a change to each of them). */

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { softDelete } from '../../platform/soft-delete.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { paginate, resolveList } from '../../platform/lists.ts';
@@ -62,7 +63,7 @@ export async function updateProject(ctx: Ctx, id: number, values: Partial<Projec
 }
 
 export async function softDeleteProject(ctx: Ctx, id: number): Promise<void> {
-  await ctx.db.updateTable('projects').set({ deleted_at: sql`now()` as never, updated_at: nextStamp() }).where('company_id', '=', ctx.companyId).where('id', '=', id).execute();
+  await softDelete(ctx, 'projects', id);
 }
 
 /** Whether the acting person may manage a client: owners, admins and integration keys always; members when they see it. */

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { softDelete } from '../../platform/soft-delete.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { paginate, resolveList } from '../../platform/lists.ts';
 import { nextStamp } from '../../platform/sql.ts';
@@ -44,5 +44,5 @@ export async function updateRole(ctx: Ctx, id: number, values: Partial<RoleColum
 }
 
 export async function softDeleteRole(ctx: Ctx, id: number): Promise<void> {
-  await ctx.db.updateTable('roles').set({ deleted_at: sql`now()` as never, updated_at: nextStamp() }).where('company_id', '=', ctx.companyId).where('id', '=', id).execute();
+  await softDelete(ctx, 'roles', id);
 }

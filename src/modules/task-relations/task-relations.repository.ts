@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
+import { softDelete } from '../../platform/soft-delete.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { paginate, resolveList } from '../../platform/lists.ts';
-import { nextStamp } from '../../platform/sql.ts';
 import { taskVisible } from '../../platform/visibility.ts';
 import { TASK_RELATION_LIST_OPTIONS, type TaskRelationRecord } from './task-relations.schemas.ts';
 
@@ -81,6 +81,5 @@ export async function insertTaskRelation(ctx: Ctx, taskId: number, dependsOnId: 
 }
 
 export async function softDeleteTaskRelation(ctx: Ctx, id: number): Promise<void> {
-  await ctx.db.updateTable('task_relations').set({ deleted_at: sql`now()` as never, updated_at: nextStamp() })
-    .where('company_id', '=', ctx.companyId).where('id', '=', id).execute();
+  await softDelete(ctx, 'task_relations', id);
 }

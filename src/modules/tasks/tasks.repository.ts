@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { softDelete } from '../../platform/soft-delete.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { paginate, resolveList } from '../../platform/lists.ts';
 import { isoz, likeContains, nextStamp } from '../../platform/sql.ts';
@@ -172,9 +173,7 @@ export async function reopenTask(ctx: Ctx, id: number): Promise<void> {
 }
 
 export async function softDeleteTasks(ctx: Ctx, ids: readonly number[]): Promise<void> {
-  if (ids.length === 0) return;
-  await ctx.db.updateTable('tasks').set({ deleted_at: sql`now()` as never, updated_at: nextStamp() })
-    .where('company_id', '=', ctx.companyId).where('id', 'in', [...ids]).where('deleted_at', 'is', null).execute();
+  await softDelete(ctx, 'tasks', ids);
 }
 
 export async function touchTasks(ctx: Ctx, ids: readonly number[]): Promise<void> {

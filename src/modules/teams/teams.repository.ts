@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { softDelete } from '../../platform/soft-delete.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { paginate, resolveList } from '../../platform/lists.ts';
 import { likeContains, nextStamp } from '../../platform/sql.ts';
@@ -62,5 +63,5 @@ export async function replaceMembers(ctx: Ctx, teamId: number, personIds: readon
 }
 
 export async function softDeleteTeam(ctx: Ctx, id: number): Promise<void> {
-  await ctx.db.updateTable('teams').set({ deleted_at: sql`now()` as never, updated_at: nextStamp() }).where('company_id', '=', ctx.companyId).where('id', '=', id).execute();
+  await softDelete(ctx, 'teams', id);
 }

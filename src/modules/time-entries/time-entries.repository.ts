@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { softDelete } from '../../platform/soft-delete.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { paginate, resolveList } from '../../platform/lists.ts';
 import { nextStamp } from '../../platform/sql.ts';
@@ -139,8 +140,7 @@ export async function updateEntry(ctx: Ctx, id: number, values: Partial<EntryCol
 }
 
 export async function softDeleteEntry(ctx: Ctx, id: number): Promise<void> {
-  await ctx.db.updateTable('time_entries').set({ deleted_at: sql`now()` as never, updated_at: nextStamp() })
-    .where('company_id', '=', ctx.companyId).where('id', '=', id).execute();
+  await softDelete(ctx, 'time_entries', id);
 }
 
 /**

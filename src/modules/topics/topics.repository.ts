@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { softDelete } from '../../platform/soft-delete.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { paginate, resolveList } from '../../platform/lists.ts';
@@ -53,5 +53,5 @@ export async function updateTopic(ctx: Ctx, id: number, values: Partial<TopicCol
 }
 
 export async function softDeleteTopic(ctx: Ctx, id: number): Promise<void> {
-  await ctx.db.updateTable('topics').set({ deleted_at: sql`now()` as never, updated_at: nextStamp() }).where('company_id', '=', ctx.companyId).where('id', '=', id).execute();
+  await softDelete(ctx, 'topics', id);
 }

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { softDelete } from '../../platform/soft-delete.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { paginate, resolveList } from '../../platform/lists.ts';
 import { nextStamp } from '../../platform/sql.ts';
@@ -50,7 +51,7 @@ export async function updateWorkflowRole(ctx: Ctx, id: number, values: Partial<W
 }
 
 export async function softDeleteWorkflowRole(ctx: Ctx, id: number): Promise<void> {
-  await ctx.db.updateTable('workflow_roles').set({ deleted_at: sql`now()` as never, updated_at: nextStamp() }).where('company_id', '=', ctx.companyId).where('id', '=', id).execute();
+  await softDelete(ctx, 'workflow_roles', id);
 }
 
 /**

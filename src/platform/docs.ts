@@ -53,11 +53,8 @@ const redocPage = `<!DOCTYPE html>
 <body><redoc spec-url="${V3_PREFIX}/openapi.json"></redoc><script src="${V3_PREFIX}/redoc/redoc.standalone.js" charset="utf-8"></script></body></html>`;
 
 export async function registerDocs(app: FastifyInstance): Promise<void> {
-  const routes = new Map<string, RouteMeta>();
-  app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) routes.set(`${method} ${route.url}`, (route.config ?? {}) as RouteMeta);
-  });
+  // The app's route table (src/app.ts) already records every route with its declared access rules.
+  const routes = () => new Map(app.routeTable.map((r) => [`${r.method} ${r.url}`, r.config as RouteMeta]));
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -72,7 +69,7 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
     },
     hideUntagged: true,
     transform: ({ schema, url }) => ({ schema: (url.startsWith(V3_PREFIX) ? schema : { ...schema, hide: true }) as never, url: url.startsWith(V3_PREFIX) ? url.slice(V3_PREFIX.length) || '/' : url }),
-    transformObject: (doc) => annotate(('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as Document, routes) as never,
+    transformObject: (doc) => annotate(('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as Document, routes()) as never,
   });
   await app.register(swaggerUi, { routePrefix: `${V3_PREFIX}/docs`, uiConfig: { docExpansion: 'list', deepLinking: true } });
 

@@ -2,15 +2,13 @@
 // Works on DATABASE_URL, or on the embedded server in SVC_DATA_DIR whether or not the
 // service is running (it attaches to a running server, or starts one and stops it after).
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { sql } from 'kysely';
 import type { TSchema } from 'typebox';
 import { connectDatabase, type Connection } from './db/connect.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { loadConfig } from './platform/config.ts';
 import { AppError } from './platform/errors.ts';
-import { describeErrors } from './platform/validation.ts';
+import { describeErrors, makeAjv } from './platform/validation.ts';
 import { CompanyCreate, CompanyUpdate, MemberAdd } from './modules/companies/companies.schemas.ts';
 import * as companies from './modules/companies/companies.service.ts';
 // Loading the modules registers their company seeders (e.g. default project types), as in the server.
@@ -51,9 +49,8 @@ interface Command {
 const GLOBAL: ParseArgsOptionsConfig = { json: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } };
 const str = (values: Values, name: string) => values[name] as string | undefined;
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-// The same validator settings as JSON bodies in the API: no coercion, unknown fields refused.
-const ajv = addFormats(new Ajv({ allErrors: false, removeAdditional: false, coerceTypes: false, strict: false }));
+// The same validator as JSON bodies in the API: no coercion, unknown fields refused.
+const ajv = makeAjv(false);
 
 /** Names a body field the way the user typed it: subscription_status is --subscription-status, features.x is --feature x. */
 function optionOf(field: string): string {

@@ -5,7 +5,7 @@ import fastJson from 'fast-json-stringify';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-function makeAjv(coerce: boolean): Ajv {
+export function makeAjv(coerce: boolean): Ajv {
   // removeAdditional off: an unknown field or filter is an error the caller sees, never silently dropped.
   const ajv = new Ajv({ allErrors: false, removeAdditional: false, useDefaults: true, coerceTypes: coerce ? 'array' : false, strict: false });
   addFormats(ajv);

@@ -5,10 +5,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { openDatabase } from '../src/db/database.ts';
 import { connectDatabase } from '../src/db/connect.ts';
-import { loadConfig } from '../src/platform/config.ts';
-import { companySeeders } from '../src/modules/companies/companies.service.ts';
-// Importing the modules registers their company seeders (default records every new company gets).
-import '../src/modules/index.ts';
+import { loadConfig } from '../src/config.ts';
+import { loadModules } from '../src/modules/index.ts';
 import { assignRanges, planCompanies, TABLES, type SeededCompany, type Table } from './plan.ts';
 import { companyStatements } from './seed-sql.ts';
 import { rawFlags } from './args.ts';
@@ -39,7 +37,7 @@ async function insertCompanies(url: string, companies: ReturnType<typeof planCom
       const taken = await tx.selectFrom('companies').select('id').where('id', 'in', companies.map((c) => c.id)).executeTakeFirst();
       if (taken) throw new Error(`company ${taken.id} already exists: this database was seeded with the same --seed; use a fresh database or another seed`);
       await tx.insertInto('companies').values(companies.map((c) => ({ id: c.id, name: c.name, timezone: c.timezone }))).execute();
-      for (const company of companies) for (const seeder of companySeeders) await seeder(tx, company.id);
+      for (const company of companies) for (const seeder of loadModules().seeders) await seeder(tx, company.id);
     });
   } finally {
     await database.close();

@@ -3,7 +3,7 @@
 // (DATABASE_URL of the seeded database, SVC_RATE_LIMIT_*=0). It answers memory samples over IPC.
 import { buildApp } from '../src/app.ts';
 import { openDatabase } from '../src/db/database.ts';
-import { loadConfig } from '../src/platform/config.ts';
+import { loadConfig } from '../src/config.ts';
 import { answerControl } from './child.ts';
 
 const config = loadConfig();

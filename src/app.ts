@@ -3,19 +3,20 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Database } from './db/database.ts';
-import type { Config } from './platform/config.ts';
-import { ErrorBody } from './platform/http.ts';
+import type { Config } from './config.ts';
 import { registerSerializerCache, registerValidators } from './platform/validation.ts';
 import { registerErrorHandling } from './platform/error-handler.ts';
 import { registerPipeline } from './platform/pipeline.ts';
-import { registerIdempotency, V3_PREFIX } from './platform/idempotency.ts';
-import { registerActivities } from './platform/activities.ts';
+import { registerIdempotency } from './platform/idempotency.ts';
+import { ErrorBody, V3_PREFIX } from './platform/http.ts';
+import { registerActivities, WRITE_METHODS } from './platform/activities.ts';
 import { RateLimits } from './platform/ratelimit.ts';
 import { setCursorSecret } from './platform/lists.ts';
 import { registerDocs } from './platform/docs.ts';
 import { healthRoutes } from './platform/health.ts';
-import { v3Modules } from './modules/index.ts';
-import { operatorRoutes } from './modules/operator/operator.routes.ts';
+import { loadModules } from './modules/index.ts';
+import type { Registry, ServiceModule } from './platform/modules.ts';
+import { operatorRoutes } from './modules/operator/index.ts';
 
 export interface AppOptions {
   config: Config;
@@ -55,6 +56,19 @@ declare module 'fastify' {
     /** The configuration the app was built with (modules that depend on settings read it). */
     config: Config;
   }
+}
+
+/** A module's routes in a scope of their own, where each route's audit entity defaults to the module's. */
+function moduleScope(module: ServiceModule, registry: Registry) {
+  return async (scope: FastifyInstance) => {
+    scope.addHook('onRoute', (route) => {
+      const config = (route.config ??= {}) as FastifyContextConfig;
+      config.activity ??= module.entity;
+      const writes = [route.method].flat().some((m) => WRITE_METHODS.has(m));
+      if (writes && config.activity === undefined) throw new Error(`${route.url}: module ${module.name} declares no entity for the audit trail`);
+    });
+    if (module.routes) await scope.register(module.routes, { registry });
+  };
 }
 
 export async function buildApp(options: AppOptions): Promise<App> {
@@ -100,9 +114,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await registerDocs(app);
 
   await app.register(healthRoutes, { prefix: V3_PREFIX, db: db.db, redis: options.redis });
+  const registry = loadModules();
   await app.register(async (v3) => {
-    for (const module of v3Modules) await v3.register(module);
+    for (const module of registry.modules) await v3.register(moduleScope(module, registry));
   }, { prefix: V3_PREFIX });
-  await app.register(operatorRoutes, { prefix: '/operator', config, db: db.db });
+  await app.register(operatorRoutes, { prefix: '/operator', config, db: db.db, registry });
   return app;
 }

@@ -6,13 +6,11 @@ import { sql } from 'kysely';
 import type { TSchema } from 'typebox';
 import { connectDatabase, type Connection } from './db/connect.ts';
 import { openDatabase, type Db } from './db/database.ts';
-import { loadConfig } from './platform/config.ts';
+import { loadConfig } from './config.ts';
 import { AppError } from './platform/errors.ts';
 import { describeErrors, makeAjv } from './platform/validation.ts';
-import { CompanyCreate, CompanyUpdate, MemberAdd } from './modules/companies/companies.schemas.ts';
-import * as companies from './modules/companies/companies.service.ts';
-// Loading the modules registers their company seeders (e.g. default project types), as in the server.
-import './modules/index.ts';
+import * as companies from './modules/companies/index.ts';
+import { loadModules } from './modules/index.ts';
 
 const USAGE = `Usage: npm run svc -- <command> [options]
 
@@ -68,14 +66,14 @@ function validated<T>(schema: TSchema, value: T): T {
   // A choice (union of literals) fails once per alternative: list them instead of "must be equal to constant".
   const choices = errors.filter((e) => e.keyword === 'const' && e.instancePath === errors[0]?.instancePath).map((e) => (e.params as { allowedValue: unknown }).allowedValue);
   const message = choices.length ? `must be one of ${choices.join(', ')}` : problem?.message ?? 'is invalid';
-  throw new AppError(400, 'VALIDATION_ERROR', `${optionOf(field)} ${message}`, { field });
+  throw new AppError('VALIDATION_ERROR', `${optionOf(field)} ${message}`, { field });
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function companyId(values: Values, option: string): string {
   const id = str(values, option)!;
-  if (!UUID.test(id)) throw new AppError(400, 'VALIDATION_ERROR', `--${option} must be a company UUID (8-4-4-4-12 hex), got "${id}"`, { field: option });
+  if (!UUID.test(id)) throw new AppError('VALIDATION_ERROR', `--${option} must be a company UUID (8-4-4-4-12 hex), got "${id}"`, { field: option });
   return id;
 }
 
@@ -107,12 +105,13 @@ const COMMANDS: Record<string, Command> = {
     input(values) {
       const ownerGiven = ['owner-name', 'owner-surname', 'owner-email'].some((o) => values[o] !== undefined);
       const owner = ownerGiven ? compact({ name: str(values, 'owner-name') ?? 'Owner', surname: str(values, 'owner-surname'), email: str(values, 'owner-email') }) : undefined;
-      const body = validated(CompanyCreate, compact({ name: str(values, 'name')!, timezone: str(values, 'timezone'), currency: str(values, 'currency'), owner }));
+      const body = validated(companies.CompanyCreate, compact({ name: str(values, 'name')!, timezone: str(values, 'timezone'), currency: str(values, 'currency'), owner }));
       companies.assertTimezone(body.timezone ?? 'UTC');
       return body;
     },
     async run(db, input: Parameters<typeof companies.createCompany>[1]) {
-      const created = await companies.createCompany(db, input);
+      // The modules' seeders (e.g. default project types), as the server's operator API runs them.
+      const created = await companies.createCompany(db, input, loadModules().seeders);
       const text = [
         `Created company "${input.name}" ${created.company_id}`,
         `  timezone:   ${input.timezone ?? 'UTC'}`,
@@ -128,7 +127,7 @@ const COMMANDS: Record<string, Command> = {
     required: ['id'],
     input(values) {
       const id = companyId(values, 'id');
-      const body = validated(CompanyUpdate, compact({
+      const body = validated(companies.CompanyUpdate, compact({
         subscription_status: str(values, 'subscription-status') as 'active' | 'lapsed' | undefined,
         plan: str(values, 'plan') as 'pro' | 'basic' | undefined,
         timezone: str(values, 'timezone'),
@@ -154,7 +153,7 @@ const COMMANDS: Record<string, Command> = {
     required: ['company', 'name', 'email', 'role', 'status'],
     input(values) {
       const company = companyId(values, 'company');
-      const body = validated(MemberAdd, compact({
+      const body = validated(companies.MemberAdd, compact({
         name: str(values, 'name')!, surname: str(values, 'surname'), email: str(values, 'email')!,
         role: str(values, 'role') as 'member', status: str(values, 'status') as 'active',
       }));

@@ -3,15 +3,14 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { buildApp, type App } from './app.ts';
-import { loadConfig } from './platform/config.ts';
+import { loadConfig } from './config.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { connectDatabase, type Connection } from './db/connect.ts';
-import { purgeExpiredIdempotency } from './platform/idempotency.ts';
-import { createCompany } from './modules/companies/companies.service.ts';
-import { startDeliveryWorker, warnAboutWebhookConfig } from './webhooks/worker.ts';
-import { startJobRunner } from './modules/jobs/jobs.poller.ts';
+import type { CompanySeeder } from './platform/modules.ts';
+import { createCompany } from './modules/companies/index.ts';
+import { loadModules } from './modules/index.ts';
+import { startBackground, warnAboutWebhookConfig } from './background/index.ts';
 
-const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 /** In-flight requests get this long to finish on SIGTERM/SIGINT before their connections are cut. */
 const DRAIN_TIMEOUT_MS = 20_000;
 const DEMO_MARKER = 'demo_company_id';
@@ -30,7 +29,7 @@ function reachableUrl(app: App): string {
  * First start of an empty embedded database: a demo tenant to try the API with. The marker row,
  * claimed in the same transaction, makes this happen once even when two instances start together.
  */
-async function provisionDemo(db: Db, dataDir: string, baseUrl: string): Promise<void> {
+async function provisionDemo(db: Db, dataDir: string, baseUrl: string, seeders: readonly CompanySeeder[]): Promise<void> {
   const file = path.join(dataDir, 'demo-credentials.json');
   const demo = await db.transaction().execute(async (tx) => {
     const claimed = await tx.insertInto('platform_settings').values({ name: DEMO_MARKER, value: '' })
@@ -38,7 +37,7 @@ async function provisionDemo(db: Db, dataDir: string, baseUrl: string): Promise<
     if (!claimed) return undefined;
     // Data created before the first start (e.g. with the CLI) means the database is not empty: no demo.
     if (await tx.selectFrom('companies').select('id').limit(1).executeTakeFirst()) return undefined;
-    const created = await createCompany(tx, { name: 'Demo Company', timezone: 'UTC', owner: { name: 'Demo', surname: 'Owner', email: 'owner@demo.example' } });
+    const created = await createCompany(tx, { name: 'Demo Company', timezone: 'UTC', owner: { name: 'Demo', surname: 'Owner', email: 'owner@demo.example' } }, seeders);
     await tx.updateTable('platform_settings').set({ value: created.company_id }).where('name', '=', DEMO_MARKER).execute();
     return created;
   });
@@ -76,16 +75,15 @@ async function start(): Promise<Running> {
     await app.listen({ port: config.port, host: config.host });
     const baseUrl = reachableUrl(app);
     log(`listening on ${baseUrl} (API reference: ${baseUrl}/api/v3/docs)`);
-    if (connection.embedded) await provisionDemo(database.db, config.dataDir, baseUrl);
-    const purge = setInterval(() => void purgeExpiredIdempotency(database.db).catch(() => {}), PURGE_INTERVAL_MS).unref();
-    // Webhook deliveries run here too by default (own pool); `npm run worker` runs more of them.
+    const registry = loadModules();
+    if (connection.embedded) await provisionDemo(database.db, config.dataDir, baseUrl, registry.seeders);
     warnAboutWebhookConfig(config, app.log);
-    const deliveries = config.webhooks.inServer ? startDeliveryWorker({ databaseUrl: connection.url, config, log: app.log }) : undefined;
-    // Background jobs left behind by a stopped process, and the recurring-task horizon (every server runs it).
-    const jobs = startJobRunner({ db: database.db, log: app.log });
+    // Jobs left behind by a stopped process and periodic work run in every server; webhook deliveries too by
+    // default (own pool), and `npm run worker` runs more of them.
+    const background = startBackground({ db: database.db, databaseUrl: connection.url, config, log: app.log, registry, webhooks: config.webhooks.inServer });
     return {
       app, connection,
-      close: async () => { clearInterval(purge); await app.close(); await jobs.stop(); await deliveries?.stop(); await cleanup(); },
+      close: async () => { await app.close(); await background.stop(); await cleanup(); },
     };
   } catch (error) {
     // A failed start must not leave the embedded server running with nobody to stop it.

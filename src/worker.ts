@@ -1,12 +1,11 @@
 // `npm run worker`: a background process of its own on the configured database (DATABASE_URL, or the
-// embedded server in SVC_DATA_DIR): webhook deliveries, and the job runner (background jobs and the
+// embedded server in SVC_DATA_DIR): webhook deliveries, background jobs and periodic work (e.g. the
 // recurring-task horizon). Run any number next to the servers.
-import { loadConfig } from './platform/config.ts';
+import { loadConfig } from './config.ts';
 import { connectDatabase } from './db/connect.ts';
 import { openDatabase } from './db/database.ts';
-import { startJobRunner } from './modules/jobs/jobs.poller.ts';
-import { jsonLog } from './webhooks/log.ts';
-import { startDeliveryWorker, warnAboutWebhookConfig } from './webhooks/worker.ts';
+import { loadModules } from './modules/index.ts';
+import { jsonLog, startBackground, warnAboutWebhookConfig } from './background/index.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -14,9 +13,10 @@ async function main(): Promise<void> {
   const connection = await connectDatabase(config, (msg, extra) => log.info(extra ?? {}, msg));
   if (config.webhooks.enabled) warnAboutWebhookConfig(config, log);
   else log.info({}, 'webhooks are disabled (SVC_WEBHOOKS_ENABLED=false): running background jobs only');
-  const worker = config.webhooks.enabled ? startDeliveryWorker({ databaseUrl: connection.url, config, log }) : undefined;
   const database = openDatabase(connection.url, { max: 4, applicationName: 'service-api-jobs' });
-  const jobs = startJobRunner({ db: database.db, log });
+  const background = startBackground({
+    db: database.db, databaseUrl: connection.url, config, log, registry: loadModules(), webhooks: config.webhooks.enabled,
+  });
 
   let stopping = false;
   // SIGTERM/SIGINT: stop claiming, let in-flight attempts finish (or release them after the
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'worker shutting down');
-    await Promise.all([worker?.stop(), jobs.stop()]);
+    await background.stop();
     await database.close();
     await connection.stop();
     process.exit(0);

@@ -1,44 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { after } from 'node:test';
 import { Writable } from 'node:stream';
-import pg from 'pg';
 import type { Redis } from 'ioredis';
 import { buildApp, type App } from '../src/app.ts';
-import { loadConfig, type Config } from '../src/platform/config.ts';
+import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/db/database.ts';
 import { createCompany, addMember } from '../src/modules/companies/companies.service.ts';
+import { loadModules } from '../src/modules/index.ts';
 import { generateKey } from '../src/platform/keys.ts';
 import { expandScopes } from '../src/platform/scopes.ts';
+import { cloneDatabase } from './clone.ts';
 
-const ADMIN_URL = process.env.TEST_PG_ADMIN_URL as string;
-const TEMPLATE = process.env.TEST_PG_TEMPLATE as string;
-const RUN_ID = process.env.TEST_RUN_ID ?? 'adhoc';
-
-if (!ADMIN_URL || !TEMPLATE) throw new Error('Run the tests with `npm test` (it prepares the database server and template)');
-
-/** A database of this test file's own, cloned from the migrated template. */
-export async function cloneDatabase(): Promise<string> {
-  const name = `svc_t_${RUN_ID}_${randomBytes(4).toString('hex')}`;
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await client.query(`create database "${name}" template "${TEMPLATE}"`);
-        break;
-      } catch (error) {
-        // Two clones of one template at the same instant can collide; the next try succeeds.
-        if (attempt >= 20 || !/being accessed by other users/.test((error as Error).message)) throw error;
-        await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
-      }
-    }
-  } finally {
-    await client.end();
-  }
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
+/** Tests that need only a database can import it from ./clone.ts without loading the app. */
+export { cloneDatabase };
 
 export interface Response<T = any> {
   status: number;
@@ -87,7 +60,7 @@ async function insertKey(db: Database, companyId: string, personId: number, kind
 
 /** A company with an owner, a plain member, and keys of every kind: admin, write, read, personal (member), personal (owner). */
 export async function makeTenant(db: Database, options: { timezone?: string; name?: string } = {}): Promise<TenantFixture> {
-  const company = await createCompany(db.db, { name: options.name ?? 'Test Co', timezone: options.timezone ?? 'UTC', owner: { name: 'Olive', surname: 'Owner', email: 'olive@test.example' } });
+  const company = await createCompany(db.db, { name: options.name ?? 'Test Co', timezone: options.timezone ?? 'UTC', owner: { name: 'Olive', surname: 'Owner', email: 'olive@test.example' } }, loadModules().seeders);
   const member = await addMember(db.db, company.company_id, { name: 'Mark', surname: 'Member', email: 'mark@test.example', role: 'member', status: 'active' });
   const specs: Record<KeyName, [number, 'integration' | 'personal', string[]]> = {
     admin: [company.owner.person_id, 'integration', ['admin']],

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Config } from '../platform/config.ts';
+import type { Config } from '../config.ts';
 import { startEmbedded } from './embedded.ts';
 import { migrate } from './migrate.ts';
 

@@ -1,25 +1,36 @@
-import type { FastifyPluginAsync } from 'fastify';
-import clientRoutes from './clients/clients.routes.ts';
-import taskRoutes from './tasks/tasks.routes.ts';
-import jobRoutes from './jobs/jobs.routes.ts';
-import activityRoutes from './activities/activities.routes.ts';
-import authRoutes from './auth/auth.routes.ts';
-import contactRoutes from './contacts/contacts.routes.ts';
-import clientGroupRoutes from './client-groups/client-groups.routes.ts';
-import topicRoutes from './topics/topics.routes.ts';
-import memberRoutes from './members/members.routes.ts';
-import timeEntryRoutes from './time-entries/time-entries.routes.ts';
-import projectRoutes from './projects/projects.routes.ts';
-import projectTypeRoutes from './project-types/project-types.routes.ts';
-import taskRelationRoutes from './task-relations/task-relations.routes.ts';
-import clientMemberRoutes from './client-members/client-members.routes.ts';
-import searchRoutes from './search/search.routes.ts';
-import workflowRoleRoutes from './workflow-roles/workflow-roles.routes.ts';
-import roleRoutes from './roles/roles.routes.ts';
-import teamRoutes from './teams/teams.routes.ts';
-import calendarRoutes from './calendar/calendar.routes.ts';
-import webhookRoutes from './webhooks/webhooks.routes.ts';
-import eventRoutes from './events/events.routes.ts';
+import { collectModules, type Registry, type ServiceModule } from '../platform/modules.ts';
+import activities from './activities/index.ts';
+import auth from './auth/index.ts';
+import calendar from './calendar/index.ts';
+import clientGroups from './client-groups/index.ts';
+import clientMembers from './client-members/index.ts';
+import clients from './clients/index.ts';
+import contacts from './contacts/index.ts';
+import events from './events/index.ts';
+import jobs from './jobs/index.ts';
+import members from './members/index.ts';
+import projectTypes from './project-types/index.ts';
+import projects from './projects/index.ts';
+import roles from './roles/index.ts';
+import search from './search/index.ts';
+import taskRelations from './task-relations/index.ts';
+import tasks from './tasks/index.ts';
+import teams from './teams/index.ts';
+import timeEntries from './time-entries/index.ts';
+import topics from './topics/index.ts';
+import webhooks from './webhooks/index.ts';
+import workflowRoles from './workflow-roles/index.ts';
 
-/** Every v3 resource module; app.ts mounts them under /api/v3. */
-export const v3Modules: FastifyPluginAsync[] = [activityRoutes, authRoutes, clientRoutes, contactRoutes, clientGroupRoutes, topicRoutes, memberRoutes, timeEntryRoutes, projectRoutes, projectTypeRoutes, taskRelationRoutes, clientMemberRoutes, searchRoutes, workflowRoleRoutes, roleRoutes, teamRoutes, calendarRoutes, webhookRoutes, eventRoutes, taskRoutes, jobRoutes];
+/** Every v3 resource module: adding a resource adds its line here. */
+export const MODULES: readonly ServiceModule[] = [
+  activities, auth, calendar, clientGroups, clientMembers, clients, contacts, events, jobs, members, projectTypes, projects,
+  roles, search, taskRelations, tasks, teams, timeEntries, topics, webhooks, workflowRoles,
+];
+
+let registry: Registry | undefined;
+
+/** What all modules bring (routes, events, samples, jobs, periodic work, seeders); the server, worker and CLI all start here. */
+export function loadModules(): Registry {
+  registry ??= collectModules(MODULES);
+  return registry;
+}

@@ -1,24 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
-import { V3_PREFIX } from './idempotency.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Entity name in the audit trail; false to keep a write out of it. Defaults from the path. */
+    /** Entity name in the audit trail (the module's `entity` unless the route names one); false keeps a write out of it. */
     activity?: string | false;
   }
 }
 
-const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
-const IRREGULAR: Record<string, string> = { activities: 'activity', 'time-entries': 'time_entry', 'auth': 'api_key', 'search': 'search' };
-
-/** /clients/12/documents-folder -> client; /time-entries/bulk -> time_entry. */
-export function entityOf(url: string): string {
-  const first = url.slice(V3_PREFIX.length).split('/')[1] ?? '';
-  if (IRREGULAR[first]) return IRREGULAR[first];
-  return first.replace(/ies$/, 'y').replace(/s$/, '').replace(/-/g, '_');
-}
-
+export const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 /** created / updated / deleted, or the operation's own name (complete, reopen, rotate...). */
 function actionOf(method: string, url: string): string {
   const segments = url.split('?')[0]!.split('/').filter(Boolean);
@@ -28,13 +18,12 @@ function actionOf(method: string, url: string): string {
   return /^\d+$/.test(last) || segments.length <= 3 ? 'created' : last.replace(/-/g, '_');
 }
 
-function recordIdOf(request: FastifyRequest, payload: unknown): number | null {
+/** The record a write is about: its path id, else the id of the record it answered with (noted by single()). */
+function recordIdOf(request: FastifyRequest): number | null {
   const params = request.params as Record<string, unknown> | undefined;
   const fromPath = params ? Object.entries(params).find(([k]) => k.endsWith('_id')) : undefined;
   if (fromPath && typeof fromPath[1] === 'number') return fromPath[1];
-  if (typeof payload !== 'string' || !payload.startsWith('{"data":{"id":')) return null;
-  const match = /^\{"data":\{"id":(\d+)/.exec(payload);
-  return match ? Number(match[1]) : null;
+  return request.recordId ?? null;
 }
 
 /**
@@ -44,14 +33,14 @@ function recordIdOf(request: FastifyRequest, payload: unknown): number | null {
 export function registerActivities(app: FastifyInstance, db: Db): void {
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const config = request.routeOptions.config;
-    if (!WRITE_METHODS.has(request.method) || !request.ctx || config.activity === false || !config.tier) return payload;
+    if (!WRITE_METHODS.has(request.method) || !request.ctx || !config.activity || !config.tier) return payload;
     if (reply.statusCode < 200 || reply.statusCode >= 300 || reply.getHeader('idempotency-replayed')) return payload;
     const url = request.routeOptions.url ?? request.url;
     const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? Object.keys(request.body as object) : [];
     await db.insertInto('activities').values({
       company_id: request.ctx.companyId,
-      entity: config.activity ?? entityOf(url),
-      record_id: recordIdOf(request, payload),
+      entity: config.activity,
+      record_id: recordIdOf(request),
       action: actionOf(request.method, url),
       fields: body.sort(),
       api_key_id: request.ctx.key.id,

@@ -12,8 +12,8 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 export function companyIdFrom(request: FastifyRequest): string {
   const raw = request.headers['x-service-company'];
   const value = Array.isArray(raw) ? raw[0] : raw;
-  if (value === undefined || value.trim() === '') throw new AppError(400, 'MISSING_COMPANY', 'The X-Service-Company header is required');
-  if (!UUID.test(value.trim())) throw new AppError(400, 'INVALID_COMPANY', 'X-Service-Company must be a company UUID (8-4-4-4-12 hex)');
+  if (value === undefined || value.trim() === '') throw new AppError('MISSING_COMPANY', 'The X-Service-Company header is required');
+  if (!UUID.test(value.trim())) throw new AppError('INVALID_COMPANY', 'X-Service-Company must be a company UUID (8-4-4-4-12 hex)');
   return value.trim().toLowerCase();
 }
 
@@ -49,7 +49,7 @@ async function findKey(db: Db, companyId: string, fullKey: string): Promise<KeyR
     .executeTakeFirst() as Promise<KeyRow | undefined>;
 }
 
-const unauthorized = (message: string) => new AppError(401, 'UNAUTHORIZED', message);
+const unauthorized = (message: string) => new AppError('UNAUTHORIZED', message);
 
 function checkKeyUsable(row: KeyRow | undefined, request: FastifyRequest): asserts row is KeyRow {
   if (!row) throw unauthorized('The API key is not valid for this company');
@@ -59,7 +59,7 @@ function checkKeyUsable(row: KeyRow | undefined, request: FastifyRequest): asser
   if (row.grace_expires_at && Date.parse(row.grace_expires_at) <= now) throw unauthorized('The API key was rotated and its grace period has ended');
   if (row.kind === 'personal' && row.member_status !== 'active') throw unauthorized('The member this personal key acts for is not active');
   if (row.ip_allowlist && row.ip_allowlist.length > 0 && !addressAllowed(request.ip, row.ip_allowlist)) {
-    throw new AppError(403, 'FORBIDDEN', 'This API key may not be used from this address', { ip: request.ip });
+    throw new AppError('FORBIDDEN', 'This API key may not be used from this address', { ip: request.ip });
   }
 }
 
@@ -68,7 +68,7 @@ export async function authenticate(db: Db, request: FastifyRequest): Promise<Ctx
   const companyId = companyIdFrom(request);
   const raw = request.headers['x-api-key'];
   const fullKey = Array.isArray(raw) ? raw[0] : raw;
-  if (!fullKey) throw new AppError(401, 'MISSING_AUTH', 'The X-API-Key header is required');
+  if (!fullKey) throw new AppError('MISSING_AUTH', 'The X-API-Key header is required');
   if (!fullKey.startsWith(KEY_PREFIX)) throw unauthorized('The API key is not valid for this company');
   const row = await findKey(db, companyId, fullKey);
   checkKeyUsable(row, request);

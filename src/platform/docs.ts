@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { V3_PREFIX } from './idempotency.ts';
+import { V3_PREFIX } from './http.ts';
 import { renderLlms } from './llms.ts';
 
 const require = createRequire(import.meta.url);

@@ -11,13 +11,13 @@ function queryError(request: FastifyRequest, errors: ErrorObject[]): AppError {
   const first = errors[0]!;
   if (first.keyword === 'additionalProperties') {
     const field = (first.params as { additionalProperty: string }).additionalProperty;
-    return new AppError(400, 'UNKNOWN_FILTER_FIELD', `Unknown query parameter: ${field}`, { field });
+    return new AppError('UNKNOWN_FILTER_FIELD', `Unknown query parameter: ${field}`, { field });
   }
   const field = problems[0]!.field.split('.')[0]!;
   if (request.routeOptions.config.filters?.includes(field)) {
-    return new AppError(422, 'INVALID_FILTER_VALUE', `Filter ${field} ${problems[0]!.message}`, { field, errors: problems });
+    return new AppError('INVALID_FILTER_VALUE', `Filter ${field} ${problems[0]!.message}`, { field, errors: problems });
   }
-  return new AppError(400, 'VALIDATION_ERROR', `Query parameter ${field} ${problems[0]!.message}`, { errors: problems });
+  return new AppError('VALIDATION_ERROR', `Query parameter ${field} ${problems[0]!.message}`, { errors: problems });
 }
 
 function validationError(request: FastifyRequest, error: FastifyError): AppError {
@@ -26,14 +26,14 @@ function validationError(request: FastifyRequest, error: FastifyError): AppError
   if (part === 'querystring') return queryError(request, errors);
   const problems = describeErrors(errors, part);
   const where = part === 'params' ? 'Path parameter' : part === 'headers' ? 'Header' : 'Field';
-  return new AppError(400, 'VALIDATION_ERROR', `${where} ${problems[0]?.field ?? ''} ${problems[0]?.message ?? 'is invalid'}`.trim(), { errors: problems });
+  return new AppError('VALIDATION_ERROR', `${where} ${problems[0]?.field ?? ''} ${problems[0]?.message ?? 'is invalid'}`.trim(), { errors: problems });
 }
 
 /** Fastify's own client errors (bad JSON, wrong content type, oversized body) in the spec's error body. */
 function frameworkError(error: FastifyError): AppError {
-  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new AppError(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large');
-  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Bodies must be JSON (Content-Type: application/json)');
-  return new AppError(400, 'VALIDATION_ERROR', error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The JSON body is empty' : 'The request body is not valid JSON', { reason: error.code ?? 'BAD_REQUEST' });
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large');
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Bodies must be JSON (Content-Type: application/json)');
+  return new AppError('VALIDATION_ERROR', error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The JSON body is empty' : 'The request body is not valid JSON', { reason: error.code ?? 'BAD_REQUEST' });
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

@@ -1,25 +1,35 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Executor } from '../db/database.ts';
 import type { Ctx } from './context.ts';
+import { scoped } from './tenant-table.ts';
 
 export type EventAction = 'created' | 'updated' | 'deleted';
 
+export type EventCatalogue = Readonly<Record<string, readonly EventAction[]>>;
+
+/** How a stored record is shaped when it leaves the service, by entity (declared by the modules' `eventShapes`). */
+export type EventShapes = Readonly<Record<string, (data: Record<string, unknown>) => Record<string, unknown>>>;
+
+/** Events (the change feed) and with them their delivery rows and log are kept this long. */
+export const EVENT_RETENTION_DAYS = 30;
+
 /**
- * The event catalogue: which entity fires which action. This one table decides what is
- * recorded (and so what webhooks can deliver); the webhook catalogue endpoint reads it too.
+ * The event catalogue: which entity fires which action, declared by the modules (their `events`)
+ * and installed when the modules are collected. It decides what is recorded, and so what webhooks
+ * can deliver; GET /webhooks/events reads the same registry.
  */
-export const EVENT_CATALOGUE: Record<string, readonly EventAction[]> = {
-  client: ['created', 'updated', 'deleted'],
-  contact: ['created', 'updated', 'deleted'],
-  task: ['created', 'updated', 'deleted'],
-  project: ['created', 'updated', 'deleted'],
-  invoice: ['created', 'updated'],
-  time_entry: ['created'],
-};
+let catalogue: EventCatalogue | undefined;
+
+export function installEventCatalogue(events: EventCatalogue): void {
+  catalogue = events;
+}
 
 export const eventName = (entity: string, action: EventAction) => `${entity}.${action}`;
 
 export function fires(entity: string, action: EventAction): boolean {
-  return EVENT_CATALOGUE[entity]?.includes(action) ?? false;
+  if (!catalogue) throw new Error('No event catalogue: collect the modules (loadModules) before writing');
+  return catalogue[entity]?.includes(action) ?? false;
 }
 
 /**
@@ -35,10 +45,8 @@ export async function recordEvents(ctx: Ctx, entity: string, action: EventAction
   if (!ctx.db.isTransaction) throw new Error('recordEvent must run inside the transaction of the change');
   if (!fires(entity, action) || records.length === 0) return;
   const occurredAt = new Date().toISOString();
-  await ctx.db
-    .insertInto('events')
-    .values(records.map((record) => ({
-      company_id: ctx.companyId,
+  await scoped
+    .insert(ctx, 'events', records.map((record) => ({
       uuid: randomUUID(),
       event: eventName(entity, action),
       entity,
@@ -50,4 +58,24 @@ export async function recordEvents(ctx: Ctx, entity: string, action: EventAction
       occurred_at: occurredAt,
     })))
     .execute();
+}
+
+/** The occurred_at of sample events (GET /webhooks/example when the company has none of the kind yet). */
+export const SAMPLE_STAMP = '2026-01-15T09:30:00.000Z';
+
+/**
+ * What an event's `data` carries wherever it leaves the service (feed, deliveries, examples): deleted
+ * events only {id}; others the record in its entity's declared shape, whatever an older row stored.
+ */
+export function eventData(event: string, data: Record<string, unknown>, shapes: EventShapes): Record<string, unknown> {
+  if (event.endsWith('.deleted')) return { id: data.id };
+  const shape = shapes[event.slice(0, event.lastIndexOf('.'))];
+  return shape ? shape(data) : data;
+}
+
+/** Deletes a batch of expired events; the delivery queue and log go with them (ON DELETE CASCADE). */
+export async function purgeExpiredEvents(db: Executor): Promise<number> {
+  const result = await sql`delete from events where (company_id, id) in (select company_id, id from events
+    where occurred_at < now() - make_interval(days => ${EVENT_RETENTION_DAYS}) limit 5000)`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
 }

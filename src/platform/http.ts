@@ -1,6 +1,12 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import type { FastifyReply, FastifySchema } from 'fastify';
 import type { Tier } from './scopes.ts';
+import { ERRORS, type ErrorCode } from './errors.ts';
+import { isIdempotentRoute } from './idempotent-paths.ts';
+import { etagOf } from './preconditions.ts';
+
+/** Where API v3 is mounted. */
+export const V3_PREFIX = '/api/v3';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -13,8 +19,14 @@ declare module 'fastify' {
     personalKeys?: boolean;
     /** Query parameters that are filters: a bad value is 422 INVALID_FILTER_VALUE, not 400. */
     filters?: readonly string[];
-    /** Money tier for a list/read that nulls fields instead of refusing. */
+    /** Route-specific error codes (the OpenAPI document lists them). */
     errorCodes?: readonly string[];
+    /** A covered path of the spec's idempotency list: Idempotency-Key is honoured. */
+    idempotent?: boolean;
+  }
+  interface FastifyRequest {
+    /** The record a write answered with (set by single()); the audit trail reads it. */
+    recordId?: number;
   }
 }
 
@@ -57,27 +69,11 @@ export const OffsetOrCursorList = <T extends TSchema>(record: T) =>
 export const IdParam = (name: string) =>
   Type.Object({ [name]: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Record id' }) });
 
-/** Codes every authenticated v3 route can answer, by HTTP status, for the OpenAPI document. */
-const COMMON_ERRORS: Record<number, string[]> = {
-  400: ['MISSING_COMPANY', 'INVALID_COMPANY', 'VALIDATION_ERROR'],
-  401: ['MISSING_AUTH', 'UNAUTHORIZED'],
-  403: ['HTTPS_REQUIRED', 'FORBIDDEN', 'PLAN_UPGRADE_REQUIRED'],
-  429: ['RATE_LIMIT_EXCEEDED'],
-  500: ['INTERNAL_ERROR'],
-};
-
-const STATUS_OF: Record<string, number> = {
-  NOT_FOUND: 404, STALE_WRITE: 412, PRECONDITION_REQUIRED: 428, INVALID_FILTER_VALUE: 422,
-  FINANCIAL_SCOPE_REQUIRED: 403, SUBSCRIPTION_READ_ONLY: 403, PERSONAL_KEY_CANNOT_MANAGE_KEYS: 403, MANAGEMENT_UI_ONLY: 403,
-  READ_ONLY: 403,
-  WEBHOOKS_COMING_SOON: 503,
-};
-
-export function statusOfCode(code: string): number {
-  if (STATUS_OF[code]) return STATUS_OF[code];
-  if (code.startsWith('INVALID_') || code.startsWith('UNKNOWN_') || code === 'UNSUPPORTED_TYPE') return 400;
-  return 409;
-}
+/** Codes every authenticated v3 route can answer, for the OpenAPI document. */
+const COMMON_ERRORS: readonly ErrorCode[] = [
+  'MISSING_COMPANY', 'INVALID_COMPANY', 'VALIDATION_ERROR', 'MISSING_AUTH', 'UNAUTHORIZED', 'HTTPS_REQUIRED', 'FORBIDDEN',
+  'PLAN_UPGRADE_REQUIRED', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR',
+];
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -90,20 +86,35 @@ export interface RouteSpec<S extends FastifySchema> {
   allowWhenLapsed?: boolean;
   personalKeys?: boolean;
   filters?: readonly string[];
-  /** Route-specific error codes beyond the common ones. */
-  errors?: readonly string[];
+  /** Route-specific error codes beyond the common ones (idempotency and list codes are added by themselves). */
+  errors?: readonly ErrorCode[];
+  /** The audit trail's entity, when not the module's. */
+  entity?: string;
   description?: string;
   schema: S;
 }
 
-function errorResponses(tier: Tier, errors: readonly string[], write: boolean) {
+/** Codes a route answers because of its shape: a covered POST, a list query with cursor and filters. */
+function implicitErrors(idempotent: boolean, query: TSchema | undefined, filters: readonly string[]): ErrorCode[] {
+  const codes: ErrorCode[] = idempotent ? ['IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED'] : [];
+  const properties = (query as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+  if ('cursor' in properties) codes.push('INVALID_CURSOR');
+  if (query && (query as { additionalProperties?: unknown }).additionalProperties === false) codes.push('UNKNOWN_FILTER_FIELD');
+  if (filters.length > 0) codes.push('INVALID_FILTER_VALUE');
+  return codes;
+}
+
+function errorResponses(tier: Tier, errors: readonly ErrorCode[], write: boolean) {
   const byStatus = new Map<number, Set<string>>();
-  const add = (status: number, code: string) => byStatus.set(status, (byStatus.get(status) ?? new Set()).add(code));
-  if (tier !== 'none' && tier !== 'operator') for (const [status, codes] of Object.entries(COMMON_ERRORS)) codes.forEach((c) => add(Number(status), c));
-  if (tier === 'operator') add(401, 'UNAUTHORIZED');
-  if (write) add(403, 'SUBSCRIPTION_READ_ONLY');
-  if (tier === 'financials') add(403, 'FINANCIAL_SCOPE_REQUIRED');
-  for (const code of errors) add(statusOfCode(code), code);
+  const add = (code: ErrorCode) => {
+    const status = ERRORS[code];
+    byStatus.set(status, (byStatus.get(status) ?? new Set()).add(code));
+  };
+  if (tier !== 'none' && tier !== 'operator') COMMON_ERRORS.forEach(add);
+  if (tier === 'operator') add('UNAUTHORIZED');
+  if (write) add('SUBSCRIPTION_READ_ONLY');
+  if (tier === 'financials') add('FINANCIAL_SCOPE_REQUIRED');
+  errors.forEach(add);
   const out: Record<number, TSchema> = {};
   for (const [status, codes] of byStatus) out[status] = Type.Ref('Error', { description: [...codes].sort().join(', ') });
   return out;
@@ -115,7 +126,11 @@ function errorResponses(tier: Tier, errors: readonly string[], write: boolean) {
  */
 export function route<S extends FastifySchema, M extends HttpMethod>(method: M, url: string, spec: RouteSpec<S>) {
   const write = method !== 'GET';
-  const response = { ...(spec.schema.response as Record<number, TSchema>), ...errorResponses(spec.tier, spec.errors ?? [], write) };
+  const idempotent = isIdempotentRoute(method, url);
+  const filters = spec.filters ?? [];
+  const implicit = implicitErrors(idempotent, spec.schema.querystring as TSchema | undefined, filters);
+  const errors = [...new Set([...(spec.errors ?? []), ...implicit])];
+  const response = { ...(spec.schema.response as Record<number, TSchema>), ...errorResponses(spec.tier, errors, write) };
   return {
     method,
     url,
@@ -128,20 +143,21 @@ export function route<S extends FastifySchema, M extends HttpMethod>(method: M, 
       tags: spec.tags,
       'x-scope': spec.tier,
       'x-preview': spec.preview ?? false,
-      'x-error-codes': [...(spec.errors ?? [])],
+      'x-error-codes': errors,
     } as S,
     config: {
       tier: spec.tier,
       preview: spec.preview ?? false,
       allowWhenLapsed: spec.allowWhenLapsed ?? false,
       personalKeys: spec.personalKeys ?? true,
-      filters: spec.filters ?? [],
-      errorCodes: spec.errors ?? [],
+      filters,
+      errorCodes: errors,
+      idempotent,
+      ...(spec.entity ? { activity: spec.entity } : {}),
     },
   };
 }
 
-/** A single-record envelope; sets the ETag (from updated_at) that If-Match later carries. */
 /**
  * The legacy `X-Service-Warning` header, kept for one deprecation cycle next to `warnings[]` with the same
  * content (the array as JSON, non-ASCII escaped so it is a valid header value).
@@ -153,9 +169,12 @@ export function withWarnings<B extends object>(reply: FastifyReply, body: B, war
   return { ...body, warnings };
 }
 
+/** A single-record envelope; sets the ETag (from updated_at) that If-Match later carries, and notes the record for the audit trail. */
 export function single<T extends object>(reply: FastifyReply, record: T, status = 200, warnings?: Array<Static<typeof Warning>>) {
+  const id = (record as { id?: unknown }).id;
+  if (typeof id === 'number') reply.request.recordId = id;
   const updatedAt = (record as { updated_at?: unknown }).updated_at;
-  if (typeof updatedAt === 'string') reply.header('ETag', `"${updatedAt}"`);
+  if (typeof updatedAt === 'string') reply.header('ETag', etagOf(updatedAt));
   reply.code(status);
   return withWarnings(reply, { data: record }, warnings);
 }

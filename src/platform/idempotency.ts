@@ -4,39 +4,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import { AppError } from './errors.ts';
 
-/** The spec's covered exact paths (relative to /api/v3). */
-const EXACT = new Set([
-  '/agreements', '/budgets', '/calendar', '/client-groups', '/client-members', '/clients', '/clients/bulk-member-action', '/contacts',
-  '/content-templates', '/contracts', '/custom-fields', '/delegations', '/digitizations', '/documents', '/flextime', '/folder-templates',
-  '/folders', '/integrations/reference-data/sync', '/invoice-sellers', '/invoices', '/members', '/monitors', '/notes', '/product-fields',
-  '/products', '/project-workflows', '/projects', '/roles', '/suppliers', '/task-automations', '/task-relations', '/tasks', '/taxes',
-  '/teams', '/time-entries', '/time-entries/bulk', '/topics', '/workflow-roles', '/workflow-templates', '/tasks/bulk-action',
-]);
-
-/** The spec's covered path shapes; {id} is any numeric id, the replayed event id is a string. */
-const SHAPES = [
-  '/clients/{id}/documents-folder', '/clients/{id}/emails', '/clients/{id}/invoices', '/clients/{id}/monitors', '/company/apps/{id}/activate',
-  '/content-templates/{id}/rows', '/contracts/{id}/apply', '/contracts/{id}/rows', '/contracts/{id}/rows/{id}/prices', '/invoices/{id}/export',
-  '/invoices/{id}/mark-paid', '/invoices/{id}/mark-unpaid', '/invoices/{id}/refresh-payment-status', '/invoices/{id}/rows', '/invoices/{id}/send',
-  '/members/{id}/agreements', '/notes/{id}/attachments', '/products/{id}/prices', '/project-workflows/{id}/apply', '/project-workflows/{id}/push',
-  '/project-workflows/{id}/tasks', '/tasks/{id}/attachments', '/tasks/{id}/comments', '/tasks/{id}/complete', '/tasks/{id}/reopen',
-  '/webhooks/{id}/deliveries/{event}/replay', '/workflow-templates/{id}/apply', '/workflow-templates/{id}/push', '/workflow-templates/{id}/tasks',
-].map((shape) => new RegExp(`^${shape.replace(/\{id\}/g, '\\d+').replace(/\{event\}/g, '[^/]+')}$`));
-
-export const V3_PREFIX = '/api/v3';
 export const MAX_KEY_LENGTH = 200;
-const LIFETIME_HOURS = 24;
 /** A 'running' row older than this belongs to a request that died; a retry may take it over. */
 const STALE_RUNNING_SECONDS = 300;
 const REPLAYED_HEADERS = ['content-type', 'location', 'x-api-preview', 'etag', 'x-service-warning'];
-
-export function isCovered(method: string, url: string): boolean {
-  if (method !== 'POST') return false;
-  const path = url.split('?')[0]!;
-  if (!path.startsWith(V3_PREFIX)) return false;
-  const rest = path.slice(V3_PREFIX.length).replace(/\/$/, '');
-  return EXACT.has(rest) || SHAPES.some((re) => re.test(rest));
-}
 
 /** JSON with object keys sorted, so the same body sent with its keys in another order is the same request. */
 function canonical(value: unknown): string {
@@ -61,9 +32,9 @@ async function claim(db: Db, request: FastifyRequest, key: string, hash: string)
   const { companyId, key: apiKey } = request.ctx;
   const inserted = await db
     .insertInto('idempotency_keys')
-    .values({ company_id: companyId, api_key_id: apiKey.id, key, request_hash: hash, state: 'running', expires_at: sql<string>`now() + interval '24 hours'` as never })
+    .values({ company_id: companyId, api_key_id: apiKey.id, key, request_hash: hash, state: 'running', expires_at: sql<string>`now() + interval '24 hours'` })
     .onConflict((oc) =>
-      oc.columns(['company_id', 'api_key_id', 'key']).doUpdateSet({ request_hash: hash, state: 'running', response_status: null, response_headers: null, response_body: null, created_at: sql`now()` as never, expires_at: sql`now() + interval '24 hours'` as never })
+      oc.columns(['company_id', 'api_key_id', 'key']).doUpdateSet({ request_hash: hash, state: 'running', response_status: null, response_headers: null, response_body: null, created_at: sql<string>`now()`, expires_at: sql<string>`now() + interval '24 hours'` })
         // Take over only an expired entry, or one whose first request died while running.
         .where(sql<boolean>`idempotency_keys.expires_at <= now() or (idempotency_keys.state = 'running' and idempotency_keys.created_at < now() - make_interval(secs => ${STALE_RUNNING_SECONDS}))`))
     .returning('key')
@@ -81,10 +52,10 @@ async function claim(db: Db, request: FastifyRequest, key: string, hash: string)
 export function registerIdempotency(app: FastifyInstance, db: Db): void {
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers['idempotency-key'];
-    if (header === undefined || !request.ctx || !isCovered(request.method, request.url)) return;
+    if (header === undefined || !request.ctx || !request.routeOptions.config.idempotent) return;
     const key = Array.isArray(header) ? header[0]! : header;
     if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
-      throw new AppError(400, 'VALIDATION_ERROR', `Idempotency-Key must be 1-${MAX_KEY_LENGTH} characters`, { reason: 'INVALID_IDEMPOTENCY_KEY' });
+      throw new AppError('VALIDATION_ERROR', `Idempotency-Key must be 1-${MAX_KEY_LENGTH} characters`, { reason: 'INVALID_IDEMPOTENCY_KEY' });
     }
     const hash = requestHash(request);
     const existing = await claim(db, request, key, hash);
@@ -92,8 +63,8 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
       request.idempotencyKey = key;
       return;
     }
-    if (existing.request_hash !== hash) throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
-    if (existing.state === 'running') throw new AppError(409, 'IDEMPOTENCY_CONFLICT', 'A request with this Idempotency-Key is still being processed');
+    if (existing.request_hash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
+    if (existing.state === 'running') throw new AppError('IDEMPOTENCY_CONFLICT', 'A request with this Idempotency-Key is still being processed');
     for (const [name, value] of Object.entries(existing.response_headers ?? {})) reply.header(name, value);
     reply.header('Idempotency-Replayed', 'true');
     return reply.code(existing.response_status!).send(existing.response_body);
@@ -123,4 +94,3 @@ export async function purgeExpiredIdempotency(db: Db): Promise<number> {
   return Number(result.numDeletedRows);
 }
 
-export const IDEMPOTENCY_LIFETIME_HOURS = LIFETIME_HOURS;

@@ -61,7 +61,7 @@ function encodeCursor(payload: CursorPayload): string {
   return `${body}.${sign(body)}`;
 }
 
-const invalidCursor = (why: string) => new AppError(400, 'INVALID_CURSOR', `The cursor is not valid for this list: ${why}`);
+const invalidCursor = (why: string) => new AppError('INVALID_CURSOR', `The cursor is not valid for this list: ${why}`);
 
 function decodeCursor(raw: string, listId: string, companyId: string): CursorPayload {
   const parts = raw.split('.');
@@ -94,7 +94,7 @@ export function resolveList(ctx: Ctx, listId: string, input: object, options: Li
   let sort = params.sort ?? options.defaultSort ?? 'id';
   let after: [unknown, number] | undefined;
   if (params.cursor !== undefined) {
-    if (options.cursor === false) throw new AppError(400, 'INVALID_CURSOR', 'This list is offset-only; cursors are not supported');
+    if (options.cursor === false) throw new AppError('INVALID_CURSOR', 'This list is offset-only; cursors are not supported');
     const payload = decodeCursor(params.cursor, listId, ctx.companyId);
     if (Object.keys(filters).length === 0 && params.sort === undefined) ({ f: filters, s: sort } = payload);
     else if (!sameJson(filters, payload.f) || sort !== payload.s) throw invalidCursor('filters or sort differ from the ones it was issued for');
@@ -127,7 +127,7 @@ export async function paginate<R extends Record<string, unknown>>(
   const descending = spec.sort.startsWith('-');
   const field = descending ? spec.sort.slice(1) : spec.sort;
   const column = field === 'id' ? spec.idColumn : options.sortable?.[field];
-  if (!column) throw new AppError(400, 'VALIDATION_ERROR', `Cannot sort by ${field}`, { reason: 'UNKNOWN_SORT_FIELD', field });
+  if (!column) throw new AppError('VALIDATION_ERROR', `Cannot sort by ${field}`, { reason: 'UNKNOWN_SORT_FIELD', field });
   const direction = descending ? 'desc' : 'asc';
   let query = spec.base;
   if (spec.after) {
@@ -162,4 +162,26 @@ async function countCapped(ctx: Ctx, base: AnyQuery): Promise<number | '10000+'>
   const row = await ctx.db.selectNoFrom(sql<number>`(select count(*)::int from (${capped}) as capped)`.as('n')).executeTakeFirst() as { n: number } | undefined;
   const n = row?.n ?? 0;
   return n > MAX_OFFSET ? '10000+' : n;
+}
+
+export interface ListPageSpec {
+  /** Names the list in its cursors (a cursor of another list is refused). */
+  listId: string;
+  /** The request's query: paging, sort and filters. */
+  params: object;
+  options: ListOptions;
+  /** FROM, joins and WHERE for the effective filters (a cursor's own filters when it carries them). */
+  base: (filters: Record<string, unknown>) => AnyQuery;
+  idColumn: string;
+  /** Adds the output columns. */
+  project: (query: never) => AnyQuery;
+}
+
+/** One call for a list: resolves filters and sort (cursor included), then answers the offset or keyset page. */
+export async function listPage<R extends Record<string, unknown>>(ctx: Ctx, spec: ListPageSpec): Promise<{ data: R[]; meta: ListMeta }> {
+  const { filters, sort, after } = resolveList(ctx, spec.listId, spec.params, spec.options);
+  return paginate<R>(ctx, {
+    listId: spec.listId, base: spec.base(filters), idColumn: spec.idColumn, project: spec.project as (q: AnyQuery) => AnyQuery,
+    options: spec.options, params: spec.params, filters, sort, after,
+  });
 }

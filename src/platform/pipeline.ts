@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
-import type { Config } from './config.ts';
+import type { Config } from '../config.ts';
 import { AppError } from './errors.ts';
 import { authenticate } from './auth.ts';
 import { hasTier, type Tier } from './scopes.ts';
@@ -14,26 +14,26 @@ export function checkHttps(config: Config, request: FastifyRequest): void {
   if (config.requireHttps === 'off' || request.protocol === 'https') return;
   // request.ip, not the socket: behind a trusted local proxy every socket peer is loopback.
   if (config.requireHttps === 'on' && isLoopback(request.ip)) return;
-  throw new AppError(403, 'HTTPS_REQUIRED', 'Requests must use HTTPS');
+  throw new AppError('HTTPS_REQUIRED', 'Requests must use HTTPS');
 }
 
 function checkGates(ctx: Ctx, request: FastifyRequest): void {
-  if (ctx.company.plan !== 'pro') throw new AppError(403, 'PLAN_UPGRADE_REQUIRED', 'The company plan does not include API access; upgrade to use API v3');
+  if (ctx.company.plan !== 'pro') throw new AppError('PLAN_UPGRADE_REQUIRED', 'The company plan does not include API access; upgrade to use API v3');
   const write = !READ_METHODS.has(request.method);
   if (write && ctx.company.subscription_status === 'lapsed' && !request.routeOptions.config.allowWhenLapsed) {
-    throw new AppError(403, 'SUBSCRIPTION_READ_ONLY', 'The company subscription has lapsed; the API is read-only until it is renewed');
+    throw new AppError('SUBSCRIPTION_READ_ONLY', 'The company subscription has lapsed; the API is read-only until it is renewed');
   }
 }
 
 export function checkTier(ctx: Ctx, tier: Tier, personalKeys: boolean): void {
   if (!personalKeys && ctx.key.kind === 'personal') {
-    throw new AppError(403, 'PERSONAL_KEY_CANNOT_MANAGE_KEYS', 'Personal keys cannot manage API keys', { required_scope: 'admin' });
+    throw new AppError('PERSONAL_KEY_CANNOT_MANAGE_KEYS', 'Personal keys cannot manage API keys', { required_scope: 'admin' });
   }
   if (hasTier(ctx.key.scopes, tier)) return;
   if (tier === 'financials') {
-    throw new AppError(403, 'FINANCIAL_SCOPE_REQUIRED', 'This resource needs the financials tier (carried by admin keys)', { required_scope: 'financials' });
+    throw new AppError('FINANCIAL_SCOPE_REQUIRED', 'This resource needs the financials tier (carried by admin keys)', { required_scope: 'financials' });
   }
-  throw new AppError(403, 'FORBIDDEN', `This operation needs the ${tier} scope`, { required_scope: tier });
+  throw new AppError('FORBIDDEN', `This operation needs the ${tier} scope`, { required_scope: tier });
 }
 
 /**

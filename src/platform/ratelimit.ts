@@ -60,5 +60,5 @@ export class RateLimits {
 
 function tooMany(msBeforeNext: number, message: string): AppError {
   const retryAfter = Math.max(1, Math.ceil(msBeforeNext / 1000));
-  return new AppError(429, 'RATE_LIMIT_EXCEEDED', message, { retry_after: retryAfter }, { 'Retry-After': String(retryAfter) });
+  return new AppError('RATE_LIMIT_EXCEEDED', message, { retry_after: retryAfter }, { 'Retry-After': String(retryAfter) });
 }

@@ -64,3 +64,11 @@ export function projectVisible(ctx: Ctx, projectAlias: string): RawBuilder<boole
   return sql<boolean>`(${sql.ref(`${projectAlias}.manager_id`)} = ${ctx.actor.personId}
     or (${sql.ref(`${projectAlias}.client_id`)} is not null and ${clientIdVisible(ctx, `${projectAlias}.company_id`, `${projectAlias}.client_id`)}))`;
 }
+
+/** The visibility rule of each table that has one; gateways and reference checks apply it to restricted keys. */
+export const VISIBILITY: Partial<Record<string, (ctx: Ctx, alias: string) => RawBuilder<boolean>>> = {
+  clients: clientVisible,
+  tasks: taskVisible,
+  time_entries: timeEntryVisible,
+  projects: projectVisible,
+};

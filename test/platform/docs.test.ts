@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { statusOfCode } from '../../src/platform/http.ts';
+import { ERRORS, type ErrorCode } from '../../src/platform/errors.ts';
+
+const statusOfCode = (code: string) => ERRORS[code as ErrorCode];
 import { createTestApp } from '../helpers.ts';
 
 const t = await createTestApp();
@@ -71,6 +73,25 @@ test('each operation lists its error codes in the response descriptions, under t
   }
   const health = doc.paths['/health']?.get;
   assert.ok(health && health['x-scope'] === 'none' && health.responses['503'], 'GET /health is documented with its 503');
+});
+
+test('every code a route lists is in the error catalogue, covered POSTs list the idempotency codes, lists their cursor and filter codes', () => {
+  for (const { method, path, op } of operations) {
+    const codes = op['x-error-codes'] ?? [];
+    for (const code of codes) assert.ok(code in ERRORS, `${method} ${path}: ${code} is in the catalogue`);
+    const route = t.app.routeTable.find((r) => r.method === method && toOpenApiPath(r.url) === path);
+    if (route?.config.idempotent) {
+      assert.ok(codes.includes('IDEMPOTENCY_CONFLICT') && codes.includes('IDEMPOTENCY_KEY_REUSED'), `${method} ${path} documents idempotency`);
+    }
+  }
+  const folder = doc.paths['/clients/{client_id}/documents-folder']?.post;
+  assert.ok(folder?.['x-error-codes']?.includes('IDEMPOTENCY_KEY_REUSED'), 'the covered documents-folder path documents its idempotency codes');
+  assert.match(doc.paths['/tasks']?.get?.responses['400']?.description ?? '', /INVALID_CURSOR.*UNKNOWN_FILTER_FIELD/);
+  assert.match(doc.paths['/tasks']?.get?.responses['422']?.description ?? '', /INVALID_FILTER_VALUE/);
+  // Thrown as 409, documented as 409 (it once was documented as 400).
+  const transition = operations.find((o) => o.op['x-error-codes']?.includes('INVALID_STATUS_TRANSITION'));
+  assert.ok(transition, 'some route answers INVALID_STATUS_TRANSITION');
+  assert.match(transition.op.responses['409']?.description ?? '', /INVALID_STATUS_TRANSITION/);
 });
 
 test('preview operations answer with X-Api-Preview: true, stable ones without it', async () => {

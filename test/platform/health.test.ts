@@ -11,7 +11,7 @@ import Fastify from 'fastify';
 import { Redis, type RedisOptions } from 'ioredis';
 import { buildApp } from '../../src/app.ts';
 import { openDatabase } from '../../src/db/database.ts';
-import { loadConfig } from '../../src/platform/config.ts';
+import { loadConfig } from '../../src/config.ts';
 import { healthRoutes } from '../../src/platform/health.ts';
 import { cloneDatabase, createTestApp } from '../helpers.ts';
 

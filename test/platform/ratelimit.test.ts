@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { createTestApp, type Response } from '../helpers.ts';
 import { buildApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/platform/config.ts';
+import { loadConfig } from '../../src/config.ts';
 
 const t = await createTestApp({}, { SVC_RATE_LIMIT_READ: '3', SVC_RATE_LIMIT_WRITE: '2' });
 const code = (res: Response) => res.body?.error?.code;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadConfig } from '../../src/platform/config.ts';
-import { warnAboutWebhookConfig } from '../../src/webhooks/worker.ts';
+import { loadConfig } from '../../src/config.ts';
+import { warnAboutWebhookConfig } from '../../src/background/index.ts';
 import { memoryLog } from './setup.ts';
 
 test('webhook settings: defaults, decimals for short test delays, and refusals', () => {

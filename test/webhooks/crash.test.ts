@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { startDeliveryWorker } from '../../src/webhooks/worker.ts';
+import { startDeliveryWorker } from '../../src/background/webhooks/worker.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 import { attemptsOf, createClient, deliverAll, pendingCount, recordRaw, subscribe, webhookApp } from './setup.ts';
 
@@ -110,7 +110,7 @@ test('stopping past the grace period releases the attempt to the queue, unrecord
   const release = holdAfter(receiver, 0);
   const { id } = await subscribe(t, 'project.created', receiver.url);
   await recordRaw(t, 'project.created', 1);
-  const worker = startDeliveryWorker({ db: t.db, config: t.deps.config, log: t.deps.log });
+  const worker = startDeliveryWorker({ db: t.db, config: t.deps.config, log: t.deps.log, shapes: t.deps.shapes });
   await receiver.waitFor(1);
   await worker.stop({ graceMs: 100 });
   release();

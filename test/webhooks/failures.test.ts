@@ -119,7 +119,7 @@ async function fakeSmtp(): Promise<{ port: number; messages: string[] }> {
 test('with SMTP_URL the disable notice is e-mailed through the SMTP server', async () => {
   const smtp = await fakeSmtp();
   const t = await webhookApp({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, SVC_MAIL_FROM: 'Webhooks <hooks@svc.example>' });
-  const { createMailer } = await import('../../src/webhooks/mailer.ts');
+  const { createMailer } = await import('../../src/background/webhooks/mailer.ts');
   const mailer = createMailer(t.app.config)!;
   after(() => mailer.close());
   const receiver = await startReceiver();

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { startDeliveryWorker } from '../../src/webhooks/worker.ts';
+import { startDeliveryWorker } from '../../src/background/webhooks/worker.ts';
 import { startReceiver } from './receiver.ts';
 import { attemptsOf, deliverAll, pendingCount, subscribe, webhookApp, type WebhookTestApp } from './setup.ts';
 
@@ -24,7 +24,7 @@ test('a burst of 500 events is spaced by the per-company rate and consumes no at
   const otherSub = await t.request('POST', '/webhooks', { tenant: other, body: { webhook: 'time_entry.created', url: otherReceiver.url } });
   assert.equal(otherSub.status, 201);
 
-  const worker = startDeliveryWorker({ db: t.db, config: t.deps.config, log: t.deps.log });
+  const worker = startDeliveryWorker({ db: t.db, config: t.deps.config, log: t.deps.log, shapes: t.deps.shapes });
   try {
     await burst(t, 500);
     await burst(t, 5, other.companyId);

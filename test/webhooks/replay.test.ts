@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { drainOnce } from '../../src/webhooks/engine.ts';
+import { drainOnce } from '../../src/background/webhooks/engine.ts';
 import { startReceiver } from './receiver.ts';
 import { attemptsOf, createClient, deliverAll, subscribe, webhookApp } from './setup.ts';
 

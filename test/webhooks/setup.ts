@@ -1,7 +1,8 @@
 import { createTestApp, type TestApp } from '../helpers.ts';
-import { drainOnce, type EngineDeps } from '../../src/webhooks/engine.ts';
-import type { Log } from '../../src/webhooks/log.ts';
-import type { Resolver } from '../../src/webhooks/address.ts';
+import { drainOnce, type EngineDeps } from '../../src/background/webhooks/engine.ts';
+import type { Log } from '../../src/background/log.ts';
+import { loadModules } from '../../src/modules/index.ts';
+import type { Resolver } from '../../src/platform/ssrf.ts';
 
 /** Short retry ladder, no pacing, private receivers allowed: the defaults of the delivery tests. */
 export const TEST_ENV = {
@@ -26,7 +27,7 @@ export interface WebhookTestApp extends TestApp {
 
 export async function webhookApp(env: Record<string, string> = {}, resolve?: Resolver): Promise<WebhookTestApp> {
   const t = await createTestApp({}, { ...TEST_ENV, ...env });
-  const deps = { db: t.db.db, config: t.app.config, log: memoryLog(), resolve };
+  const deps = { db: t.db.db, config: t.app.config, log: memoryLog(), shapes: loadModules().eventShapes, resolve };
   return Object.assign(t, { deps });
 }
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp } from '../helpers.ts';
-import { blockedRange, resolveTarget, UnsafeTarget } from '../../src/webhooks/address.ts';
+import { blockedRange, resolveTarget, UnsafeTarget } from '../../src/platform/ssrf.ts';
 import { startReceiver } from './receiver.ts';
 import { attemptsOf, deliverAll, subscribe, webhookApp } from './setup.ts';
 

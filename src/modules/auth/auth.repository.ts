@@ -1,26 +1,15 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
-import { paginate, resolveList } from '../../platform/lists.ts';
+import { listPage } from '../../platform/lists.ts';
 import { nowStamp } from '../../platform/sql.ts';
+import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { KEY_LIST_OPTIONS, ROTATION_GRACE_HOURS, type ApiKeyRecord, type MeRecord } from './auth.schemas.ts';
 
-export interface KeyColumns {
-  name: string;
-  kind: 'integration' | 'personal';
-  scopes: string[];
-  person_id: number | null;
-  expires_at: string | null;
-  ip_allowlist: string[] | null;
-  key_prefix: string;
-  key_hash: string;
-}
-
-function base(ctx: Ctx) {
-  return ctx.db.selectFrom('api_keys as k').where('k.company_id', '=', ctx.companyId);
-}
+/** Revoked keys stay rows (is_active false): there is no soft delete. */
+export const apiKeys = tenantTable('api_keys', { alias: 'k' });
 
 /** The masked columns only: key_hash is never selected, so it cannot leak through a response. */
-function project(query: ReturnType<typeof base>) {
+function project(query: BaseQuery<'api_keys', 'k'>) {
   return query.select([
     'k.id', 'k.name', 'k.key_prefix', 'k.auth_type', 'k.kind', 'k.scopes', 'k.person_id',
     // A rotated key whose grace has ended no longer works: it reads as inactive like a revoked one.
@@ -29,68 +18,61 @@ function project(query: ReturnType<typeof base>) {
   ]);
 }
 
-export async function listKeys(ctx: Ctx, params: object) {
-  const { filters, sort, after } = resolveList(ctx, 'api_keys', params, KEY_LIST_OPTIONS);
-  return paginate<ApiKeyRecord>(ctx, {
-    listId: 'api_keys', base: base(ctx), idColumn: 'k.id', project: project as never,
-    options: KEY_LIST_OPTIONS, params, filters, sort, after,
+export function listKeys(ctx: Ctx, params: object) {
+  return listPage<ApiKeyRecord>(ctx, {
+    listId: 'api_keys', params, options: KEY_LIST_OPTIONS, idColumn: 'k.id', project,
+    base: () => apiKeys.base(ctx),
   });
 }
 
 export async function findKey(ctx: Ctx, id: number): Promise<ApiKeyRecord | undefined> {
-  return project(base(ctx).where('k.id', '=', id)).executeTakeFirst() as Promise<ApiKeyRecord | undefined>;
+  return project(apiKeys.base(ctx).where('k.id', '=', id)).executeTakeFirst() as Promise<ApiKeyRecord | undefined>;
 }
 
-/** Locks the key row (revoked or not) for the rest of the transaction; undefined when absent. */
+/** Locks the key row (revoked or not) for the rest of the transaction, with what rotation copies and checks. */
 export async function lockKey(ctx: Ctx, id: number) {
-  return base(ctx)
+  return apiKeys.base(ctx)
     .where('k.id', '=', id)
     .select(['k.id', 'k.name', 'k.kind', 'k.scopes', 'k.person_id', 'k.is_active', 'k.expires_at', 'k.ip_allowlist', 'k.grace_expires_at', 'k.rotated_to_id'])
     .forUpdate()
     .executeTakeFirst();
 }
 
-export async function insertKey(ctx: Ctx, values: KeyColumns): Promise<number> {
-  const row = await ctx.db.insertInto('api_keys').values({
-    ...values, company_id: ctx.companyId, revoked_at: null, grace_expires_at: null, rotated_to_id: null, last_used_at: null,
-  }).returning('id').executeTakeFirstOrThrow();
-  return row.id;
-}
+// Key writes stamp updated_at with the plain clock (keys carry no ETag), so they do not go through apiKeys.update.
 
 /** Starts the old key's grace period and links it to its successor; answers when the grace ends. */
 export async function markRotated(ctx: Ctx, id: number, newId: number): Promise<string> {
-  const row = await ctx.db.updateTable('api_keys')
+  const row = await scoped.update(ctx, 'api_keys')
     .set({
       grace_expires_at: sql<string>`date_trunc('milliseconds', now()) + make_interval(hours => ${ROTATION_GRACE_HOURS})`,
       rotated_to_id: newId,
       updated_at: nowStamp(),
     })
-    .where('company_id', '=', ctx.companyId).where('id', '=', id)
+    .where('id', '=', id)
     .returning('grace_expires_at').executeTakeFirstOrThrow();
   return row.grace_expires_at as string;
 }
 
 export async function revokeKey(ctx: Ctx, id: number): Promise<void> {
-  await ctx.db.updateTable('api_keys').set({ is_active: false, revoked_at: nowStamp(), updated_at: nowStamp() })
-    .where('company_id', '=', ctx.companyId).where('id', '=', id).execute();
+  await scoped.update(ctx, 'api_keys').set({ is_active: false, revoked_at: nowStamp(), updated_at: nowStamp() }).where('id', '=', id).execute();
 }
 
 /** true when the person is a member of this company whose status is active. */
 export async function isActiveMember(ctx: Ctx, personId: number): Promise<boolean> {
-  const row = await ctx.db.selectFrom('members').select('id')
-    .where('company_id', '=', ctx.companyId).where('person_id', '=', personId).where('status', '=', 'active')
+  const row = await scoped.select(ctx, 'members', 'm').select('m.id')
+    .where('m.person_id', '=', personId).where('m.status', '=', 'active')
     .executeTakeFirst();
   return row !== undefined;
 }
 
 export async function findKeyIdentity(ctx: Ctx, id: number): Promise<MeRecord['key'] | undefined> {
-  return base(ctx).where('k.id', '=', id).select(['k.id', 'k.name', 'k.kind', 'k.scopes', 'k.key_prefix']).executeTakeFirst();
+  return apiKeys.base(ctx).where('k.id', '=', id).select(['k.id', 'k.name', 'k.kind', 'k.scopes', 'k.key_prefix']).executeTakeFirst();
 }
 
 export async function findPerson(ctx: Ctx, personId: number): Promise<MeRecord['person'] | undefined> {
-  return ctx.db.selectFrom('people as p')
+  return scoped.select(ctx, 'people', 'p')
     .leftJoin('members as m', (join) => join.onRef('m.company_id', '=', 'p.company_id').onRef('m.person_id', '=', 'p.id'))
     .select(['p.id as person_id', 'm.id as member_id', 'p.name', 'p.surname', 'p.email', 'm.role'])
-    .where('p.company_id', '=', ctx.companyId).where('p.id', '=', personId)
+    .where('p.id', '=', personId)
     .executeTakeFirst();
 }

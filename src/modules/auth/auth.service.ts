@@ -1,14 +1,16 @@
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
-import { conflict, domainValidation, invalidReference, notFound } from '../../platform/errors.ts';
+import { AppError, domainValidation, invalidReference, notFound } from '../../platform/errors.ts';
 import { generateKey } from '../../platform/keys.ts';
+import { mutateQuietly, orNotFound } from '../../platform/mutate.ts';
 import { isValidCidrOrAddress } from '../../platform/network.ts';
 import { assertReference } from '../../platform/references.ts';
 import { expandScopes, PERSONAL_SCOPES } from '../../platform/scopes.ts';
+import type { NewRow } from '../../platform/tenant-table.ts';
 import type { ApiKeyCreateBody, ApiKeyCreatedRecord, ApiKeyRecord, MeRecord, RotatedKeyRecord } from './auth.schemas.ts';
 import * as repo from './auth.repository.ts';
 
-type Grant = Pick<repo.KeyColumns, 'kind' | 'scopes' | 'person_id'>;
+type Grant = Pick<NewRow<'api_keys'>, 'kind' | 'scopes' | 'person_id'>;
 
 /** A personal key acts as one active member and always carries read+write; the caller chooses neither scopes nor admin. */
 async function personalGrant(ctx: Ctx, body: ApiKeyCreateBody): Promise<Grant> {
@@ -46,9 +48,7 @@ function checkAllowlist(list: string[] | null | undefined): string[] | null {
 export const listKeys = (ctx: Ctx, params: object) => repo.listKeys(ctx, params);
 
 async function getKey(ctx: Ctx, id: number): Promise<ApiKeyRecord> {
-  const key = await repo.findKey(ctx, id);
-  if (!key) throw notFound('API key');
-  return key;
+  return orNotFound(await repo.findKey(ctx, id), 'API key');
 }
 
 export async function createKey(ctx: Ctx, body: ApiKeyCreateBody): Promise<ApiKeyCreatedRecord> {
@@ -57,25 +57,24 @@ export async function createKey(ctx: Ctx, body: ApiKeyCreateBody): Promise<ApiKe
   return inTransaction(ctx, async (tx) => {
     const grant = body.kind === 'personal' ? await personalGrant(tx, body) : await integrationGrant(tx, body);
     const secret = generateKey();
-    const id = await repo.insertKey(tx, {
+    const id = await repo.apiKeys.insert(tx, {
       ...grant, name: body.name, expires_at: expiresAt, ip_allowlist: allowlist, key_prefix: secret.prefix, key_hash: secret.hash,
     });
     return { ...(await getKey(tx, id)), full_key: secret.fullKey };
   });
 }
 
-const notRotatable = (id: number, why: string) => conflict('KEY_NOT_ROTATABLE', `API key ${id} cannot be rotated: ${why}`, { key_id: id });
+const notRotatable = (id: number, why: string) => new AppError('KEY_NOT_ROTATABLE', `API key ${id} cannot be rotated: ${why}`, { key_id: id });
 
 /** Only a working key rotates: not revoked, not expired, and not already replaced by an earlier rotation. */
 export async function rotateKey(ctx: Ctx, id: number): Promise<RotatedKeyRecord> {
   return inTransaction(ctx, async (tx) => {
-    const old = await repo.lockKey(tx, id);
-    if (!old) throw notFound('API key');
+    const old = orNotFound(await repo.lockKey(tx, id), 'API key');
     if (!old.is_active) throw notRotatable(id, 'it has been revoked');
     if (old.rotated_to_id !== null || old.grace_expires_at !== null) throw notRotatable(id, `it was already rotated (to key ${old.rotated_to_id})`);
     if (old.expires_at && Date.parse(old.expires_at) <= Date.now()) throw notRotatable(id, 'it has expired');
     const secret = generateKey();
-    const newId = await repo.insertKey(tx, {
+    const newId = await repo.apiKeys.insert(tx, {
       name: old.name, kind: old.kind, scopes: old.scopes, person_id: old.person_id, expires_at: old.expires_at, ip_allowlist: old.ip_allowlist,
       key_prefix: secret.prefix, key_hash: secret.hash,
     });
@@ -89,17 +88,14 @@ export async function rotateKey(ctx: Ctx, id: number): Promise<RotatedKeyRecord>
 }
 
 /** Revocation is permanent; a key already revoked is gone as far as DELETE is concerned (404). */
-export async function revokeKey(ctx: Ctx, id: number): Promise<void> {
-  await inTransaction(ctx, async (tx) => {
-    const key = await repo.lockKey(tx, id);
-    if (!key || !key.is_active) throw notFound('API key');
+export const revokeKey = (ctx: Ctx, id: number) =>
+  mutateQuietly(ctx, { what: 'API key', lock: repo.lockKey }, id, async (tx, key) => {
+    if (!key.is_active) throw notFound('API key');
     await repo.revokeKey(tx, id);
   });
-}
 
 export async function me(ctx: Ctx): Promise<MeRecord> {
-  const key = await repo.findKeyIdentity(ctx, ctx.key.id);
-  if (!key) throw notFound('API key');
+  const key = orNotFound(await repo.findKeyIdentity(ctx, ctx.key.id), 'API key');
   const person = ctx.key.personId === null ? null : (await repo.findPerson(ctx, ctx.key.personId)) ?? null;
   return { company: { id: ctx.company.id, name: ctx.company.name, timezone: ctx.company.timezone }, key, person };
 }

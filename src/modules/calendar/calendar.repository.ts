@@ -1,12 +1,10 @@
-import { sql, type RawBuilder } from 'kysely';
-import { softDelete } from '../../platform/soft-delete.ts';
+import { sql, type AliasedExpression, type InferResult, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
-import { paginate, resolveList } from '../../platform/lists.ts';
-import { nextStamp } from '../../platform/sql.ts';
-import { CALENDAR_LIST_OPTIONS, type CalendarEntryRecord } from './calendar.schemas.ts';
+import { listPage } from '../../platform/lists.ts';
+import { tenantTable } from '../../platform/tenant-table.ts';
+import { CALENDAR_LIST_OPTIONS, type CalendarEntryRecord, type CalendarStatus, type CalendarType } from './calendar.schemas.ts';
 
-export type CalendarColumns = Pick<CalendarEntryRecord, 'type' | 'person_id' | 'status' | 'date_from' | 'date_until' | 'description'>;
 export type Scope = 'company' | 'global' | 'all';
 
 /**
@@ -18,36 +16,45 @@ function calendarVisible(ctx: Ctx, alias: string): RawBuilder<boolean> {
   return sql<boolean>`(${sql.ref(`${alias}.person_id`)} = ${ctx.actor.personId} or ${sql.ref(`${alias}.person_id`)} is null)`;
 }
 
+export const calendar = tenantTable('calendar_entries', { alias: 'c', softDelete: true, visible: calendarVisible });
+
 function companyEntries(ctx: Ctx) {
-  return ctx.db
-    .selectFrom('calendar_entries as c')
-    .select(['c.id', 'c.type', 'c.person_id', 'c.status', 'c.date_from', 'c.date_until', 'c.description', 'c.created_at', 'c.updated_at'])
-    .where('c.company_id', '=', ctx.companyId)
-    .where('c.deleted_at', 'is', null)
-    .where(calendarVisible(ctx, 'c'));
+  return calendar.base(ctx)
+    .select(['c.id', 'c.type', 'c.person_id', 'c.status', 'c.date_from', 'c.date_until', 'c.description', 'c.created_at', 'c.updated_at']);
 }
 
-/** Global public holidays in the entry shape: negative ids, so they can never collide with a company entry. */
+/**
+ * Global public holidays in the entry shape: negative ids, so they can never collide with a company entry.
+ * The constant type and status are typed as the entry's values, so the union with company entries type-checks.
+ */
 function globalEntries(ctx: Ctx) {
   return ctx.db.selectFrom('global_holidays as g').select([
-    sql<number>`-g.id`.as('id'), sql<string>`'holiday'`.as('type'), sql<number | null>`null::int`.as('person_id'),
-    sql<string>`'approved'`.as('status'), 'g.date as date_from', 'g.date as date_until', sql<string | null>`g.name`.as('description'),
+    sql<number>`-g.id`.as('id'), sql<CalendarType>`'holiday'`.as('type'), sql<number | null>`null::int`.as('person_id'),
+    sql<CalendarStatus>`'approved'`.as('status'), 'g.date as date_from', 'g.date as date_until', sql<string | null>`g.name`.as('description'),
     'g.created_at', 'g.updated_at',
   ]);
 }
 
+type EntryRow = InferResult<ReturnType<typeof companyEntries>>[number];
+
+function entries(ctx: Ctx, scope: Scope): AliasedExpression<EntryRow, 'e'> {
+  if (scope === 'company') return companyEntries(ctx).as('e');
+  if (scope === 'global') return globalEntries(ctx).as('e');
+  return companyEntries(ctx).unionAll(globalEntries(ctx)).as('e');
+}
+
 function source(ctx: Ctx, scope: Scope) {
-  const query = scope === 'company' ? companyEntries(ctx) : scope === 'global' ? globalEntries(ctx) : companyEntries(ctx).unionAll(globalEntries(ctx));
-  return ctx.db.selectFrom(query.as('e'));
+  return ctx.db.selectFrom(entries(ctx, scope));
 }
 
 type Base = ReturnType<typeof source>;
 
 function applyFilters(query: Base, filters: Record<string, unknown>): Base {
   let q = query;
-  const types = splitList(filters.type as string | undefined);
+  // The query schema allows only the listed values (EnumList).
+  const types = splitList(filters.type as string | undefined) as CalendarType[] | undefined;
   if (types) q = q.where('e.type', 'in', types);
-  const statuses = splitList(filters.status as string | undefined);
+  const statuses = splitList(filters.status as string | undefined) as CalendarStatus[] | undefined;
   if (statuses) q = q.where('e.status', 'in', statuses);
   if (filters.person_id !== undefined) q = q.where('e.person_id', '=', filters.person_id as number);
   // The range filters select entries overlapping [date_from, date_until].
@@ -58,12 +65,10 @@ function applyFilters(query: Base, filters: Record<string, unknown>): Base {
 
 const project = (query: Base) => query.selectAll('e');
 
-export async function listEntries(ctx: Ctx, params: object) {
-  const { filters, sort, after } = resolveList(ctx, 'calendar', params, CALENDAR_LIST_OPTIONS);
-  const scope = (filters.scope as Scope | undefined) ?? 'company';
-  return paginate<CalendarEntryRecord>(ctx, {
-    listId: 'calendar', base: applyFilters(source(ctx, scope), filters), idColumn: 'e.id', project: project as never,
-    options: CALENDAR_LIST_OPTIONS, params, filters, sort, after,
+export function listEntries(ctx: Ctx, params: object) {
+  return listPage<CalendarEntryRecord>(ctx, {
+    listId: 'calendar', params, options: CALENDAR_LIST_OPTIONS, idColumn: 'e.id', project,
+    base: (filters) => applyFilters(source(ctx, (filters.scope as Scope | undefined) ?? 'company'), filters),
   });
 }
 
@@ -75,20 +80,7 @@ export async function findGlobalHoliday(ctx: Ctx, id: number): Promise<CalendarE
   return globalEntries(ctx).where('g.id', '=', -id).executeTakeFirst() as Promise<CalendarEntryRecord | undefined>;
 }
 
-/** Locks the row for the rest of the transaction; undefined when absent, deleted, invisible or another tenant's. */
+/** The whole entry, locked for the rest of the transaction (the service's rules read its type and status). */
 export async function lockEntry(ctx: Ctx, id: number): Promise<CalendarEntryRecord | undefined> {
   return companyEntries(ctx).where('c.id', '=', id).forUpdate().executeTakeFirst() as Promise<CalendarEntryRecord | undefined>;
-}
-
-export async function insertEntry(ctx: Ctx, values: CalendarColumns): Promise<number> {
-  const row = await ctx.db.insertInto('calendar_entries').values({ ...values, company_id: ctx.companyId }).returning('id').executeTakeFirstOrThrow();
-  return row.id;
-}
-
-export async function updateEntry(ctx: Ctx, id: number, values: Partial<CalendarColumns>): Promise<void> {
-  await ctx.db.updateTable('calendar_entries').set({ ...values, updated_at: nextStamp() }).where('company_id', '=', ctx.companyId).where('id', '=', id).execute();
-}
-
-export async function softDeleteEntry(ctx: Ctx, id: number): Promise<void> {
-  await softDelete(ctx, 'calendar_entries', id);
 }

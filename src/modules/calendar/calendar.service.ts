@@ -1,6 +1,7 @@
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
-import { AppError, conflict, domainValidation, invalidReference, notFound } from '../../platform/errors.ts';
+import { AppError, domainValidation, invalidReference } from '../../platform/errors.ts';
+import { mutate, mutateQuietly, orNotFound } from '../../platform/mutate.ts';
 import { assertReference } from '../../platform/references.ts';
 import type { CalendarEntryCreateBody, CalendarEntryRecord, CalendarEntryUpdateBody } from './calendar.schemas.ts';
 import * as repo from './calendar.repository.ts';
@@ -8,8 +9,8 @@ import * as repo from './calendar.repository.ts';
 /** Types whose approval belongs to the web application's approval flow. */
 const UI_APPROVED_TYPES = new Set(['vacation', 'flextime']);
 
-const readOnly = () => new AppError(403, 'READ_ONLY', 'Holiday entries are read-only through the API');
-const approvalUiOnly = (message: string) => conflict('CALENDAR_APPROVAL_UI_ONLY', `${message}; vacation and flextime are approved only in the web application`);
+const readOnly = () => new AppError('READ_ONLY', 'Holiday entries are read-only through the API');
+const approvalUiOnly = (message: string) => new AppError('CALENDAR_APPROVAL_UI_ONLY', `${message}; vacation and flextime are approved only in the web application`);
 
 type EntryState = Pick<CalendarEntryRecord, 'type' | 'status'>;
 const isUiApproved = (entry: EntryState) => entry.status === 'approved' && UI_APPROVED_TYPES.has(entry.type);
@@ -24,9 +25,7 @@ export const listEntries = (ctx: Ctx, params: object) => {
 
 /** Positive ids are the company's entries; negative ids are global public holidays. */
 export async function getEntry(ctx: Ctx, id: number): Promise<CalendarEntryRecord> {
-  const entry = id > 0 ? await repo.findEntry(ctx, id) : id < 0 ? await repo.findGlobalHoliday(ctx, id) : undefined;
-  if (!entry) throw notFound('Calendar entry');
-  return entry;
+  return orNotFound(id > 0 ? await repo.findEntry(ctx, id) : id < 0 ? await repo.findGlobalHoliday(ctx, id) : undefined, 'Calendar entry');
 }
 
 function checkDates(dateFrom: string, dateUntil: string): void {
@@ -58,23 +57,25 @@ export async function createEntry(ctx: Ctx, body: CalendarEntryCreateBody): Prom
   checkCreateStatus(body);
   return inTransaction(ctx, async (tx) => {
     await checkPerson(tx, body.person_id);
-    const id = await repo.insertEntry(tx, {
+    const id = await repo.calendar.insert(tx, {
       type: body.type, person_id: body.person_id, status: 'in_review', date_from: body.date_from, date_until: dateUntil, description: body.description ?? null,
     });
     return getEntry(tx, id);
   });
 }
 
-/** The locked company entry, or the reason it cannot be written: 404, or 403 for any holiday. */
-async function lockWritable(ctx: Ctx, id: number): Promise<CalendarEntryRecord> {
+/** The locked company entry; 403 for any holiday, undefined (404) when there is none the caller may write. */
+async function lockWritable(ctx: Ctx, id: number): Promise<CalendarEntryRecord | undefined> {
   const entry = id > 0 ? await repo.lockEntry(ctx, id) : undefined;
   if (!entry) {
     if (id < 0 && (await repo.findGlobalHoliday(ctx, id))) throw readOnly();
-    throw notFound('Calendar entry');
+    return undefined;
   }
   if (entry.type === 'holiday') throw readOnly();
   return entry;
 }
+
+const target = { what: 'Calendar entry', lock: lockWritable, read: repo.findEntry };
 
 /**
  * Writes that set, unset or type-flip an approved vacation/flextime entry are the web application's:
@@ -88,24 +89,18 @@ function checkApproval(before: EntryState, body: CalendarEntryUpdateBody): void 
   }
 }
 
-export async function updateEntry(ctx: Ctx, id: number, body: CalendarEntryUpdateBody): Promise<CalendarEntryRecord> {
-  return inTransaction(ctx, async (tx) => {
-    const entry = await lockWritable(tx, id);
+export const updateEntry = (ctx: Ctx, id: number, body: CalendarEntryUpdateBody): Promise<CalendarEntryRecord> =>
+  mutate(ctx, target, id, body, async (tx, entry) => {
     if (body.type === 'holiday') throw readOnly();
-    if (Object.keys(body).length === 0) return entry;
     checkDates(body.date_from ?? entry.date_from, body.date_until ?? entry.date_until);
     checkApproval(entry, body);
     await checkPerson(tx, body.person_id);
-    await repo.updateEntry(tx, id, body);
-    return getEntry(tx, id);
+    await repo.calendar.update(tx, id, body);
   });
-}
 
 /** Deleting an approved vacation/flextime entry would unset its approval: refused like the PATCH. */
-export async function deleteEntry(ctx: Ctx, id: number): Promise<void> {
-  await inTransaction(ctx, async (tx) => {
-    const entry = await lockWritable(tx, id);
+export const deleteEntry = (ctx: Ctx, id: number): Promise<void> =>
+  mutateQuietly(ctx, target, id, async (tx, entry) => {
     if (isUiApproved(entry)) throw approvalUiOnly(`The ${entry.type} entry is approved and cannot be deleted through the API`);
-    await repo.softDeleteEntry(tx, id);
+    await repo.calendar.softDelete(tx, id);
   });
-}

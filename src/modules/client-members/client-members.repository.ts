@@ -1,23 +1,28 @@
 import { sql } from 'kysely';
-import { softDelete } from '../../platform/soft-delete.ts';
 import type { Ctx } from '../../platform/context.ts';
-import { paginate, resolveList } from '../../platform/lists.ts';
-import { nextStamp } from '../../platform/sql.ts';
+import { listPage } from '../../platform/lists.ts';
+import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { clientIdVisible } from '../../platform/visibility.ts';
 import { CLIENT_MEMBER_LIST_OPTIONS, type ClientMemberRecord } from './client-members.schemas.ts';
 
-export type ClientMemberColumns = Omit<ClientMemberRecord, 'id' | 'created_at' | 'updated_at'>;
+/** A membership is visible exactly when its client is. */
+export const clientMembers = tenantTable('client_members', {
+  alias: 'cm', softDelete: true,
+  visible: (ctx, alias) => clientIdVisible(ctx, `${alias}.company_id`, `${alias}.client_id`),
+});
+type Query = BaseQuery<'client_members', 'cm'>;
 
 const COLUMNS = ['cm.id', 'cm.client_id', 'cm.person_id', 'cm.role', 'cm.workflow_role_id', 'cm.created_at', 'cm.updated_at'] as const;
 
-/** Memberships of live clients the acting person sees. */
-function base(ctx: Ctx) {
-  return ctx.db.selectFrom('client_members as cm').where('cm.company_id', '=', ctx.companyId).where('cm.deleted_at', 'is', null)
-    .where(sql<boolean>`exists (select 1 from clients lc where lc.company_id = cm.company_id and lc.id = cm.client_id and lc.deleted_at is null)`)
-    .where(clientIdVisible(ctx, 'cm.company_id', 'cm.client_id'));
+/** Memberships of live clients (for every key: a deleted client's memberships are gone too) that the acting person sees. */
+function live(ctx: Ctx): Query {
+  return clientMembers.base(ctx)
+    .where(sql<boolean>`exists (select 1 from clients lc where lc.company_id = cm.company_id and lc.id = cm.client_id and lc.deleted_at is null)`);
 }
 
-function applyFilters(query: ReturnType<typeof base>, filters: Record<string, unknown>) {
+const project = (query: Query) => query.select(COLUMNS);
+
+function applyFilters(query: Query, filters: Record<string, unknown>) {
   let q = query;
   if (filters.client_id !== undefined) q = q.where('cm.client_id', '=', filters.client_id as number);
   if (filters.person_id !== undefined) q = q.where('cm.person_id', '=', filters.person_id as number);
@@ -26,44 +31,24 @@ function applyFilters(query: ReturnType<typeof base>, filters: Record<string, un
   return q;
 }
 
-export async function listClientMembers(ctx: Ctx, params: object) {
-  const { filters, sort, after } = resolveList(ctx, 'client-members', params, CLIENT_MEMBER_LIST_OPTIONS);
-  return paginate<ClientMemberRecord>(ctx, {
-    listId: 'client-members', base: applyFilters(base(ctx), filters), idColumn: 'cm.id', project: ((q: ReturnType<typeof base>) => q.select(COLUMNS)) as never,
-    options: CLIENT_MEMBER_LIST_OPTIONS, params, filters, sort, after,
+export function listClientMembers(ctx: Ctx, params: object) {
+  return listPage<ClientMemberRecord>(ctx, {
+    listId: 'client-members', params, options: CLIENT_MEMBER_LIST_OPTIONS, idColumn: 'cm.id', project,
+    base: (filters) => applyFilters(live(ctx), filters),
   });
 }
 
 export async function findClientMember(ctx: Ctx, id: number): Promise<ClientMemberRecord | undefined> {
-  return base(ctx).where('cm.id', '=', id).select(COLUMNS).executeTakeFirst() as Promise<ClientMemberRecord | undefined>;
+  return project(live(ctx).where('cm.id', '=', id)).executeTakeFirst() as Promise<ClientMemberRecord | undefined>;
 }
 
+/** The gateway's lock() would not check the client is live; the service also reads the pair it holds. */
 export async function lockClientMember(ctx: Ctx, id: number) {
-  return base(ctx).where('cm.id', '=', id).select(['cm.id', 'cm.client_id', 'cm.person_id']).forUpdate().executeTakeFirst();
+  return live(ctx).where('cm.id', '=', id).select(['cm.id', 'cm.client_id', 'cm.person_id']).forUpdate().executeTakeFirst();
 }
 
 /** The live membership of this person on this client, whoever may see it. */
 export async function findMembership(ctx: Ctx, clientId: number, personId: number) {
-  return ctx.db.selectFrom('client_members').select('id').where('company_id', '=', ctx.companyId).where('client_id', '=', clientId)
-    .where('person_id', '=', personId).where('deleted_at', 'is', null).executeTakeFirst();
-}
-
-/** Whether the id names a live workflow role of the company. */
-export async function workflowRoleExists(ctx: Ctx, id: number): Promise<boolean> {
-  const row = await ctx.db.selectFrom('workflow_roles').select('id').where('company_id', '=', ctx.companyId).where('id', '=', id)
-    .where('deleted_at', 'is', null).executeTakeFirst();
-  return row !== undefined;
-}
-
-export async function insertClientMember(ctx: Ctx, values: Partial<ClientMemberColumns> & { client_id: number; person_id: number }): Promise<number> {
-  const row = await ctx.db.insertInto('client_members').values({ ...values, company_id: ctx.companyId }).returning('id').executeTakeFirstOrThrow();
-  return row.id;
-}
-
-export async function updateClientMember(ctx: Ctx, id: number, values: Partial<ClientMemberColumns>): Promise<void> {
-  await ctx.db.updateTable('client_members').set({ ...values, updated_at: nextStamp() }).where('company_id', '=', ctx.companyId).where('id', '=', id).execute();
-}
-
-export async function softDeleteClientMember(ctx: Ctx, id: number): Promise<void> {
-  await softDelete(ctx, 'client_members', id);
+  return scoped.select(ctx, 'client_members', 'cm').select('cm.id').where('cm.client_id', '=', clientId)
+    .where('cm.person_id', '=', personId).where('cm.deleted_at', 'is', null).executeTakeFirst();
 }

@@ -1,28 +1,19 @@
 import { sql } from 'kysely';
-import { softDelete } from '../../platform/soft-delete.ts';
 import type { Ctx } from '../../platform/context.ts';
-import { paginate, resolveList } from '../../platform/lists.ts';
-import { nextStamp, likeContains } from '../../platform/sql.ts';
-import { clientVisible } from '../../platform/visibility.ts';
 import { splitList } from '../../platform/fields.ts';
+import { listPage } from '../../platform/lists.ts';
+import { likeContains } from '../../platform/sql.ts';
+import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { clientVisible } from '../../platform/visibility.ts';
+import { contactJsonColumns } from '../contacts/index.ts';
 import { CONTACTS_INLINE_CAP, CLIENT_LIST_OPTIONS, type ClientRecord } from './clients.schemas.ts';
-import { contactJsonColumns } from '../contacts/contacts.repository.ts';
 
-export type ClientColumns = Omit<ClientRecord, 'id' | 'contacts' | 'contacts_truncated' | 'groups' | 'created_at' | 'updated_at' | 'type' | 'has_monitor' | 'custom_fields'> & { custom_fields: string | null };
+export const clients = tenantTable('clients', { alias: 'c', softDelete: true, visible: clientVisible });
+type Query = BaseQuery<'clients', 'c'>;
 type ClientRow = Omit<ClientRecord, 'contacts_truncated'>;
 
-const LIST_OPTIONS = CLIENT_LIST_OPTIONS;
-
-function base(ctx: Ctx) {
-  return ctx.db
-    .selectFrom('clients as c')
-    .where('c.company_id', '=', ctx.companyId)
-    .where('c.deleted_at', 'is', null)
-    .where(clientVisible(ctx, 'c'));
-}
-
 /** The client's columns plus its groups and (capped + 1, to detect truncation) contacts, built in SQL. */
-function project(query: ReturnType<typeof base>) {
+function project(query: Query) {
   return query.select([
     'c.id', 'c.name', 'c.status', 'c.type', 'c.locale_code', 'c.reg_code', 'c.vat_code', 'c.address_street', 'c.address_city',
     'c.address_state', 'c.address_zip', 'c.address_country_code', 'c.default_person_id', 'c.ext_client_id', 'c.client_initials',
@@ -40,7 +31,7 @@ export function withTruncation(row: ClientRow): ClientRecord {
   return { ...row, contacts: truncated ? row.contacts.slice(0, CONTACTS_INLINE_CAP) : row.contacts, contacts_truncated: truncated };
 }
 
-function applyFilters(query: ReturnType<typeof base>, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: Record<string, unknown>) {
   let q = query;
   const statuses = splitList(filters.status as string | undefined);
   if (statuses) q = q.where('c.status', 'in', statuses);
@@ -53,49 +44,35 @@ function applyFilters(query: ReturnType<typeof base>, filters: Record<string, un
 }
 
 export async function listClients(ctx: Ctx, params: object) {
-  const { filters, sort, after } = resolveList(ctx, 'clients', params, LIST_OPTIONS);
-  const page = await paginate<ClientRow>(ctx, {
-    listId: 'clients', base: applyFilters(base(ctx), filters), idColumn: 'c.id', project: project as never,
-    options: LIST_OPTIONS, params, filters, sort, after,
+  const page = await listPage<ClientRow>(ctx, {
+    listId: 'clients', params, options: CLIENT_LIST_OPTIONS, idColumn: 'c.id', project,
+    base: (filters) => applyFilters(clients.base(ctx), filters),
   });
   return { data: page.data.map(withTruncation), meta: page.meta };
 }
 
 export async function findClient(ctx: Ctx, id: number): Promise<ClientRecord | undefined> {
-  const row = await project(base(ctx).where('c.id', '=', id)).executeTakeFirst();
+  const row = await project(clients.base(ctx).where('c.id', '=', id)).executeTakeFirst();
   return row ? withTruncation(row as ClientRow) : undefined;
 }
 
-/** Locks the row for the rest of the transaction; undefined when absent, deleted or invisible. */
-export async function lockClient(ctx: Ctx, id: number) {
-  return base(ctx).where('c.id', '=', id).select(['c.id', 'c.updated_at', 'c.parent_id']).forUpdate().executeTakeFirst();
-}
+/** Locks the live, visible client for the rest of the transaction (other modules lock it before writing under it). */
+export const lockClient = (ctx: Ctx, id: number) => clients.lock(ctx, id);
 
-export async function insertClient(ctx: Ctx, values: Partial<ClientColumns> & { name: string }): Promise<number> {
-  const row = await ctx.db.insertInto('clients').values({ ...values, company_id: ctx.companyId } as never).returning('id').executeTakeFirstOrThrow();
-  return row.id;
-}
-
-export async function updateClient(ctx: Ctx, id: number, values: Partial<ClientColumns>): Promise<void> {
-  await ctx.db.updateTable('clients').set({ ...values, updated_at: nextStamp() } as never).where('company_id', '=', ctx.companyId).where('id', '=', id).execute();
-}
-
+/** A new version (and ETag) for a client whose derived fields changed, e.g. its groups. */
 export async function touchClient(ctx: Ctx, id: number): Promise<void> {
-  await updateClient(ctx, id, {});
-}
-
-export async function softDeleteClient(ctx: Ctx, id: number): Promise<void> {
-  await softDelete(ctx, 'clients', id);
+  await clients.update(ctx, id, {});
 }
 
 export async function replaceGroups(ctx: Ctx, clientId: number, groupIds: readonly number[]): Promise<void> {
-  await ctx.db.deleteFrom('client_group_links').where('company_id', '=', ctx.companyId).where('client_id', '=', clientId).execute();
+  await scoped.delete(ctx, 'client_group_links').where('client_id', '=', clientId).execute();
   if (groupIds.length === 0) return;
-  await ctx.db.insertInto('client_group_links').values(groupIds.map((group_id) => ({ company_id: ctx.companyId, client_id: clientId, group_id }))).execute();
+  await scoped.insert(ctx, 'client_group_links', groupIds.map((group_id) => ({ client_id: clientId, group_id }))).execute();
 }
 
 /** The parent chain from `id` upwards, to refuse a parent that would make a cycle. */
 export async function ancestorIds(ctx: Ctx, id: number): Promise<number[]> {
+  // tenant: deliberate SQL
   const result = await sql<{ id: number }>`with recursive up(id, parent_id, depth) as (
       select id, parent_id, 0 from clients where company_id = ${ctx.companyId} and id = ${id}
       union all

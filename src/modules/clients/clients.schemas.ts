@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Contact } from '../contacts/contacts.schemas.ts';
+import { Contact } from '../contacts/index.ts';
 import { CustomFields, EnumList, FlagIn, FlagOut, Id, IdList, mapOptional, Name, Nullable, Text, Timestamp } from '../../platform/fields.ts';
 import { listQuery } from '../../platform/lists.ts';
 

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Executor, Tx } from '../../db/database.ts';
 import { AppError } from '../../platform/errors.ts';
 import { generateKey } from '../../platform/keys.ts';
+import type { CompanySeeder } from '../../platform/modules.ts';
 import { expandScopes } from '../../platform/scopes.ts';
 import { nextStamp } from '../../platform/sql.ts';
 import type { CompanyCreateBody, CompanyCreatedRecord, CompanyUpdateBody, MemberAddBody } from './companies.schemas.ts';
@@ -13,7 +14,7 @@ export function assertTimezone(timezone: string): void {
   try {
     new Intl.DateTimeFormat('en', { timeZone: timezone });
   } catch {
-    throw new AppError(400, 'VALIDATION_ERROR', `Unknown time zone: ${timezone}`, { reason: 'INVALID_TIMEZONE', field: 'timezone' });
+    throw new AppError('VALIDATION_ERROR', `Unknown time zone: ${timezone}`, { reason: 'INVALID_TIMEZONE', field: 'timezone' });
   }
 }
 
@@ -21,9 +22,6 @@ export function assertTimezone(timezone: string): void {
 function atomically<T>(db: Executor, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return db.isTransaction ? fn(db as Tx) : db.transaction().execute(fn);
 }
-
-/** Hooks run when a company is created (e.g. default records of later modules), in its transaction. */
-export const companySeeders: Array<(db: Executor, companyId: string) => Promise<void>> = [];
 
 async function addPerson(db: Executor, companyId: string, body: MemberAddBody) {
   const person = await db.insertInto('people').values({ company_id: companyId, name: body.name, surname: body.surname ?? null, email: body.email ?? null, phone: null })
@@ -37,7 +35,11 @@ export function initialsOf(name: string, surname?: string | null): string {
   return `${name.charAt(0)}${surname?.charAt(0) ?? ''}`.toUpperCase();
 }
 
-export async function createCompany(db: Executor, body: CompanyCreateBody): Promise<CompanyCreatedRecord> {
+/**
+ * A company with its owner and an admin key. `seeders` (the modules' declared ones, registry.seeders) add
+ * the default records every company starts with, in the same transaction.
+ */
+export async function createCompany(db: Executor, body: CompanyCreateBody, seeders: readonly CompanySeeder[]): Promise<CompanyCreatedRecord> {
   const timezone = body.timezone ?? 'UTC';
   assertTimezone(timezone);
   return atomically(db, async (tx) => {
@@ -52,7 +54,7 @@ export async function createCompany(db: Executor, body: CompanyCreateBody): Prom
       company_id: companyId, name: 'Owner admin key', key_prefix: key.prefix, key_hash: key.hash, kind: 'integration', scopes, person_id: owner.person_id,
       revoked_at: null, expires_at: null, grace_expires_at: null, rotated_to_id: null, ip_allowlist: null, last_used_at: null,
     }).returning('id').executeTakeFirstOrThrow();
-    for (const seed of companySeeders) await seed(tx, companyId);
+    for (const seed of seeders) await seed(tx, companyId);
     return {
       company_id: companyId,
       owner: { ...owner, name: ownerName, email: ownerEmail },
@@ -65,7 +67,7 @@ const COMPANY_COLUMNS = ['id', 'name', 'timezone', 'currency', 'subscription_sta
 
 export async function getCompany(db: Executor, companyId: string) {
   const company = await db.selectFrom('companies').select(COMPANY_COLUMNS).where('id', '=', companyId).executeTakeFirst();
-  if (!company) throw new AppError(404, 'NOT_FOUND', 'Company not found');
+  if (!company) throw new AppError('NOT_FOUND', 'Company not found');
   return company as typeof company & { features: { billing: boolean; analytics: boolean; drive: boolean } };
 }
 
@@ -76,7 +78,7 @@ export async function updateCompany(db: Executor, companyId: string, body: Compa
     const { features, ...plain } = body;
     await tx.updateTable('companies').set({
       ...plain,
-      ...(features ? { features: sql`features || ${JSON.stringify(features)}::jsonb` as never } : {}),
+      ...(features ? { features: sql<string>`features || ${JSON.stringify(features)}::jsonb` } : {}),
       updated_at: nextStamp(),
     }).where('id', '=', companyId).execute();
     return getCompany(tx, companyId);

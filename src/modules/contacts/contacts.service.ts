@@ -1,26 +1,29 @@
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
-import { AppError, invalidReference, notFound } from '../../platform/errors.ts';
+import { AppError, invalidReference } from '../../platform/errors.ts';
 import { recordEvent } from '../../platform/events.ts';
 import { customFieldsInput, toFlag } from '../../platform/fields.ts';
-import { lockClient } from '../clients/clients.repository.ts';
+import { mutateQuietly, orNotFound } from '../../platform/mutate.ts';
+import { lockLive } from '../../platform/references.ts';
+import type { RowChanges } from '../../platform/tenant-table.ts';
 import type { ContactCreateBody, ContactRecord, ContactUpdateBody } from './contacts.schemas.ts';
 import * as repo from './contacts.repository.ts';
-import type { ContactColumns } from './contacts.repository.ts';
 
-function columnsFrom(body: ContactCreateBody | ContactUpdateBody): Partial<ContactColumns> {
+const target = { what: 'Contact', lock: repo.lockContact };
+
+function columnsFrom(body: ContactCreateBody | ContactUpdateBody): RowChanges<'contacts'> {
   const { fields: _f, custom_fields: _c, is_primary, ...plain } = body;
-  const columns: Partial<ContactColumns> = { ...plain };
-  if (is_primary !== undefined) columns.is_primary = toFlag(is_primary) as 0 | 1;
+  const columns: RowChanges<'contacts'> = { ...plain };
+  if (is_primary !== undefined) columns.is_primary = toFlag(is_primary);
   const custom = customFieldsInput(body);
-  if (custom.both) throw new AppError(400, 'VALIDATION_ERROR', 'Send custom_fields or its alias fields, not both', { reason: 'DUPLICATE_ALIAS', field: 'custom_fields' });
+  if (custom.both) throw new AppError('VALIDATION_ERROR', 'Send custom_fields or its alias fields, not both', { reason: 'DUPLICATE_ALIAS', field: 'custom_fields' });
   if (custom.present) columns.custom_fields = custom.value;
   return columns;
 }
 
 /** The client must be a live, visible client of the company; locking it serialises primary-contact changes. */
 async function requireClient(ctx: Ctx, clientId: number): Promise<void> {
-  if (!(await lockClient(ctx, clientId))) throw invalidReference('client', 'client_id', clientId);
+  if (!(await lockLive(ctx, 'clients', clientId))) throw invalidReference('client', 'client_id', clientId);
 }
 
 async function afterPrimary(ctx: Ctx, contact: ContactRecord): Promise<void> {
@@ -33,15 +36,13 @@ async function afterPrimary(ctx: Ctx, contact: ContactRecord): Promise<void> {
 export const listContacts = (ctx: Ctx, params: object) => repo.listContacts(ctx, params);
 
 export async function getContact(ctx: Ctx, id: number): Promise<ContactRecord> {
-  const contact = await repo.findContact(ctx, id);
-  if (!contact) throw notFound('Contact');
-  return contact;
+  return orNotFound(await repo.findContact(ctx, id), 'Contact');
 }
 
 export async function createContact(ctx: Ctx, body: ContactCreateBody): Promise<ContactRecord> {
   return inTransaction(ctx, async (tx) => {
     await requireClient(tx, body.client_id);
-    const id = await repo.insertContact(tx, { ...columnsFrom(body), name: body.name, client_id: body.client_id });
+    const id = await repo.contacts.insert(tx, { ...columnsFrom(body), name: body.name, client_id: body.client_id });
     const contact = await getContact(tx, id);
     await afterPrimary(tx, contact);
     await recordEvent(tx, 'contact', 'created', contact);
@@ -49,13 +50,13 @@ export async function createContact(ctx: Ctx, body: ContactCreateBody): Promise<
   });
 }
 
+// Not mutate(): the record read back after the change is also the event's, so it is read once.
 export async function updateContact(ctx: Ctx, id: number, body: ContactUpdateBody): Promise<ContactRecord> {
   return inTransaction(ctx, async (tx) => {
-    const current = await repo.lockContact(tx, id);
-    if (!current) throw notFound('Contact');
+    const current = orNotFound(await repo.lockContact(tx, id), 'Contact');
     if (Object.keys(body).length === 0) return getContact(tx, id);
     if (body.client_id !== undefined && body.client_id !== current.client_id) await requireClient(tx, body.client_id);
-    await repo.updateContact(tx, id, columnsFrom(body));
+    await repo.contacts.update(tx, id, columnsFrom(body));
     const contact = await getContact(tx, id);
     await afterPrimary(tx, contact);
     await recordEvent(tx, 'contact', 'updated', contact);
@@ -63,10 +64,8 @@ export async function updateContact(ctx: Ctx, id: number, body: ContactUpdateBod
   });
 }
 
-export async function deleteContact(ctx: Ctx, id: number): Promise<void> {
-  await inTransaction(ctx, async (tx) => {
-    if (!(await repo.lockContact(tx, id))) throw notFound('Contact');
-    await repo.softDeleteContact(tx, id);
+export const deleteContact = (ctx: Ctx, id: number) =>
+  mutateQuietly(ctx, target, id, async (tx) => {
+    await repo.contacts.softDelete(tx, id);
     await recordEvent(tx, 'contact', 'deleted', { id });
   });
-}

@@ -1,14 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { OffsetOrCursorList, route } from '../../platform/http.ts';
-import { FeedEvent, FeedQuery, FEED_FILTERS } from './events.schemas.ts';
+import type { ModuleRouteOptions } from '../../platform/modules.ts';
+import { FeedEvent, feedQuery, FEED_FILTERS } from './events.schemas.ts';
 import * as repo from './events.repository.ts';
 
 const tags = ['Events'];
 
 /** The change feed: a stable addition to API v3 (additive endpoint, no version change). */
-export default async function eventRoutes(fastify: FastifyInstance) {
+export default async function eventRoutes(fastify: FastifyInstance, { registry }: ModuleRouteOptions) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const FeedQuery = feedQuery(registry.eventNames);
   app.route({
     ...route('GET', '/events', {
       operationId: 'listEvents', summary: 'Change feed: the recorded events of the company, newest last (stable addition)', tags, tier: 'admin', filters: FEED_FILTERS,
@@ -22,6 +24,6 @@ export default async function eventRoutes(fastify: FastifyInstance) {
       errors: ['INVALID_CURSOR', 'UNKNOWN_FILTER_FIELD', 'INVALID_FILTER_VALUE'],
       schema: { querystring: FeedQuery, response: { 200: OffsetOrCursorList(FeedEvent) }, 'x-stability': 'stable-addition' },
     }),
-    handler: async (request) => repo.listEvents(request.ctx, request.query),
+    handler: async (request) => repo.listEvents(request.ctx, request.query, registry.eventShapes),
   });
 }

@@ -1,7 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { EnumList, Id, Timestamp } from '../../platform/fields.ts';
 import { listQuery } from '../../platform/lists.ts';
-import { EVENT_NAMES } from '../webhooks/webhooks.schemas.ts';
 
 export const FeedEvent = Type.Object({
   id: Type.String({ description: 'Event UUID: the same id its webhook deliveries carry (body id, X-Service-Delivery-Id)' }),
@@ -17,8 +16,10 @@ export type FeedEventRecord = Static<typeof FeedEvent>;
 /** Feed order: commit-safe (transaction, then id); no other sort is offered. */
 export const FEED_OPTIONS = { defaultSort: 'position', sortable: { position: 'e.xact_id' } };
 export const FEED_FILTERS = ['event', 'record_id', 'occurred_from', 'occurred_to'] as const;
-export const FeedQuery = listQuery({
-  event: Type.Optional(EnumList(EVENT_NAMES, 'Only these events')),
+
+/** The feed's query; its event filter takes the names the modules declare (registry.eventNames), so it is built by the routes plugin. */
+export const feedQuery = (eventNames: readonly string[]) => listQuery({
+  event: Type.Optional(EnumList(eventNames, 'Only these events')),
   record_id: Type.Optional(Id('Only events of this record')),
   occurred_from: Type.Optional(Type.String({ format: 'date-time', description: 'At or after (ISO 8601)' })),
   occurred_to: Type.Optional(Type.String({ format: 'date-time', description: 'Before (ISO 8601)' })),

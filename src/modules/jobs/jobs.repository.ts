@@ -1,7 +1,10 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import type { Ctx, CompanyInfo } from '../../platform/context.ts';
+import type { Ctx } from '../../platform/context.ts';
+import type { ClaimedJob } from '../../platform/modules.ts';
 import { nextStamp, nowStamp } from '../../platform/sql.ts';
+import { scoped, type RowUpdate } from '../../platform/tenant-table.ts';
+import { companyJson } from '../../platform/system-actor.ts';
 import type { JobRecord } from './jobs.schemas.ts';
 
 const COLUMNS = [
@@ -12,33 +15,21 @@ const COLUMNS = [
 /** A running job whose heartbeat is older than this lost its process; any runner may take it over. */
 export const STALE_AFTER_SECONDS = 60;
 
-/** What a runner needs of a job it has claimed. */
-export interface ClaimedJob {
-  company_id: string;
-  id: number;
-  type: string;
-  params: unknown;
-  api_key_id: number | null;
-  processed_count: number;
-  failed_count: number | null;
-  target_ids: number[] | null;
-}
-
 /** Thrown when a job's row no longer shows this runner's progress: another runner took it over. */
 export class LostClaim extends Error {}
 
 /** A plain member's personal key sees the jobs it started; everyone else sees the company's. */
 export async function findJob(ctx: Ctx, id: number): Promise<JobRecord | undefined> {
-  let query = ctx.db.selectFrom('jobs').select([...COLUMNS]).where('company_id', '=', ctx.companyId).where('id', '=', id);
-  if (ctx.actor.restricted) query = query.where('api_key_id', '=', ctx.key.id);
+  let query = scoped.select(ctx, 'jobs', 'j').select(COLUMNS.map((c) => `j.${c}` as const)).where('j.id', '=', id);
+  if (ctx.actor.restricted) query = query.where('j.api_key_id', '=', ctx.key.id);
   return query.executeTakeFirst() as Promise<JobRecord | undefined>;
 }
 
 export async function insertJob(ctx: Ctx, type: string, params: object): Promise<number> {
-  const row = await ctx.db.insertInto('jobs').values({
-    company_id: ctx.companyId, type, params: JSON.stringify(params), api_key_id: ctx.key.id,
+  const row = await scoped.insert(ctx, 'jobs', [{
+    type, params: JSON.stringify(params), api_key_id: ctx.key.id,
     total_count: null, failed_count: null, failed_client_ids: null, skipped_count: null, skipped_client_ids: null, error: null, started_at: null, finished_at: null,
-  }).returning('id').executeTakeFirstOrThrow();
+  }]).returning('id').executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -69,9 +60,8 @@ export async function claimQueued(db: Executor, companyId: string, id: number): 
   return result.rows[0];
 }
 
-const update = (ctx: Ctx, id: number, values: Record<string, unknown>) =>
-  ctx.db.updateTable('jobs').set({ ...values, updated_at: nextStamp() } as never)
-    .where('company_id', '=', ctx.companyId).where('id', '=', id).where('status', '=', 'running').executeTakeFirst();
+const update = (ctx: Ctx, id: number, values: RowUpdate<'jobs'>) =>
+  scoped.update(ctx, 'jobs').set({ ...values, updated_at: nextStamp() }).where('id', '=', id).where('status', '=', 'running').executeTakeFirst();
 
 /** Fixes the job's selection at its first start (total, target ids, counts from zero). */
 export async function setTargets(ctx: Ctx, id: number, ids: number[]): Promise<void> {
@@ -84,8 +74,8 @@ export async function setTargets(ctx: Ctx, id: number, ids: number[]): Promise<v
  * count commit together; the `from` guard makes a runner that lost the job to another fail (and roll back).
  */
 export async function advance(ctx: Ctx, id: number, from: number, processed: number, failed: number): Promise<void> {
-  const result = await ctx.db.updateTable('jobs').set({ processed_count: processed, failed_count: failed, heartbeat_at: nowStamp(), updated_at: nextStamp() })
-    .where('company_id', '=', ctx.companyId).where('id', '=', id).where('status', '=', 'running').where('processed_count', '=', from).executeTakeFirst();
+  const result = await scoped.update(ctx, 'jobs').set({ processed_count: processed, failed_count: failed, heartbeat_at: nowStamp(), updated_at: nextStamp() })
+    .where('id', '=', id).where('status', '=', 'running').where('processed_count', '=', from).executeTakeFirst();
   if (result.numUpdatedRows === 0n) throw new LostClaim(`job ${id} progressed elsewhere`);
 }
 
@@ -112,16 +102,3 @@ export async function jobActor(db: Executor, companyId: string, apiKeyId: number
     actor: { personId: row.person_id, role: row.role, restricted: kind === 'personal' && row.role === 'member' },
   };
 }
-
-const companyJson = () => sql<CompanyInfo>`json_build_object('id', c.id, 'name', c.name, 'timezone', c.timezone, 'currency', c.currency,
-  'subscription_status', c.subscription_status, 'plan', c.plan, 'features', c.features)`;
-
-/** The company as seen by the service itself (background maintenance): no key, no person, sees everything. */
-export async function systemActor(db: Executor, companyId: string): Promise<Omit<Ctx, 'db' | 'requestId'> | undefined> {
-  const row = await db.selectFrom('companies as c').select(companyJson().as('company')).where('c.id', '=', companyId).executeTakeFirst();
-  if (!row) return undefined;
-  return { companyId, company: row.company, key: { id: SYSTEM_KEY_ID, kind: 'integration', scopes: [], personId: null }, actor: { personId: null, role: null, restricted: false } };
-}
-
-/** Key id of the service's own background work; events record it as no key. */
-export const SYSTEM_KEY_ID = 0;

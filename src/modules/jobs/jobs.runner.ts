@@ -1,11 +1,8 @@
 import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
+import type { ClaimedJob, JobHandler } from '../../platform/modules.ts';
+import { systemActor } from '../../platform/system-actor.ts';
 import * as repo from './jobs.repository.ts';
-import type { ClaimedJob } from './jobs.repository.ts';
-
-/** Does a claimed job's work (resuming from job.processed_count); throws to fail it. */
-export type JobHandler = (ctx: Ctx, job: ClaimedJob, signal?: AbortSignal) => Promise<void>;
-export type JobHandlers = Readonly<Record<string, JobHandler>>;
 
 /** Thrown by a handler that stopped between steps because its process is shutting down. */
 export class Released extends Error {}
@@ -23,7 +20,7 @@ export async function runClaimed(db: Executor, job: ClaimedJob, handler: JobHand
   const actor = job.api_key_id === null ? undefined : await repo.jobActor(db, job.company_id, job.api_key_id);
   const ctx: Ctx = actor
     ? { ...actor, db, requestId: `job-${job.id}` }
-    : { ...(await repo.systemActor(db, job.company_id))!, db, requestId: `job-${job.id}` };
+    : { ...(await systemActor(db, job.company_id))!, db, requestId: `job-${job.id}` };
   const beat = setInterval(() => void repo.heartbeat(ctx, job.id).catch(() => undefined), HEARTBEAT_MS).unref();
   try {
     if (!actor) throw new Error('the API key that started this job no longer exists');
@@ -42,16 +39,4 @@ export async function runClaimed(db: Executor, job: ClaimedJob, handler: JobHand
 export async function kickJob(db: Executor, companyId: string, id: number, handler: JobHandler): Promise<void> {
   const job = await repo.claimQueued(db, companyId, id).catch(() => undefined);
   if (job) await runClaimed(db, job, handler);
-}
-
-/** One poll: claims and runs queued and abandoned jobs of the handled types until none is left (or stopping). */
-export async function pollJobs(db: Executor, handlers: JobHandlers, signal?: AbortSignal): Promise<number[]> {
-  const ran: number[] = [];
-  while (!signal?.aborted) {
-    const job = await repo.claimNext(db, Object.keys(handlers));
-    if (!job) break;
-    await runClaimed(db, job, handlers[job.type]!, signal);
-    ran.push(job.id);
-  }
-  return ran;
 }

@@ -1,34 +1,24 @@
 import type { Ctx } from '../../platform/context.ts';
-import { paginate, resolveList } from '../../platform/lists.ts';
-import { likeContains, nextStamp } from '../../platform/sql.ts';
 import { splitList } from '../../platform/fields.ts';
+import { listPage } from '../../platform/lists.ts';
+import { likeContains } from '../../platform/sql.ts';
+import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { MEMBER_LIST_OPTIONS, type MemberRecord } from './members.schemas.ts';
+
+/** Members are visible to every key of the company, personal keys included (the team list). */
+export const members = tenantTable('members', { alias: 'm' });
+/** A member's name and e-mail live on its person. */
+export const people = tenantTable('people', { alias: 'p' });
 
 /** A member as stored: credits are numeric text (exact) until they are turned into JSON numbers. */
 type MemberRow = Omit<MemberRecord, 'flextime_credit' | 'vacation_credit'> & { flextime_credit: string | null; vacation_credit: string | null };
 
-export interface PersonColumns { name: string; surname: string | null; email: string | null }
-export interface MemberColumns {
-  title: string | null;
-  initials: string | null;
-  locale_code: string | null;
-  ext_user_id: string | null;
-  member_type: string | null;
-  hr_lead_id: number | null;
-  /** Decimal text, written to numeric columns as is. */
-  flextime_credit: string | null;
-  vacation_credit: string | null;
+function withPerson(query: BaseQuery<'members', 'm'>) {
+  return query.innerJoin('people as p', (join) => join.onRef('p.company_id', '=', 'm.company_id').onRef('p.id', '=', 'm.person_id'));
 }
+type Query = ReturnType<typeof withPerson>;
 
-/** Members are visible to every key of the company, personal keys included (the team list). */
-function base(ctx: Ctx) {
-  return ctx.db
-    .selectFrom('members as m')
-    .innerJoin('people as p', (join) => join.onRef('p.company_id', '=', 'm.company_id').onRef('p.id', '=', 'm.person_id'))
-    .where('m.company_id', '=', ctx.companyId);
-}
-
-function project(query: ReturnType<typeof base>) {
+function project(query: Query) {
   return query.select([
     'm.id', 'm.person_id', 'p.name', 'p.surname', 'p.email', 'p.phone', 'm.role', 'm.status', 'm.title', 'm.initials', 'm.locale_code',
     'm.region_code', 'm.birthday', 'm.timezone', 'm.address_city', 'm.address_country_code', 'm.avatar', 'm.group_ids', 'm.ext_user_id',
@@ -43,7 +33,7 @@ function toRecord(row: MemberRow): MemberRecord {
   return { ...row, flextime_credit: creditOut(row.flextime_credit), vacation_credit: creditOut(row.vacation_credit) } as MemberRecord;
 }
 
-function applyFilters(query: ReturnType<typeof base>, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: Record<string, unknown>) {
   let q = query;
   const statuses = splitList(filters.status as string | undefined);
   if (statuses) q = q.where('m.status', 'in', statuses);
@@ -57,51 +47,30 @@ function applyFilters(query: ReturnType<typeof base>, filters: Record<string, un
 }
 
 export async function listMembers(ctx: Ctx, params: object) {
-  const { filters, sort, after } = resolveList(ctx, 'members', params, MEMBER_LIST_OPTIONS);
-  const page = await paginate<MemberRow>(ctx, {
-    listId: 'members', base: applyFilters(base(ctx), filters), idColumn: 'm.id', project: project as never,
-    options: MEMBER_LIST_OPTIONS, params, filters, sort, after,
+  const page = await listPage<MemberRow>(ctx, {
+    listId: 'members', params, options: MEMBER_LIST_OPTIONS, idColumn: 'm.id', project,
+    base: (filters) => applyFilters(withPerson(members.base(ctx)), filters),
   });
   return { data: page.data.map(toRecord), meta: page.meta };
 }
 
 export async function findMember(ctx: Ctx, id: number): Promise<MemberRecord | undefined> {
-  const row = await project(base(ctx).where('m.id', '=', id)).executeTakeFirst();
+  const row = await project(withPerson(members.base(ctx)).where('m.id', '=', id)).executeTakeFirst();
   return row ? toRecord(row as MemberRow) : undefined;
 }
 
-/** Locks the member row for the rest of the transaction; undefined when absent or another tenant's. */
+/** Locks the member row for the rest of the transaction; the service checks who it is and its version. */
 export async function lockMember(ctx: Ctx, id: number) {
-  return ctx.db.selectFrom('members').select(['id', 'person_id', 'updated_at'])
-    .where('company_id', '=', ctx.companyId).where('id', '=', id).forUpdate().executeTakeFirst();
+  return members.base(ctx).where('m.id', '=', id).select(['m.id', 'm.person_id', 'm.updated_at']).forUpdate().executeTakeFirst();
 }
 
 /** true when `personId` is the person of a member of this company. */
 export async function isMemberPerson(ctx: Ctx, personId: number): Promise<boolean> {
-  const row = await ctx.db.selectFrom('members').select('id').where('company_id', '=', ctx.companyId).where('person_id', '=', personId).executeTakeFirst();
+  const row = await members.base(ctx).select('m.id').where('m.person_id', '=', personId).executeTakeFirst();
   return row !== undefined;
-}
-
-export async function insertPerson(ctx: Ctx, values: PersonColumns): Promise<number> {
-  const row = await ctx.db.insertInto('people').values({ ...values, phone: null, company_id: ctx.companyId }).returning('id').executeTakeFirstOrThrow();
-  return row.id;
-}
-
-export async function insertMember(ctx: Ctx, personId: number, values: Partial<MemberColumns> & { role: string; status: string }): Promise<number> {
-  const row = await ctx.db.insertInto('members').values({ ...values, person_id: personId, company_id: ctx.companyId }).returning('id').executeTakeFirstOrThrow();
-  return row.id;
-}
-
-export async function updatePerson(ctx: Ctx, personId: number, values: Partial<PersonColumns>): Promise<void> {
-  await ctx.db.updateTable('people').set({ ...values, updated_at: nextStamp() }).where('company_id', '=', ctx.companyId).where('id', '=', personId).execute();
-}
-
-/** Always bumps updated_at, so the ETag changes even when only the person's name changed. */
-export async function updateMember(ctx: Ctx, id: number, values: Partial<MemberColumns>): Promise<void> {
-  await ctx.db.updateTable('members').set({ ...values, updated_at: nextStamp() }).where('company_id', '=', ctx.companyId).where('id', '=', id).execute();
 }
 
 /** The person's current name and surname, to derive initials when only one of them changes. */
 export async function personName(ctx: Ctx, personId: number) {
-  return ctx.db.selectFrom('people').select(['name', 'surname']).where('company_id', '=', ctx.companyId).where('id', '=', personId).executeTakeFirstOrThrow();
+  return people.base(ctx).select(['p.name', 'p.surname']).where('p.id', '=', personId).executeTakeFirstOrThrow();
 }

@@ -1,12 +1,15 @@
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
-import { AppError, domainValidation, invalidReference, notFound } from '../../platform/errors.ts';
+import { AppError, domainValidation, invalidReference } from '../../platform/errors.ts';
+import { orNotFound } from '../../platform/mutate.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
 import { hasTier } from '../../platform/scopes.ts';
-import { initialsOf } from '../companies/companies.service.ts';
+import type { RowChanges } from '../../platform/tenant-table.ts';
+import { initialsOf } from '../companies/index.ts';
 import { CREDIT_LIMIT, type MemberCreateBody, type MemberRecord, type MemberUpdateBody } from './members.schemas.ts';
 import * as repo from './members.repository.ts';
-import type { MemberColumns, PersonColumns } from './members.repository.ts';
+
+type Credits = Pick<RowChanges<'members'>, 'flextime_credit' | 'vacation_credit'>;
 
 const CREDIT_FIELDS = ['flextime_credit', 'vacation_credit'] as const;
 const MANAGEMENT_FIELDS = ['role', 'status'] as const;
@@ -20,8 +23,8 @@ function forKey(ctx: Ctx, member: MemberRecord): MemberRecord {
 }
 
 /** The credits in a PATCH body as decimal text for the numeric columns: the value never passes through arithmetic. */
-function creditColumns(body: MemberUpdateBody): Partial<Pick<MemberColumns, 'flextime_credit' | 'vacation_credit'>> {
-  const out: Partial<Pick<MemberColumns, 'flextime_credit' | 'vacation_credit'>> = {};
+function creditColumns(body: MemberUpdateBody): Credits {
+  const out: Credits = {};
   for (const field of CREDIT_FIELDS) {
     const value = body[field];
     if (value === undefined) continue;
@@ -39,11 +42,11 @@ function creditColumns(body: MemberUpdateBody): Partial<Pick<MemberColumns, 'fle
 function checkUpdateRules(ctx: Ctx, body: MemberUpdateBody, credits: object, preconditionOf: () => Precondition): Precondition | undefined {
   const refused = MANAGEMENT_FIELDS.filter((field) => body[field] !== undefined);
   if (refused.length) {
-    throw new AppError(403, 'MANAGEMENT_UI_ONLY', `${refused.join(' and ')} of a member can only be changed in the management UI`, { fields: refused });
+    throw new AppError('MANAGEMENT_UI_ONLY', `${refused.join(' and ')} of a member can only be changed in the management UI`, { fields: refused });
   }
   if (Object.keys(credits).length === 0) return undefined;
   if (!hasTier(ctx.key.scopes, 'financials')) {
-    throw new AppError(403, 'FINANCIAL_SCOPE_REQUIRED', 'Writing member credits needs the financials tier (carried by admin keys)', { required_scope: 'financials', fields: Object.keys(credits) });
+    throw new AppError('FINANCIAL_SCOPE_REQUIRED', 'Writing member credits needs the financials tier (carried by admin keys)', { required_scope: 'financials', fields: Object.keys(credits) });
   }
   return preconditionOf();
 }
@@ -52,7 +55,7 @@ function checkUpdateRules(ctx: Ctx, body: MemberUpdateBody, credits: object, pre
 function assertMayWrite(ctx: Ctx, personId: number | null): void {
   if (!ctx.actor.restricted || (personId !== null && personId === ctx.actor.personId)) return;
   const what = personId === null ? 'create members' : 'change other members';
-  throw new AppError(403, 'FORBIDDEN', `A personal key of a plain member cannot ${what}`, { reason: 'MEMBER_RIGHTS' });
+  throw new AppError('FORBIDDEN', `A personal key of a plain member cannot ${what}`, { reason: 'MEMBER_RIGHTS' });
 }
 
 async function checkHrLead(ctx: Ctx, hrLeadId: number | null | undefined): Promise<void> {
@@ -66,9 +69,7 @@ export async function listMembers(ctx: Ctx, params: object) {
 }
 
 export async function getMember(ctx: Ctx, id: number): Promise<MemberRecord> {
-  const member = await repo.findMember(ctx, id);
-  if (!member) throw notFound('Member');
-  return forKey(ctx, member);
+  return forKey(ctx, orNotFound(await repo.findMember(ctx, id), 'Member'));
 }
 
 /** A placeholder member: a person without a login, always status limited and role member. */
@@ -77,24 +78,25 @@ export async function createMember(ctx: Ctx, body: MemberCreateBody): Promise<Me
   return inTransaction(ctx, async (tx) => {
     await checkHrLead(tx, body.hr_lead_id);
     const { name, surname = null, email = null, ...memberFields } = body;
-    const personId = await repo.insertPerson(tx, { name, surname, email });
-    const id = await repo.insertMember(tx, personId, { ...memberFields, initials: initialsOf(name, surname), role: 'member', status: 'limited' });
+    const personId = await repo.people.insert(tx, { name, surname, email, phone: null });
+    const id = await repo.members.insert(tx, { ...memberFields, person_id: personId, initials: initialsOf(name, surname), role: 'member', status: 'limited' });
     return getMember(tx, id);
   });
 }
 
-async function applyUpdate(ctx: Ctx, current: { id: number; person_id: number }, body: MemberUpdateBody, credits: Partial<MemberColumns>): Promise<void> {
+async function applyUpdate(ctx: Ctx, current: { id: number; person_id: number }, body: MemberUpdateBody, credits: Credits): Promise<void> {
   const { name, surname, role: _role, status: _status, flextime_credit: _f, vacation_credit: _v, ...memberFields } = body;
-  const columns: Partial<MemberColumns> = { ...memberFields, ...credits };
-  const person: Partial<PersonColumns> = {};
+  const columns: RowChanges<'members'> = { ...memberFields, ...credits };
+  const person: RowChanges<'people'> = {};
   if (name !== undefined) person.name = name;
   if (surname !== undefined) person.surname = surname;
   if (Object.keys(person).length) {
     const previous = await repo.personName(ctx, current.person_id);
-    await repo.updatePerson(ctx, current.person_id, person);
+    await repo.people.update(ctx, current.person_id, person);
     columns.initials = initialsOf(person.name ?? previous.name, person.surname === undefined ? previous.surname : person.surname);
   }
-  await repo.updateMember(ctx, current.id, columns);
+  // Always written, so the ETag changes even when only the person's name changed.
+  await repo.members.update(ctx, current.id, columns);
 }
 
 /**
@@ -105,8 +107,8 @@ export async function updateMember(ctx: Ctx, id: number, body: MemberUpdateBody,
   const credits = creditColumns(body);
   const precondition = checkUpdateRules(ctx, body, credits, preconditionOf);
   return inTransaction(ctx, async (tx) => {
-    const current = await repo.lockMember(tx, id);
-    if (!current) throw notFound('Member');
+    // Not mutate(): who may write and If-Match are checked on the locked row even for an empty body.
+    const current = orNotFound(await repo.lockMember(tx, id), 'Member');
     assertMayWrite(tx, current.person_id);
     if (precondition) assertFresh(precondition, current.updated_at);
     if (Object.keys(body).length === 0) return getMember(tx, id);

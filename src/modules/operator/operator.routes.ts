@@ -3,11 +3,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Db } from '../../db/database.ts';
-import type { Config } from '../../platform/config.ts';
+import type { Config } from '../../config.ts';
 import { AppError } from '../../platform/errors.ts';
+import type { Registry } from '../../platform/modules.ts';
 import { checkHttps } from '../../platform/pipeline.ts';
-import { Company, CompanyCreate, CompanyCreated, CompanyUpdate, MemberAdd } from '../companies/companies.schemas.ts';
-import * as companies from '../companies/companies.service.ts';
+import { addMember, Company, CompanyCreate, CompanyCreated, CompanyUpdate, createCompany, MemberAdd, updateCompany } from '../companies/index.ts';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 // The auth scheme name is case-insensitive (RFC 9110 section 11.1).
@@ -19,25 +19,25 @@ const CompanyParams = Type.Object({ company_id: Type.String({ format: 'uuid' }) 
  * The token is the most powerful credential there is, so it gets the same HTTPS rule as v3 keys.
  */
 function authorize(config: Config, request: FastifyRequest): void {
-  if (!config.operatorToken) throw new AppError(404, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
+  if (!config.operatorToken) throw new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
   checkHttps(config, request);
   const token = BEARER.exec(request.headers.authorization ?? '')?.[1] ?? '';
-  if (!token || !timingSafeEqual(digest(token), digest(config.operatorToken))) throw new AppError(401, 'UNAUTHORIZED', 'A valid operator token is required');
+  if (!token || !timingSafeEqual(digest(token), digest(config.operatorToken))) throw new AppError('UNAUTHORIZED', 'A valid operator token is required');
 }
 
 /** Platform administration; not part of v3 and not in its OpenAPI document. */
-export async function operatorRoutes(fastify: FastifyInstance, opts: { config: Config; db: Db }) {
+export async function operatorRoutes(fastify: FastifyInstance, opts: { config: Config; db: Db; registry: Registry }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onRequest', async (request) => authorize(opts.config, request));
   const config = { tier: 'operator' as const };
 
   app.post('/companies', { config, schema: { hide: true, body: CompanyCreate, response: { 201: CompanyCreated } } }, async (request, reply) =>
-    reply.code(201).send(await companies.createCompany(opts.db, request.body)));
+    reply.code(201).send(await createCompany(opts.db, request.body, opts.registry.seeders)));
 
   app.patch('/companies/:company_id', { config, schema: { hide: true, params: CompanyParams, body: CompanyUpdate, response: { 200: Company } } }, async (request) =>
-    companies.updateCompany(opts.db, request.params.company_id, request.body));
+    updateCompany(opts.db, request.params.company_id, request.body));
 
   app.post('/companies/:company_id/members', {
     config, schema: { hide: true, params: CompanyParams, body: MemberAdd, response: { 201: Type.Object({ person_id: Type.Integer(), member_id: Type.Integer() }) } },
-  }, async (request, reply) => reply.code(201).send(await companies.addMember(opts.db, request.params.company_id, request.body)));
+  }, async (request, reply) => reply.code(201).send(await addMember(opts.db, request.params.company_id, request.body)));
 }

@@ -1,17 +1,17 @@
 import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
-import { paginate, resolveList } from '../../platform/lists.ts';
+import { listPage } from '../../platform/lists.ts';
 import { likeContains } from '../../platform/sql.ts';
+import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { PROJECT_TYPE_LIST_OPTIONS, type ProjectTypeRecord } from './project-types.schemas.ts';
 
-const COLUMNS = ['pt.id', 'pt.name', 'pt.status', 'pt.created_at', 'pt.updated_at'] as const;
+export const projectTypes = tenantTable('project_types', { alias: 'pt', softDelete: true });
+type Query = BaseQuery<'project_types', 'pt'>;
 
-function base(ctx: Ctx) {
-  return ctx.db.selectFrom('project_types as pt').where('pt.company_id', '=', ctx.companyId).where('pt.deleted_at', 'is', null);
-}
+const project = (query: Query) => query.select(['pt.id', 'pt.name', 'pt.status', 'pt.created_at', 'pt.updated_at']);
 
-function applyFilters(query: ReturnType<typeof base>, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: Record<string, unknown>) {
   let q = query;
   const statuses = splitList(filters.status as string | undefined);
   if (statuses) q = q.where('pt.status', 'in', statuses);
@@ -19,23 +19,19 @@ function applyFilters(query: ReturnType<typeof base>, filters: Record<string, un
   return q;
 }
 
-export async function listProjectTypes(ctx: Ctx, params: object) {
-  const { filters, sort, after } = resolveList(ctx, 'project-types', params, PROJECT_TYPE_LIST_OPTIONS);
-  return paginate<ProjectTypeRecord>(ctx, {
-    listId: 'project-types', base: applyFilters(base(ctx), filters), idColumn: 'pt.id', project: ((q: ReturnType<typeof base>) => q.select(COLUMNS)) as never,
-    options: PROJECT_TYPE_LIST_OPTIONS, params, filters, sort, after,
+export function listProjectTypes(ctx: Ctx, params: object) {
+  return listPage<ProjectTypeRecord>(ctx, {
+    listId: 'project-types', params, options: PROJECT_TYPE_LIST_OPTIONS, idColumn: 'pt.id', project,
+    base: (filters) => applyFilters(projectTypes.base(ctx), filters),
   });
 }
 
 export async function findProjectType(ctx: Ctx, id: number): Promise<ProjectTypeRecord | undefined> {
-  return base(ctx).where('pt.id', '=', id).select(COLUMNS).executeTakeFirst() as Promise<ProjectTypeRecord | undefined>;
+  return project(projectTypes.base(ctx).where('pt.id', '=', id)).executeTakeFirst() as Promise<ProjectTypeRecord | undefined>;
 }
 
-/** Live (not deleted) project type of the company; projects may only be created with one. */
-export async function projectTypeExists(ctx: Ctx, id: number): Promise<boolean> {
-  return (await base(ctx).where('pt.id', '=', id).select('pt.id').executeTakeFirst()) !== undefined;
-}
-
+/** The company seeder's insert, run inside createCompany's transaction: there is no caller's context yet. */
 export async function insertDefaults(db: Executor, companyId: string, names: readonly string[]): Promise<void> {
+  // tenant: the company being created, not a caller's
   await db.insertInto('project_types').values(names.map((name) => ({ company_id: companyId, name, status: 'active' }))).execute();
 }

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { IdParam, OffsetOrCursorList, route, Single, single } from '../../platform/http.ts';
 import { ProjectType, ProjectTypeListQuery, PROJECT_TYPE_FILTERS } from './project-types.schemas.ts';
-// Importing the service registers the company seeder of default project types.
 import * as service from './project-types.service.ts';
 
 const tags = ['Projects'];

@@ -13,7 +13,7 @@ const Params = IdParam('project_id');
 async function refuseRawStatus(request: FastifyRequest): Promise<void> {
   const body = request.body as Record<string, unknown> | null;
   if (body && typeof body === 'object' && 'status' in body) {
-    throw new AppError(400, 'VALIDATION_ERROR', 'status is not writable; change it with status_action (activate, cancel, archive, unarchive)', {
+    throw new AppError('VALIDATION_ERROR', 'status is not writable; change it with status_action (activate, cancel, archive, unarchive)', {
       reason: 'READ_ONLY_FIELD', field: 'status', errors: [{ field: 'status', message: 'is not writable; use status_action' }],
     });
   }

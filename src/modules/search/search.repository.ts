@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { MAX_OFFSET } from '../../platform/lists.ts';
 import { likeContains } from '../../platform/sql.ts';
+import { scoped } from '../../platform/tenant-table.ts';
 import { clientIdVisible, projectVisible, taskVisible } from '../../platform/visibility.ts';
 import type { SearchHitRecord, SearchType } from './search.schemas.ts';
 
@@ -9,28 +10,28 @@ interface Patterns { contains: string; prefix: string }
 
 // Each source answers the same columns; rank 0 is a match at the start of the title, 1 anywhere else.
 function tasks(ctx: Ctx, p: Patterns) {
-  return ctx.db.selectFrom('tasks as t')
+  return scoped.select(ctx, 'tasks', 't')
     .select([sql<SearchType>`'task'`.as('type'), 't.id', 't.title as title', sql<string | null>`t.status`.as('subtitle'), 't.client_id',
       sql<number>`case when t.title ilike ${p.prefix} then 0 else 1 end`.as('rank')])
-    .where('t.company_id', '=', ctx.companyId).where('t.deleted_at', 'is', null).where('t.template_kind', 'is', null)
+    .where('t.deleted_at', 'is', null).where('t.template_kind', 'is', null)
     .where('t.title', 'ilike', p.contains).where(taskVisible(ctx, 't'));
 }
 
 function contacts(ctx: Ctx, p: Patterns) {
   const fullName = sql<string>`trim(ct.name || ' ' || coalesce(ct.surname, ''))`;
-  return ctx.db.selectFrom('contacts as ct')
+  return scoped.select(ctx, 'contacts', 'ct')
     .select([sql<SearchType>`'contact'`.as('type'), 'ct.id', fullName.as('title'), sql<string | null>`ct.email`.as('subtitle'), sql<number | null>`ct.client_id`.as('client_id'),
       sql<number>`case when ${fullName} ilike ${p.prefix} or ct.surname ilike ${p.prefix} or ct.email ilike ${p.prefix} then 0 else 1 end`.as('rank')])
-    .where('ct.company_id', '=', ctx.companyId).where('ct.deleted_at', 'is', null)
+    .where('ct.deleted_at', 'is', null)
     .where((eb) => eb.or([eb(fullName, 'ilike', p.contains), eb('ct.surname', 'ilike', p.contains), eb('ct.email', 'ilike', p.contains)]))
     .where(clientIdVisible(ctx, 'ct.company_id', 'ct.client_id'));
 }
 
 function projects(ctx: Ctx, p: Patterns) {
-  return ctx.db.selectFrom('projects as p')
+  return scoped.select(ctx, 'projects', 'p')
     .select([sql<SearchType>`'project'`.as('type'), 'p.id', 'p.name as title', sql<string | null>`p.status`.as('subtitle'), 'p.client_id',
       sql<number>`case when p.name ilike ${p.prefix} then 0 else 1 end`.as('rank')])
-    .where('p.company_id', '=', ctx.companyId).where('p.deleted_at', 'is', null)
+    .where('p.deleted_at', 'is', null)
     .where('p.name', 'ilike', p.contains).where(projectVisible(ctx, 'p'));
 }
 

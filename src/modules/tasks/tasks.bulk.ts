@@ -2,11 +2,8 @@ import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { AppError, domainValidation, invalidReference } from '../../platform/errors.ts';
 import { liveIds } from '../../platform/references.ts';
-import * as jobs from '../jobs/jobs.repository.ts';
-import { getJob } from '../jobs/jobs.service.ts';
-import type { JobRecord } from '../jobs/jobs.schemas.ts';
-import type { ClaimedJob } from '../jobs/jobs.repository.ts';
-import { kickJob, Released } from '../jobs/jobs.runner.ts';
+import type { ClaimedJob } from '../../platform/modules.ts';
+import * as jobs from '../jobs/index.ts';
 import { BULK_ACTIONS, type BulkActionBody, type BulkFilterBody } from './tasks.schemas.ts';
 import * as repo from './tasks.repository.ts';
 
@@ -48,7 +45,7 @@ async function checkReferences(ctx: Ctx, body: BulkActionBody): Promise<void> {
     const found = new Set(await repo.selectTaskIds(ctx, {}, filter.ids));
     const missing = filter.ids.filter((id) => !found.has(id));
     if (missing.length) {
-      throw new AppError(400, 'INVALID_TASK', `filter.ids names tasks that are not tasks of this company: ${missing.join(', ')}`, { field: 'filter.ids', invalid_ids: missing });
+      throw new AppError('INVALID_TASK', `filter.ids names tasks that are not tasks of this company: ${missing.join(', ')}`, { field: 'filter.ids', invalid_ids: missing });
     }
   }
 }
@@ -78,7 +75,7 @@ async function applyChunks(ctx: Ctx, job: ClaimedJob, ids: number[], body: BulkA
   let processed = job.processed_count;
   let failed = job.failed_count ?? 0;
   for (let start = processed; start < ids.length; start += CHUNK) {
-    if (signal?.aborted) throw new Released();
+    if (signal?.aborted) throw new jobs.Released();
     const chunk = ids.slice(start, start + CHUNK);
     const next = processed + chunk.length;
     try {
@@ -112,11 +109,11 @@ export async function runBulkJob(ctx: Ctx, job: ClaimedJob, signal?: AbortSignal
 }
 
 /** Validates, queues the job and answers with it; the work starts in this process once the request is done. */
-export async function startBulkAction(ctx: Ctx, body: BulkActionBody): Promise<JobRecord> {
+export async function startBulkAction(ctx: Ctx, body: BulkActionBody): Promise<jobs.JobRecord> {
   checkShape(body);
   await checkReferences(ctx, body);
-  const job = await inTransaction(ctx, async (tx) => getJob(tx, await jobs.insertJob(tx, BULK_JOB_TYPE, body)));
+  const job = await inTransaction(ctx, async (tx) => jobs.getJob(tx, await jobs.insertJob(tx, BULK_JOB_TYPE, body)));
   // If this start is lost (crash, or the insert not yet visible), a job runner's poll picks the job up.
-  setImmediate(() => void kickJob(ctx.db, ctx.companyId, job.id, runBulkJob));
+  setImmediate(() => void jobs.kickJob(ctx.db, ctx.companyId, job.id, runBulkJob));
   return job;
 }

@@ -1,15 +1,16 @@
 import type { Executor } from '../../db/database.ts';
 import { inTransaction, type Ctx } from '../../platform/context.ts';
-import { systemActor } from '../jobs/jobs.repository.ts';
+import { systemActor } from '../../platform/system-actor.ts';
 import { syncOccurrences } from './tasks.occurrences.ts';
 import type { RecurrenceRule } from './tasks.recurrence.ts';
 import * as repo from './tasks.repository.ts';
 
-export interface HorizonResult {
+// A type, not an interface: a periodic task reports it as a record of counts.
+export type HorizonResult = {
   masters: number;
   created: number;
   failed: number;
-}
+};
 
 /** One master in its own transaction, locked like a rule change so the two never race over a day. */
 async function extendMaster(ctx: Ctx, id: number, now: Date): Promise<number> {

@@ -16,7 +16,7 @@ type Existing = Awaited<ReturnType<typeof repo.liveOccurrences>>[number];
 const adjustable = (o: Existing, now: Date) => o.status === 'new' && o.date !== null && Date.parse(o.date) > now.getTime();
 
 async function createOccurrence(ctx: Ctx, master: TaskRecord, occurrence: Occurrence): Promise<void> {
-  const id = await repo.insertTask(ctx, {
+  const id = await repo.tasks.insert(ctx, {
     client_id: master.client_id, project_id: master.project_id, topic_id: master.topic_id, title: master.title,
     description: master.description, type: master.type, is_important: master.is_important, is_extra: master.is_extra,
     estimation: master.estimation, timezone: master.timezone, workflow_role_ids: master.workflow_role_ids,
@@ -39,7 +39,7 @@ export async function syncOccurrences(ctx: Ctx, master: TaskRecord, rule: Recurr
   const wanted = rule ? expandOccurrences(rule, ctx.company.timezone, now) : [];
   const wantedDays = new Set(wanted.map((o) => o.recurrence_date));
   const removed = existing.filter((o) => adjustable(o, now) && !wantedDays.has(o.recurrence_date!));
-  await repo.softDeleteTasks(ctx, removed.map((o) => o.id));
+  await repo.tasks.softDelete(ctx, removed.map((o) => o.id));
   for (const o of removed) await recordEvent(ctx, 'task', 'deleted', { id: o.id });
   const byDay = new Map(existing.map((o) => [o.recurrence_date, o]));
   let created = 0;
@@ -49,7 +49,7 @@ export async function syncOccurrences(ctx: Ctx, master: TaskRecord, rule: Recurr
       await createOccurrence(ctx, master, occurrence);
       created++;
     } else if (adjustable(have, now) && have.date !== occurrence.date) {
-      await repo.updateTask(ctx, have.id, { date: occurrence.date });
+      await repo.tasks.update(ctx, have.id, { date: occurrence.date });
       await recordEvent(ctx, 'task', 'updated', leanTask((await repo.findTask(ctx, have.id, false))!));
     }
   }

@@ -1,41 +1,21 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import { softDelete } from '../../platform/soft-delete.ts';
 import type { Ctx } from '../../platform/context.ts';
-import { paginate, resolveList } from '../../platform/lists.ts';
+import { listPage, resolveList } from '../../platform/lists.ts';
 import { isoz, likeContains, nextStamp } from '../../platform/sql.ts';
+import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { clientIdVisible, clientVisible, taskVisible } from '../../platform/visibility.ts';
 import { splitList } from '../../platform/fields.ts';
 import { COMMENTS_INLINE_CAP, OPEN_STATUSES, TASK_LIST_OPTIONS, type CommentRecord, type TaskRecord, type TaskStatus } from './tasks.schemas.ts';
 
 type TaskRow = Omit<TaskRecord, 'comments_truncated'>;
 
-/** Writable columns, as the repository stores them (JSON structures as text). */
-export interface TaskColumns {
-  client_id: number | null;
-  project_id: number | null;
-  topic_id: number | null;
-  title: string;
-  description: string;
-  status: TaskStatus;
-  type: string;
-  is_important: boolean;
-  is_extra: boolean;
-  is_recurring: number;
-  date: string | null;
-  due_date: string | null;
-  finished_at: string | null;
-  reopen_status: string | null;
-  has_due_date: number;
-  estimation: number | null;
-  timezone: string | null;
-  workflow_role_ids: number[];
-  checklist: string | null;
-  recurrence_rule: string | null;
-  recurrence_parent_id: number | null;
-  recurrence_date: string | null;
-  custom_fields: string | null;
-}
+export const tasks = tenantTable('tasks', { alias: 't', softDelete: true, visible: taskVisible });
+/** The same live rows without the visibility rule: to echo a row the actor has just written (it may have left their sight by that write). */
+const writtenTasks = tenantTable('tasks', { alias: 't', softDelete: true });
+type Query = BaseQuery<'tasks', 't'>;
+
+const base = (ctx: Ctx, visible = true): Query => (visible ? tasks : writtenTasks).base(ctx);
 
 const PLAIN = [
   'id', 'client_id', 'project_id', 'topic_id', 'project_status_from', 'title', 'description', 'status', 'type', 'is_important', 'is_extra',
@@ -43,18 +23,11 @@ const PLAIN = [
   'recurrence_rule', 'recurrence_parent_id', 'recurrence_date', 'custom_fields', 'created_at', 'updated_at',
 ] as const;
 
-/** `visible` false only to echo a row the actor has just written (it may have left their sight by that write). */
-function base(ctx: Ctx, visible = true) {
-  const query = ctx.db.selectFrom('tasks as t').where('t.company_id', '=', ctx.companyId).where('t.deleted_at', 'is', null);
-  return visible ? query.where(taskVisible(ctx, 't')) : query;
-}
-type Base = ReturnType<typeof base>;
-
 /**
  * Columns plus what is derived in SQL: assignees, tracked time (closed entries count their duration,
  * else end - start; a running entry counts up to now) and the newest comments (cap + 1, to detect truncation).
  */
-function project(query: Base) {
+function project(query: Query) {
   return query.select([
     ...PLAIN.map((c) => `t.${c}` as const),
     sql<number[]>`array(select ta.person_id from task_assignees ta where ta.company_id = t.company_id and ta.task_id = t.id order by ta.person_id)`.as('assignees'),
@@ -80,8 +53,7 @@ const notTemplate = sql<boolean>`(t.template_kind is null and not exists (
 /** Whether a client_id filter names a template client, whose template (master) rows it then lists. */
 async function isTemplateClient(ctx: Ctx, clientId: unknown): Promise<boolean> {
   if (clientId === undefined) return false;
-  const row = await ctx.db.selectFrom('clients').select('id').where('company_id', '=', ctx.companyId)
-    .where('id', '=', clientId as number).where('type', '=', 'plan').executeTakeFirst();
+  const row = await scoped.select(ctx, 'clients', 'c').select('c.id').where('c.id', '=', clientId as number).where('c.type', '=', 'plan').executeTakeFirst();
   return row !== undefined;
 }
 
@@ -89,11 +61,11 @@ async function isTemplateClient(ctx: Ctx, clientId: unknown): Promise<boolean> {
  * The list rule: without a type filter only task and request rows; template rows are left out unless
  * the client filter names a template client; `fenced` false (explicit ids in a bulk action) reaches any row.
  */
-async function applyFilters(ctx: Ctx, query: Base, filters: Record<string, unknown>, fenced = true) {
+function applyFilters(query: Query, filters: Record<string, unknown>, templateClient: boolean, fenced = true) {
   let q = query;
   if (filters.type !== undefined) q = q.where('t.type', '=', filters.type as string);
   else if (fenced) q = q.where('t.type', 'in', ['task', 'request']);
-  if (fenced && !(await isTemplateClient(ctx, filters.client_id))) q = q.where(notTemplate);
+  if (fenced && !templateClient) q = q.where(notTemplate);
   const statuses = splitList(filters.status as string | undefined);
   if (statuses) q = q.where('t.status', 'in', statuses);
   if (filters.client_id !== undefined) q = q.where('t.client_id', '=', filters.client_id as number);
@@ -108,17 +80,20 @@ async function applyFilters(ctx: Ctx, query: Base, filters: Record<string, unkno
 }
 
 export async function listTasks(ctx: Ctx, params: object) {
-  const { filters, sort, after } = resolveList(ctx, 'tasks', params, TASK_LIST_OPTIONS);
-  const page = await paginate<TaskRow>(ctx, {
-    listId: 'tasks', base: await applyFilters(ctx, base(ctx), filters), idColumn: 't.id', project: project as never,
-    options: TASK_LIST_OPTIONS, params, filters, sort, after,
+  // The template rule needs one lookup before the query is built, so the effective filters (a cursor's
+  // own, when it carries them) are resolved here first; listPage resolves them again, the same way.
+  const templateClient = await isTemplateClient(ctx, resolveList(ctx, 'tasks', params, TASK_LIST_OPTIONS).filters.client_id);
+  const page = await listPage<TaskRow>(ctx, {
+    listId: 'tasks', params, options: TASK_LIST_OPTIONS, idColumn: 't.id', project,
+    base: (filters) => applyFilters(base(ctx), filters, templateClient),
   });
   return { data: page.data.map(withTruncation), meta: page.meta };
 }
 
 /** Ids a bulk action selects: the list's rows for those filters, or exactly the given (visible) ids. */
 export async function selectTaskIds(ctx: Ctx, filters: Record<string, unknown>, ids?: readonly number[]): Promise<number[]> {
-  let query = await applyFilters(ctx, base(ctx), filters, ids === undefined);
+  const fenced = ids === undefined;
+  let query = applyFilters(base(ctx), filters, fenced && (await isTemplateClient(ctx, filters.client_id)), fenced);
   if (ids) query = query.where('t.id', 'in', [...ids]);
   return (await query.select('t.id').orderBy('t.id').execute()).map((r) => r.id);
 }
@@ -132,22 +107,13 @@ export async function taskExists(ctx: Ctx, id: number): Promise<boolean> {
   return (await base(ctx).where('t.id', '=', id).select('t.id').executeTakeFirst()) !== undefined;
 }
 
-/** Locks the row for the rest of the transaction; undefined when absent, deleted or invisible. */
+/** Locks the row with what the service's rules read; undefined when absent, deleted or invisible. */
 export async function lockTask(ctx: Ctx, id: number) {
   return base(ctx).where('t.id', '=', id)
     .select(['t.id', 't.status', 't.client_id', 't.project_id', 't.date', 't.is_recurring', 't.recurrence_parent_id', 't.recurrence_rule', 't.checklist'])
     .forUpdate().executeTakeFirst();
 }
 export type LockedTask = NonNullable<Awaited<ReturnType<typeof lockTask>>>;
-
-export async function insertTask(ctx: Ctx, values: Partial<TaskColumns> & { title: string }): Promise<number> {
-  const row = await ctx.db.insertInto('tasks').values({ ...values, company_id: ctx.companyId } as never).returning('id').executeTakeFirstOrThrow();
-  return row.id;
-}
-
-export async function updateTask(ctx: Ctx, id: number, values: Partial<TaskColumns>): Promise<void> {
-  await ctx.db.updateTable('tasks').set({ ...values, updated_at: nextStamp() } as never).where('company_id', '=', ctx.companyId).where('id', '=', id).execute();
-}
 
 /**
  * Moves live tasks to a status. Finishing sets finished_at and remembers an open prior status in
@@ -156,84 +122,78 @@ export async function updateTask(ctx: Ctx, id: number, values: Partial<TaskColum
 export async function setStatus(ctx: Ctx, ids: readonly number[], status: TaskStatus): Promise<number[]> {
   if (ids.length === 0) return [];
   const finishing = status === 'finished';
-  const rows = await ctx.db.updateTable('tasks').set({
+  const rows = await scoped.update(ctx, 'tasks').set({
     status,
-    finished_at: finishing ? sql`date_trunc('milliseconds', clock_timestamp())` : null,
-    reopen_status: finishing ? sql`case when status = any(${[...OPEN_STATUSES]}::text[]) then status end` : null,
+    finished_at: finishing ? sql<string>`date_trunc('milliseconds', clock_timestamp())` : null,
+    reopen_status: finishing ? sql<string>`case when status = any(${[...OPEN_STATUSES]}::text[]) then status end` : null,
     updated_at: nextStamp(),
-  } as never).where('company_id', '=', ctx.companyId).where('id', 'in', [...ids]).where('deleted_at', 'is', null).where('status', '!=', status)
+  }).where('id', 'in', [...ids]).where('deleted_at', 'is', null).where('status', '!=', status)
     .returning('id').execute();
   return rows.map((r) => r.id);
 }
 
 /** Back to the remembered open status (new when none was remembered). */
 export async function reopenTask(ctx: Ctx, id: number): Promise<void> {
-  await ctx.db.updateTable('tasks').set({ status: sql`coalesce(reopen_status, 'new')`, finished_at: null, reopen_status: null, updated_at: nextStamp() } as never)
-    .where('company_id', '=', ctx.companyId).where('id', '=', id).execute();
+  await scoped.update(ctx, 'tasks').set({ status: sql<string>`coalesce(reopen_status, 'new')`, finished_at: null, reopen_status: null, updated_at: nextStamp() })
+    .where('id', '=', id).execute();
 }
 
-export async function softDeleteTasks(ctx: Ctx, ids: readonly number[]): Promise<void> {
-  await softDelete(ctx, 'tasks', ids);
-}
+/** tasks.bulk.ts's name for the gateway's soft delete. */
+export const softDeleteTasks = (ctx: Ctx, ids: readonly number[]): Promise<void> => tasks.softDelete(ctx, ids);
 
 export async function touchTasks(ctx: Ctx, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
-  await ctx.db.updateTable('tasks').set({ updated_at: nextStamp() }).where('company_id', '=', ctx.companyId).where('id', 'in', [...ids]).where('deleted_at', 'is', null).execute();
+  await scoped.update(ctx, 'tasks').set({ updated_at: nextStamp() }).where('id', 'in', [...ids]).where('deleted_at', 'is', null).execute();
 }
 
 export async function replaceAssignees(ctx: Ctx, taskId: number, personIds: readonly number[]): Promise<void> {
-  await ctx.db.deleteFrom('task_assignees').where('company_id', '=', ctx.companyId).where('task_id', '=', taskId).execute();
+  await scoped.delete(ctx, 'task_assignees').where('task_id', '=', taskId).execute();
   await addAssignee(ctx, [taskId], personIds);
 }
 
 /** Adds every person to every task (existing pairs are kept). */
 export async function addAssignee(ctx: Ctx, taskIds: readonly number[], personIds: readonly number[]): Promise<void> {
-  const rows = taskIds.flatMap((task_id) => personIds.map((person_id) => ({ company_id: ctx.companyId, task_id, person_id })));
+  const rows = taskIds.flatMap((task_id) => personIds.map((person_id) => ({ task_id, person_id })));
   if (rows.length === 0) return;
-  await ctx.db.insertInto('task_assignees').values(rows).onConflict((oc) => oc.doNothing()).execute();
+  await scoped.insert(ctx, 'task_assignees', rows).onConflict((oc) => oc.doNothing()).execute();
 }
 
 export async function removeAssignee(ctx: Ctx, taskIds: readonly number[], personId?: number): Promise<void> {
   if (taskIds.length === 0) return;
-  let query = ctx.db.deleteFrom('task_assignees').where('company_id', '=', ctx.companyId).where('task_id', 'in', [...taskIds]);
+  let query = scoped.delete(ctx, 'task_assignees').where('task_id', 'in', [...taskIds]);
   if (personId !== undefined) query = query.where('person_id', '=', personId);
   await query.execute();
 }
 
 /** A live client the actor may see (a plain member can only reference their own clients). */
 export async function visibleClient(ctx: Ctx, id: number) {
-  return ctx.db.selectFrom('clients as c').select(['c.id']).where('c.company_id', '=', ctx.companyId).where('c.id', '=', id)
+  return scoped.select(ctx, 'clients', 'c').select(['c.id']).where('c.id', '=', id)
     .where('c.deleted_at', 'is', null).where(clientVisible(ctx, 'c')).executeTakeFirst();
 }
 
 /** A live project; with `visible`, only one whose client (if it has one) the actor may see. */
 export async function findProjectRef(ctx: Ctx, id: number, visible = true) {
-  const query = ctx.db.selectFrom('projects as p').select(['p.id', 'p.client_id']).where('p.company_id', '=', ctx.companyId).where('p.id', '=', id)
+  const query = scoped.select(ctx, 'projects', 'p').select(['p.id', 'p.client_id']).where('p.id', '=', id)
     .where('p.deleted_at', 'is', null);
   if (!visible) return query.executeTakeFirst();
   return query.where((eb) => eb.or([eb('p.client_id', 'is', null), clientIdVisible(ctx, 'p.company_id', 'p.client_id')])).executeTakeFirst();
 }
 
-export async function liveWorkflowRoleIds(ctx: Ctx, ids: readonly number[]): Promise<Set<number>> {
-  if (ids.length === 0) return new Set();
-  const rows = await ctx.db.selectFrom('workflow_roles').select('id').where('company_id', '=', ctx.companyId).where('id', 'in', [...ids]).where('deleted_at', 'is', null).execute();
-  return new Set(rows.map((r) => r.id));
-}
-
 export async function insertComment(ctx: Ctx, taskId: number, body: string): Promise<CommentRecord> {
-  return ctx.db.insertInto('task_comments').values({ company_id: ctx.companyId, task_id: taskId, person_id: ctx.actor.personId, body })
+  return scoped.insert(ctx, 'task_comments', [{ task_id: taskId, person_id: ctx.actor.personId, body }])
     .returning(['id', 'task_id', 'person_id', 'body', 'created_at', 'updated_at']).executeTakeFirstOrThrow();
 }
 
 /** The live occurrences of a recurring master. */
 export async function liveOccurrences(ctx: Ctx, masterId: number) {
-  return ctx.db.selectFrom('tasks').select(['id', 'status', 'date', 'recurrence_date']).where('company_id', '=', ctx.companyId)
-    .where('recurrence_parent_id', '=', masterId).where('deleted_at', 'is', null).orderBy('id').execute();
+  return writtenTasks.base(ctx).select(['t.id', 't.status', 't.date', 't.recurrence_date'])
+    .where('t.recurrence_parent_id', '=', masterId).orderBy('t.id').execute();
 }
 
 /** Copies a master's assignees onto its occurrences. */
 export async function copyAssignees(ctx: Ctx, fromTaskId: number, toTaskIds: readonly number[]): Promise<void> {
   if (toTaskIds.length === 0) return;
+  // tenant: deliberate SQL
   await sql`insert into task_assignees (company_id, task_id, person_id)
     select ta.company_id, o.id, ta.person_id from task_assignees ta cross join unnest(${[...toTaskIds]}::int[]) as o(id)
     where ta.company_id = ${ctx.companyId} and ta.task_id = ${fromTaskId} on conflict do nothing`.execute(ctx.db);

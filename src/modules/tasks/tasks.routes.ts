@@ -1,16 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { ErrorCode } from '../../platform/errors.ts';
 import { IdParam, noContent, OffsetOrCursorList, route, Single, single } from '../../platform/http.ts';
-import { Job } from '../jobs/jobs.schemas.ts';
+import { Job } from '../jobs/index.ts';
 import { BulkAction, ChecklistPut, Comment, CommentCreate, Task, TaskCreate, TaskListQuery, TaskUpdate, TASK_FILTERS } from './tasks.schemas.ts';
 import * as service from './tasks.service.ts';
 import { startBulkAction } from './tasks.bulk.ts';
 
 const tags = ['Tasks'];
 const Params = IdParam('task_id');
-const IDEMPOTENCY = ['IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED'];
-const REFERENCES = ['INVALID_CLIENT', 'INVALID_PROJECT', 'INVALID_PERSON'];
+const IDEMPOTENCY: ErrorCode[] = ['IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED'];
+const REFERENCES: ErrorCode[] = ['INVALID_CLIENT', 'INVALID_PROJECT', 'INVALID_PERSON'];
 
 /**
  * The path's task is looked up before the body is validated, so another tenant's (or an invisible) task id

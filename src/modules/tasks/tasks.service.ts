@@ -1,9 +1,11 @@
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
-import { AppError, conflict, domainValidation, invalidReference, notFound } from '../../platform/errors.ts';
+import { AppError, domainValidation, invalidReference, notFound } from '../../platform/errors.ts';
 import { recordEvent } from '../../platform/events.ts';
 import { customFieldsInput, toFlag } from '../../platform/fields.ts';
+import { mutateQuietly, orNotFound } from '../../platform/mutate.ts';
 import { assertReferenceList, liveIds } from '../../platform/references.ts';
+import type { NewRow, RowChanges } from '../../platform/tenant-table.ts';
 import { normaliseRule, type RecurrenceRule } from './tasks.recurrence.ts';
 import { leanTask, syncOccurrences } from './tasks.occurrences.ts';
 import {
@@ -11,12 +13,12 @@ import {
   type TaskCreateBody, type TaskRecord, type TaskUpdateBody,
 } from './tasks.schemas.ts';
 import * as repo from './tasks.repository.ts';
-import type { LockedTask, TaskColumns } from './tasks.repository.ts';
+import type { LockedTask } from './tasks.repository.ts';
 
 type TaskInput = TaskCreateBody | TaskUpdateBody;
 
 const duplicateAlias = (field: string, aliases: string[]) =>
-  new AppError(400, 'VALIDATION_ERROR', `Send ${field} or one of its aliases (${aliases.join(', ')}), not several`, { reason: 'DUPLICATE_ALIAS', field });
+  new AppError('VALIDATION_ERROR', `Send ${field} or one of its aliases (${aliases.join(', ')}), not several`, { reason: 'DUPLICATE_ALIAS', field });
 
 /** `assignees` or one of its input aliases; undefined when none was sent. */
 function assigneesInput(body: TaskInput): number[] | undefined {
@@ -34,12 +36,12 @@ function checkTimezone(timeZone: string | undefined): void {
   }
 }
 
-function columnsFrom(body: TaskInput): Partial<TaskColumns> {
+function columnsFrom(body: TaskInput): RowChanges<'tasks'> {
   const {
     assignees: _a, assignee_ids: _b, assignees_ids: _c, fields: _f, custom_fields: _cf, recurrence_rule: _r, status: _s,
     is_important, is_extra, has_due_date, description, ...plain
   } = body;
-  const columns: Partial<TaskColumns> = { ...plain };
+  const columns: RowChanges<'tasks'> = { ...plain };
   if (is_important !== undefined) columns.is_important = toFlag(is_important) === 1;
   if (is_extra !== undefined) columns.is_extra = toFlag(is_extra) === 1;
   if (description !== undefined) columns.description = description ?? '';
@@ -65,7 +67,7 @@ async function resolveClient(ctx: Ctx, body: TaskInput, current?: LockedTask): P
   const projectClient = project ? project.client_id : projectId !== null ? (await repo.findProjectRef(ctx, projectId, false))?.client_id : null;
   if (projectClient != null && projectClient !== body.client_id) {
     const [entity, field] = body.project_id !== undefined ? ['project', 'project_id'] : ['client', 'client_id'];
-    throw new AppError(400, `INVALID_${entity.toUpperCase()}`, `Project ${projectId} belongs to client ${projectClient}; a task of it must have that client`,
+    throw new AppError(entity === 'project' ? 'INVALID_PROJECT' : 'INVALID_CLIENT', `Project ${projectId} belongs to client ${projectClient}; a task of it must have that client`,
       { field, reason: 'CLIENT_PROJECT_MISMATCH', project_id: projectId, project_client_id: projectClient });
   }
   return {};
@@ -79,7 +81,7 @@ async function checkReferences(ctx: Ctx, body: TaskInput, assignees: number[] | 
     if (missing !== undefined) throw invalidReference('person', 'assignees', missing);
   }
   if (body.workflow_role_ids?.length) {
-    const found = await repo.liveWorkflowRoleIds(ctx, body.workflow_role_ids);
+    const found = await liveIds(ctx, 'workflow_roles', body.workflow_role_ids);
     const missing = body.workflow_role_ids.filter((id) => !found.has(id));
     if (missing.length) throw domainValidation('INVALID_WORKFLOW_ROLE', `workflow_role_ids contains ids that are not workflow roles of this company: ${missing.join(', ')}`, { field: 'workflow_role_ids', invalid_ids: missing });
   }
@@ -90,9 +92,7 @@ export const listTasks = (ctx: Ctx, params: object) => repo.listTasks(ctx, param
 
 /** Reaches any row by id, templates and timers included, within the actor's visibility. */
 export async function getTask(ctx: Ctx, id: number): Promise<TaskRecord> {
-  const task = await repo.findTask(ctx, id);
-  if (!task) throw notFound('Task');
-  return task;
+  return orNotFound(await repo.findTask(ctx, id), 'Task');
 }
 
 /** 404 unless the task exists and the actor sees it. */
@@ -103,23 +103,29 @@ export async function assertTaskVisible(ctx: Ctx, id: number): Promise<void> {
 /** The row just written, even if the write took it out of the actor's sight (e.g. a member unassigning themselves). */
 const written = async (ctx: Ctx, id: number) => (await repo.findTask(ctx, id, false))!;
 
-async function lockOrNotFound(ctx: Ctx, id: number): Promise<LockedTask> {
-  const task = await repo.lockTask(ctx, id);
-  if (!task) throw notFound('Task');
-  return task;
+const target = { what: 'Task', lock: repo.lockTask };
+
+/** A change to one task, answered with the task as written; like every task write it fires task.updated. */
+function changeTask(ctx: Ctx, id: number, change: (tx: Ctx, current: LockedTask) => Promise<unknown>): Promise<TaskRecord> {
+  return inTransaction(ctx, async (tx) => {
+    await change(tx, orNotFound(await repo.lockTask(tx, id), 'Task'));
+    const task = await written(tx, id);
+    await recordEvent(tx, 'task', 'updated', leanTask(task));
+    return task;
+  });
 }
 
 export async function createTask(ctx: Ctx, body: TaskCreateBody): Promise<TaskRecord> {
   return inTransaction(ctx, async (tx) => {
     let assignees = assigneesInput(body);
-    const columns: Partial<TaskColumns> & { title: string } = { timezone: tx.company.timezone, ...columnsFrom(body), ...(await resolveClient(tx, body)), title: body.title };
+    const columns: NewRow<'tasks'> = { timezone: tx.company.timezone, ...columnsFrom(body), ...(await resolveClient(tx, body)), title: body.title };
     await checkReferences(tx, body, assignees);
     // A plain member keeps sight of what they create: a client-less task is assigned to them unless they say otherwise.
     if (tx.actor.restricted && columns.client_id == null && assignees === undefined && tx.actor.personId !== null) assignees = [tx.actor.personId];
     if (body.status) Object.assign(columns, { status: body.status, finished_at: body.status === 'finished' ? new Date().toISOString() : null });
     const rule = body.recurrence_rule ? normaliseRule(body.recurrence_rule, body.date ?? new Date().toISOString(), new Date()) : null;
     if (rule) Object.assign(columns, { is_recurring: 1, recurrence_rule: JSON.stringify(rule) });
-    const id = await repo.insertTask(tx, columns);
+    const id = await repo.tasks.insert(tx, columns);
     if (assignees?.length) await repo.replaceAssignees(tx, id, assignees);
     const task = await written(tx, id);
     await recordEvent(tx, 'task', 'created', leanTask(task));
@@ -138,16 +144,17 @@ function recurrenceChange(body: TaskUpdateBody, current: LockedTask): Recurrence
   return normaliseRule(body.recurrence_rule, body.date ?? current.date ?? new Date().toISOString(), new Date());
 }
 
+// Not mutate(): the record read back after the change is also the event's, so it is read once.
 export async function updateTask(ctx: Ctx, id: number, body: TaskUpdateBody): Promise<TaskRecord> {
   return inTransaction(ctx, async (tx) => {
-    const current = await lockOrNotFound(tx, id);
+    const current = orNotFound(await repo.lockTask(tx, id), 'Task');
     if (Object.keys(body).length === 0) return written(tx, id);
     const assignees = assigneesInput(body);
     const columns = { ...columnsFrom(body), ...(await resolveClient(tx, body, current)) };
     await checkReferences(tx, body, assignees);
     const rule = recurrenceChange(body, current);
     if (rule !== undefined) Object.assign(columns, { is_recurring: rule ? 1 : 0, recurrence_rule: rule ? JSON.stringify(rule) : null });
-    await repo.updateTask(tx, id, columns);
+    await repo.tasks.update(tx, id, columns);
     if (body.status !== undefined) await repo.setStatus(tx, [id], body.status);
     if (assignees !== undefined) await repo.replaceAssignees(tx, id, assignees);
     const task = await written(tx, id);
@@ -158,42 +165,30 @@ export async function updateTask(ctx: Ctx, id: number, body: TaskUpdateBody): Pr
 }
 
 /** Deleting a recurring master ends its series: its untouched future occurrences go with it. */
-export async function deleteTask(ctx: Ctx, id: number): Promise<void> {
-  await inTransaction(ctx, async (tx) => {
-    const current = await lockOrNotFound(tx, id);
+export const deleteTask = (ctx: Ctx, id: number) =>
+  mutateQuietly(ctx, target, id, async (tx, current) => {
     const task = current.is_recurring === 1 ? await written(tx, id) : undefined;
-    await repo.softDeleteTasks(tx, [id]);
+    await repo.tasks.softDelete(tx, id);
     await recordEvent(tx, 'task', 'deleted', { id });
     if (task) await syncOccurrences(tx, task, null);
   });
-}
 
 const badTransition = (operation: string, status: string, allowed: string) =>
-  conflict('INVALID_STATUS_TRANSITION', `Cannot ${operation} a task whose status is ${status}`, { status, operation, allowed_from: allowed });
+  new AppError('INVALID_STATUS_TRANSITION', `Cannot ${operation} a task whose status is ${status}`, { status, operation, allowed_from: allowed });
 
 /** complete: new, in_progress or inactive -> finished; finished_at is set and an open prior status remembered. */
-export async function completeTask(ctx: Ctx, id: number): Promise<TaskRecord> {
-  return inTransaction(ctx, async (tx) => {
-    const current = await lockOrNotFound(tx, id);
-    if (NOT_COMPLETABLE.includes(current.status as never)) throw badTransition('complete', current.status, 'new, in_progress, inactive');
+export const completeTask = (ctx: Ctx, id: number) =>
+  changeTask(ctx, id, async (tx, current) => {
+    if (NOT_COMPLETABLE.some((status) => status === current.status)) throw badTransition('complete', current.status, 'new, in_progress, inactive');
     await repo.setStatus(tx, [id], 'finished');
-    const task = await written(tx, id);
-    await recordEvent(tx, 'task', 'updated', leanTask(task));
-    return task;
   });
-}
 
 /** reopen: finished -> the remembered open status (new when none); finished_at is cleared. */
-export async function reopenTask(ctx: Ctx, id: number): Promise<TaskRecord> {
-  return inTransaction(ctx, async (tx) => {
-    const current = await lockOrNotFound(tx, id);
+export const reopenTask = (ctx: Ctx, id: number) =>
+  changeTask(ctx, id, async (tx, current) => {
     if (current.status !== 'finished') throw badTransition('reopen', current.status, 'finished');
     await repo.reopenTask(tx, id);
-    const task = await written(tx, id);
-    await recordEvent(tx, 'task', 'updated', leanTask(task));
-    return task;
   });
-}
 
 /** Items keep the ids they are sent with; new items get ids above any the checklist has used so far. */
 function checklistItems(body: ChecklistPutBody, previous: unknown): ChecklistItemRecord[] {
@@ -205,20 +200,13 @@ function checklistItems(body: ChecklistPutBody, previous: unknown): ChecklistIte
   return body.items.map((item) => ({ id: item.id ?? next++, text: item.text, done: item.done }));
 }
 
-export async function replaceChecklist(ctx: Ctx, id: number, body: ChecklistPutBody): Promise<TaskRecord> {
-  return inTransaction(ctx, async (tx) => {
-    const current = await lockOrNotFound(tx, id);
-    await repo.updateTask(tx, id, { checklist: JSON.stringify({ items: checklistItems(body, current.checklist) }) });
-    const task = await written(tx, id);
-    await recordEvent(tx, 'task', 'updated', leanTask(task));
-    return task;
-  });
-}
+export const replaceChecklist = (ctx: Ctx, id: number, body: ChecklistPutBody) =>
+  changeTask(ctx, id, (tx, current) => repo.tasks.update(tx, id, { checklist: JSON.stringify({ items: checklistItems(body, current.checklist) }) }));
 
 /** The author is the person the key acts as. A comment is not a change of the task: no task event. */
 export async function addComment(ctx: Ctx, id: number, body: CommentCreateBody): Promise<CommentRecord> {
   return inTransaction(ctx, async (tx) => {
-    await lockOrNotFound(tx, id);
+    orNotFound(await repo.lockTask(tx, id), 'Task');
     return repo.insertComment(tx, id, body.body);
   });
 }

@@ -1,32 +1,20 @@
 import { sql, type RawBuilder } from 'kysely';
-import { softDelete } from '../../platform/soft-delete.ts';
 import type { Ctx } from '../../platform/context.ts';
-import { paginate, resolveList } from '../../platform/lists.ts';
-import { nextStamp } from '../../platform/sql.ts';
+import { listPage } from '../../platform/lists.ts';
+import { scoped, tenantTable, type NewRow } from '../../platform/tenant-table.ts';
 import { taskVisible, timeEntryVisible } from '../../platform/visibility.ts';
 import type { DateTimeInput } from './time-entries.rules.ts';
 import { TIME_ENTRY_LIST_OPTIONS, type TimeEntryRecord } from './time-entries.schemas.ts';
 
-export interface EntryColumns {
-  task_id: number;
-  person_id: number;
-  start: string;
-  end: string | null;
-  duration: number | null;
-  billable: number;
-  description: string;
-}
+export const timeEntries = tenantTable('time_entries', { alias: 'te', softDelete: true, visible: timeEntryVisible });
 
+/** Live, visible entries with their task (the record shows the task's title, client and topic). */
 function base(ctx: Ctx) {
-  return ctx.db
-    .selectFrom('time_entries as te')
-    .innerJoin('tasks as t', (join) => join.onRef('t.company_id', '=', 'te.company_id').onRef('t.id', '=', 'te.task_id'))
-    .where('te.company_id', '=', ctx.companyId)
-    .where('te.deleted_at', 'is', null)
-    .where(timeEntryVisible(ctx, 'te'));
+  return timeEntries.base(ctx).innerJoin('tasks as t', (join) => join.onRef('t.company_id', '=', 'te.company_id').onRef('t.id', '=', 'te.task_id'));
 }
+type Query = ReturnType<typeof base>;
 
-function project(query: ReturnType<typeof base>) {
+function project(query: Query) {
   return query.select([
     'te.id', 'te.task_id', 't.title as task_name', 't.client_id', 't.topic_id', 'te.person_id', 'te.start', 'te.end', 'te.duration',
     'te.billable', 'te.description', 'te.created_at', 'te.updated_at',
@@ -53,7 +41,7 @@ export async function resolveInstants(ctx: Ctx, values: readonly DateTimeInput[]
   return result.rows.map((r) => r.v);
 }
 
-function applyFilters(ctx: Ctx, query: ReturnType<typeof base>, filters: Record<string, unknown>) {
+function applyFilters(ctx: Ctx, query: Query, filters: Record<string, unknown>) {
   let q = query;
   if (filters.task_id !== undefined) q = q.where('te.task_id', '=', filters.task_id as number);
   if (filters.person_id !== undefined) q = q.where('te.person_id', '=', filters.person_id as number);
@@ -66,11 +54,10 @@ function applyFilters(ctx: Ctx, query: ReturnType<typeof base>, filters: Record<
 }
 
 /** `filters` carries start_from/start_to already parsed (the cursor keeps the caller's raw text). */
-export async function listEntries(ctx: Ctx, params: object, parse: (filters: Record<string, unknown>) => Record<string, unknown>) {
-  const { filters, sort, after } = resolveList(ctx, 'time-entries', params, TIME_ENTRY_LIST_OPTIONS);
-  return paginate<TimeEntryRecord>(ctx, {
-    listId: 'time-entries', base: applyFilters(ctx, base(ctx), parse(filters)), idColumn: 'te.id', project: project as never,
-    options: TIME_ENTRY_LIST_OPTIONS, params, filters, sort, after,
+export function listEntries(ctx: Ctx, params: object, parse: (filters: Record<string, unknown>) => Record<string, unknown>) {
+  return listPage<TimeEntryRecord>(ctx, {
+    listId: 'time-entries', params, options: TIME_ENTRY_LIST_OPTIONS, idColumn: 'te.id', project,
+    base: (filters) => applyFilters(ctx, base(ctx), parse(filters)),
   });
 }
 
@@ -88,8 +75,7 @@ export async function findEntry(ctx: Ctx, id: number): Promise<TimeEntryRecord |
 
 /** Locks the entry for the rest of the transaction; undefined when absent, deleted or invisible. */
 export async function lockEntry(ctx: Ctx, id: number) {
-  return ctx.db.selectFrom('time_entries as te')
-    .where('te.company_id', '=', ctx.companyId).where('te.deleted_at', 'is', null).where('te.id', '=', id).where(timeEntryVisible(ctx, 'te'))
+  return timeEntries.base(ctx).where('te.id', '=', id)
     .select(['te.id', 'te.task_id', 'te.person_id', 'te.start', 'te.end', 'te.duration'])
     .forUpdate().executeTakeFirst();
 }
@@ -100,8 +86,8 @@ export async function lockEntry(ctx: Ctx, id: number) {
  */
 export async function usableTaskIds(ctx: Ctx, ids: readonly number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const rows = await ctx.db.selectFrom('tasks as t').select('t.id')
-    .where('t.company_id', '=', ctx.companyId).where('t.id', '=', sql<number>`any(${[...ids]}::int[])`)
+  const rows = await scoped.select(ctx, 'tasks', 't').select('t.id')
+    .where('t.id', '=', sql<number>`any(${[...ids]}::int[])`)
     .where('t.deleted_at', 'is', null).where('t.template_kind', 'is', null).where(taskVisible(ctx, 't'))
     .forShare().execute();
   return new Set(rows.map((r) => r.id));
@@ -110,37 +96,26 @@ export async function usableTaskIds(ctx: Ctx, ids: readonly number[]): Promise<S
 /** Persons among `ids` who are members of the company (of any member status). */
 export async function memberPersonIds(ctx: Ctx, ids: readonly number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const rows = await ctx.db.selectFrom('members').select('person_id')
-    .where('company_id', '=', ctx.companyId).where('person_id', '=', sql<number>`any(${[...ids]}::int[])`).execute();
+  const rows = await scoped.select(ctx, 'members', 'm').select('m.person_id')
+    .where('m.person_id', '=', sql<number>`any(${[...ids]}::int[])`).execute();
   return new Set(rows.map((r) => r.person_id));
 }
 
 /** person id -> id of their running entry, among `personIds`, leaving out `exceptId`. */
 export async function runningEntries(ctx: Ctx, personIds: readonly number[], exceptId?: number): Promise<Map<number, number>> {
   if (personIds.length === 0) return new Map();
-  let query = ctx.db.selectFrom('time_entries').select(['id', 'person_id'])
-    .where('company_id', '=', ctx.companyId).where('person_id', '=', sql<number>`any(${[...personIds]}::int[])`)
-    .where('end', 'is', null).where('deleted_at', 'is', null);
-  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+  let query = scoped.select(ctx, 'time_entries', 'te').select(['te.id', 'te.person_id'])
+    .where('te.person_id', '=', sql<number>`any(${[...personIds]}::int[])`)
+    .where('te.end', 'is', null).where('te.deleted_at', 'is', null);
+  if (exceptId !== undefined) query = query.where('te.id', '!=', exceptId);
   const rows = await query.execute();
   return new Map(rows.map((r) => [r.person_id, r.id]));
 }
 
 /** One multi-row insert; ids come back in the order of `rows`. */
-export async function insertEntries(ctx: Ctx, rows: readonly EntryColumns[]): Promise<number[]> {
-  const inserted = await ctx.db.insertInto('time_entries')
-    .values(rows.map((row) => ({ ...row, company_id: ctx.companyId })))
-    .returning('id').execute();
+export async function insertEntries(ctx: Ctx, rows: ReadonlyArray<NewRow<'time_entries'>>): Promise<number[]> {
+  const inserted = await scoped.insert(ctx, 'time_entries', rows).returning('id').execute();
   return inserted.map((r) => r.id);
-}
-
-export async function updateEntry(ctx: Ctx, id: number, values: Partial<EntryColumns>): Promise<void> {
-  await ctx.db.updateTable('time_entries').set({ ...values, updated_at: nextStamp() })
-    .where('company_id', '=', ctx.companyId).where('id', '=', id).execute();
-}
-
-export async function softDeleteEntry(ctx: Ctx, id: number): Promise<void> {
-  await softDelete(ctx, 'time_entries', id);
 }
 
 /**
@@ -152,6 +127,7 @@ export async function softDeleteEntry(ctx: Ctx, id: number): Promise<void> {
 export async function overlaps(ctx: Ctx, ids: readonly number[]): Promise<Map<number, number[]>> {
   if (ids.length === 0) return new Map();
   const company = ctx.companyId;
+  // tenant: deliberate SQL
   const result = await sql<{ id: number; others: number[] }>`with n as (
       select id, person_id, tstzrange(start, coalesce("end", 'infinity'), '[)') as span
       from time_entries where company_id = ${company} and id = any(${[...ids]}::int[]))

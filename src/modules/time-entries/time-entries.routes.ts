@@ -18,7 +18,7 @@ function bulkSchemaError(errors: FastifySchemaValidationError[], part: string): 
   const match = /^\/entries\/(\d+)(\/|$)/.exec(errors[0]?.instancePath ?? '');
   const details: Record<string, unknown> = { errors: problems };
   if (match) details.index = Number(match[1]);
-  return new AppError(400, 'VALIDATION_ERROR', `Field ${problems[0]?.field ?? part} ${problems[0]?.message ?? 'is invalid'}`, details);
+  return new AppError('VALIDATION_ERROR', `Field ${problems[0]?.field ?? part} ${problems[0]?.message ?? 'is invalid'}`, details);
 }
 
 export default async function timeEntryRoutes(fastify: FastifyInstance) {

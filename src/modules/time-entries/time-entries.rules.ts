@@ -70,5 +70,5 @@ export function timingForUpdate(current: Timing, change: { start?: string; end?:
 /** In a bulk request every refusal names the entry it is about. */
 export function atIndex(error: unknown, index: number): unknown {
   if (!(error instanceof AppError)) return error;
-  return new AppError(error.status, error.code, `entries[${index}]: ${error.message}`, { ...error.details, index }, error.headers);
+  return new AppError(error.code, `entries[${index}]: ${error.message}`, { ...error.details, index }, error.headers);
 }

@@ -1,16 +1,18 @@
 import type { Static } from 'typebox';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
-import { AppError, conflict, invalidReference, notFound } from '../../platform/errors.ts';
+import { AppError, invalidReference } from '../../platform/errors.ts';
 import { recordEvents } from '../../platform/events.ts';
 import { toFlag } from '../../platform/fields.ts';
 import type { Warning as WarningSchema } from '../../platform/http.ts';
+import { mutateQuietly, orNotFound } from '../../platform/mutate.ts';
+import type { NewRow, RowChanges } from '../../platform/tenant-table.ts';
 import type { TimeEntryCreateBody, TimeEntryRecord, TimeEntryUpdateBody } from './time-entries.schemas.ts';
 import { atIndex, requireDateTime, timingForCreate, timingForUpdate, type DateTimeInput, type Timing } from './time-entries.rules.ts';
 import * as repo from './time-entries.repository.ts';
-import type { EntryColumns } from './time-entries.repository.ts';
 
 type Warning = Static<typeof WarningSchema>;
+type NewEntry = NewRow<'time_entries'>;
 
 export interface Written<T> {
   data: T;
@@ -20,12 +22,12 @@ export interface Written<T> {
 /** A plain member's personal key writes only its own person's time. */
 function assertOwnPerson(ctx: Ctx, personId: number): void {
   if (ctx.actor.restricted && personId !== ctx.actor.personId) {
-    throw new AppError(403, 'FORBIDDEN', 'A personal key of a plain member may only write its own time entries', { reason: 'OWN_ENTRIES_ONLY', field: 'person_id', value: personId });
+    throw new AppError('FORBIDDEN', 'A personal key of a plain member may only write its own time entries', { reason: 'OWN_ENTRIES_ONLY', field: 'person_id', value: personId });
   }
 }
 
 const timerRunning = (personId: number, runningId: number | undefined) =>
-  conflict('TIMER_ALREADY_RUNNING', `Person ${personId} already has a running time entry; close it (set its end) first`,
+  new AppError('TIMER_ALREADY_RUNNING', `Person ${personId} already has a running time entry; close it (set its end) first`,
     runningId === undefined ? { person_id: personId } : { person_id: personId, running_entry_id: runningId });
 
 /** The database's one-running-entry index is the last word when two writes race past the checks. */
@@ -49,7 +51,7 @@ const parseFilters = (filters: Record<string, unknown>): Record<string, unknown>
     try {
       out[field] = requireDateTime(field, filters[field] as string);
     } catch {
-      throw new AppError(422, 'INVALID_FILTER_VALUE', `Filter ${field} is not a valid date-time`, { field, value: filters[field] });
+      throw new AppError('INVALID_FILTER_VALUE', `Filter ${field} is not a valid date-time`, { field, value: filters[field] });
     }
   }
   return out;
@@ -58,9 +60,7 @@ const parseFilters = (filters: Record<string, unknown>): Record<string, unknown>
 export const listEntries = (ctx: Ctx, params: object) => repo.listEntries(ctx, params, parseFilters);
 
 export async function getEntry(ctx: Ctx, id: number): Promise<TimeEntryRecord> {
-  const entry = await repo.findEntry(ctx, id);
-  if (!entry) throw notFound('Time entry');
-  return entry;
+  return orNotFound(await repo.findEntry(ctx, id), 'Time entry');
 }
 
 type Outcome = { timing: Timing } | { error: unknown };
@@ -92,7 +92,7 @@ async function timingsOf(ctx: Ctx, bodies: readonly TimeEntryCreateBody[]): Prom
 }
 
 /** Every rule for every entry, set-based (a few queries whatever the count); the first refused entry wins. */
-async function prepare(ctx: Ctx, bodies: readonly TimeEntryCreateBody[], bulk: boolean): Promise<EntryColumns[]> {
+async function prepare(ctx: Ctx, bodies: readonly TimeEntryCreateBody[], bulk: boolean): Promise<NewEntry[]> {
   const outcomes = await timingsOf(ctx, bodies);
   const opensTimer = (i: number) => { const o = outcomes[i]!; return 'timing' in o && o.timing.end === null; };
   const tasks = await repo.usableTaskIds(ctx, [...new Set(bodies.map((b) => b.task_id))]);
@@ -117,7 +117,7 @@ async function prepare(ctx: Ctx, bodies: readonly TimeEntryCreateBody[], bulk: b
   });
 }
 
-async function insertAll(ctx: Ctx, rows: EntryColumns[], bulk: boolean): Promise<number[]> {
+async function insertAll(ctx: Ctx, rows: NewEntry[], bulk: boolean): Promise<number[]> {
   try {
     return await repo.insertEntries(ctx, rows);
   } catch (error) {
@@ -167,8 +167,8 @@ async function timingOfUpdate(ctx: Ctx, current: Timing, body: TimeEntryUpdateBo
 
 export async function updateEntry(ctx: Ctx, id: number, body: TimeEntryUpdateBody): Promise<Written<TimeEntryRecord>> {
   return inTransaction(ctx, async (tx) => {
-    const current = await repo.lockEntry(tx, id);
-    if (!current) throw notFound('Time entry');
+    // Not mutate(): the owner check applies to an empty PATCH too, and the answer carries warnings.
+    const current = orNotFound(await repo.lockEntry(tx, id), 'Time entry');
     assertOwnPerson(tx, current.person_id);
     if (Object.keys(body).length === 0) return { data: await getEntry(tx, id), warnings: [] };
     const timing = await timingOfUpdate(tx, current, body);
@@ -178,13 +178,13 @@ export async function updateEntry(ctx: Ctx, id: number, body: TimeEntryUpdateBod
       const running = await repo.runningEntries(tx, [personId], id);
       if (running.has(personId)) throw timerRunning(personId, running.get(personId));
     }
-    const values: Partial<EntryColumns> = { ...timing };
+    const values: RowChanges<'time_entries'> = { ...timing };
     if (body.task_id !== undefined) values.task_id = body.task_id;
     if (body.person_id !== undefined) values.person_id = body.person_id;
     if (body.billable !== undefined) values.billable = toFlag(body.billable)!;
     if (body.description !== undefined) values.description = body.description;
     try {
-      await repo.updateEntry(tx, id, values);
+      await repo.timeEntries.update(tx, id, values);
     } catch (error) {
       if (runningRace(error) === null) throw error;
       throw timerRunning(personId, undefined);
@@ -194,11 +194,8 @@ export async function updateEntry(ctx: Ctx, id: number, body: TimeEntryUpdateBod
   });
 }
 
-export async function deleteEntry(ctx: Ctx, id: number): Promise<void> {
-  await inTransaction(ctx, async (tx) => {
-    const current = await repo.lockEntry(tx, id);
-    if (!current) throw notFound('Time entry');
+export const deleteEntry = (ctx: Ctx, id: number) =>
+  mutateQuietly(ctx, { what: 'Time entry', lock: repo.lockEntry }, id, async (tx, current) => {
     assertOwnPerson(tx, current.person_id);
-    await repo.softDeleteEntry(tx, id);
+    await repo.timeEntries.softDelete(tx, id);
   });
-}

@@ -1,45 +1,32 @@
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
-import { notFound } from '../../platform/errors.ts';
 import { toFlag } from '../../platform/fields.ts';
+import { mutate, mutateQuietly, orNotFound } from '../../platform/mutate.ts';
+import type { RowChanges } from '../../platform/tenant-table.ts';
 import type { TopicCreateBody, TopicRecord, TopicUpdateBody } from './topics.schemas.ts';
 import * as repo from './topics.repository.ts';
-import type { TopicColumns } from './topics.repository.ts';
 
-function columnsFrom(body: TopicCreateBody | TopicUpdateBody): Partial<TopicColumns> {
+const target = { what: 'Topic', lock: repo.topics.lock, read: repo.findTopic };
+
+function columnsFrom(body: TopicCreateBody | TopicUpdateBody): RowChanges<'topics'> {
   const { billable, ...plain } = body;
-  const columns: Partial<TopicColumns> = { ...plain };
-  if (billable !== undefined) columns.billable = toFlag(billable) as 0 | 1;
-  return columns;
+  return billable === undefined ? plain : { ...plain, billable: toFlag(billable) as 0 | 1 };
 }
 
 export const listTopics = (ctx: Ctx, params: object) => repo.listTopics(ctx, params);
 
 export async function getTopic(ctx: Ctx, id: number): Promise<TopicRecord> {
-  const topic = await repo.findTopic(ctx, id);
-  if (!topic) throw notFound('Topic');
-  return topic;
+  return orNotFound(await repo.findTopic(ctx, id), 'Topic');
 }
 
 export async function createTopic(ctx: Ctx, body: TopicCreateBody): Promise<TopicRecord> {
   return inTransaction(ctx, async (tx) => {
-    const id = await repo.insertTopic(tx, { status: 'active', color: null, billable: 1, ...columnsFrom(body), name: body.name });
+    const id = await repo.topics.insert(tx, { status: 'active', color: null, billable: 1, ...columnsFrom(body), name: body.name });
     return getTopic(tx, id);
   });
 }
 
-export async function updateTopic(ctx: Ctx, id: number, body: TopicUpdateBody): Promise<TopicRecord> {
-  return inTransaction(ctx, async (tx) => {
-    if (!(await repo.lockTopic(tx, id))) throw notFound('Topic');
-    if (Object.keys(body).length === 0) return getTopic(tx, id);
-    await repo.updateTopic(tx, id, columnsFrom(body));
-    return getTopic(tx, id);
-  });
-}
+export const updateTopic = (ctx: Ctx, id: number, body: TopicUpdateBody) =>
+  mutate(ctx, target, id, body, (tx) => repo.topics.update(tx, id, columnsFrom(body)));
 
-export async function deleteTopic(ctx: Ctx, id: number): Promise<void> {
-  await inTransaction(ctx, async (tx) => {
-    if (!(await repo.lockTopic(tx, id))) throw notFound('Topic');
-    await repo.softDeleteTopic(tx, id);
-  });
-}
+export const deleteTopic = (ctx: Ctx, id: number) => mutateQuietly(ctx, target, id, (tx) => repo.topics.softDelete(tx, id));

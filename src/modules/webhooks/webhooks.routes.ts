@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { AppError } from '../../platform/errors.ts';
+import { AppError, type ErrorCode } from '../../platform/errors.ts';
 import { IdParam, noContent, OffsetOrCursorList, route, Single, single } from '../../platform/http.ts';
+import type { ModuleRouteOptions } from '../../platform/modules.ts';
 import {
-  CatalogueEntry, Delivery, DeliveryListQuery, DELIVERY_FILTERS, Example, ExampleQuery, ReplayParams, ReplayQueued, Webhook,
-  WebhookCreate, WebhookListQuery, WebhookUpdate, WebhookWithSecret, WEBHOOK_FILTERS,
+  CatalogueEntry, Delivery, DeliveryListQuery, DELIVERY_FILTERS, eventSchemas, Example, ReplayParams, ReplayQueued, Webhook,
+  WebhookWithSecret, WEBHOOK_FILTERS,
 } from './webhooks.schemas.ts';
 import * as service from './webhooks.service.ts';
 
@@ -13,16 +14,18 @@ const tags = ['Webhooks'];
 const Params = IdParam('webhook_id');
 // Admin tier: personal keys never hold admin, so they are refused with 403 FORBIDDEN.
 const manage = { tags, tier: 'admin', errors: ['WEBHOOKS_COMING_SOON'] } as const;
-const withErrors = (...codes: string[]) => [...manage.errors, ...codes];
+const withErrors = (...codes: ErrorCode[]): ErrorCode[] => [...manage.errors, ...codes];
 
-export default async function webhookRoutes(fastify: FastifyInstance) {
+export default async function webhookRoutes(fastify: FastifyInstance, { registry }: ModuleRouteOptions) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { enabled, allowPrivate } = fastify.config.webhooks;
   const policy = { allowPrivate };
+  const { WebhookCreate, WebhookListQuery, WebhookUpdate, ExampleQuery } = eventSchemas(registry.eventNames);
+  const sources = { samples: registry.samples, shapes: registry.eventShapes };
 
   // After authentication and the scope check: a deployment without webhooks says so to its callers.
   app.addHook('onRequest', async () => {
-    if (!enabled) throw new AppError(503, 'WEBHOOKS_COMING_SOON', 'Webhook management is not enabled for this deployment yet; no events are delivered');
+    if (!enabled) throw new AppError('WEBHOOKS_COMING_SOON', 'Webhook management is not enabled for this deployment yet; no events are delivered');
   });
 
   app.route({
@@ -50,7 +53,7 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
       schema: { response: { 200: OffsetOrCursorList(CatalogueEntry) } },
     }),
     handler: async () => {
-      const data = service.catalogue();
+      const data = service.catalogue(registry.events);
       return { data, meta: { total: data.length, limit: data.length, offset: 0, has_more: false } };
     },
   });
@@ -60,7 +63,7 @@ export default async function webhookRoutes(fastify: FastifyInstance) {
       ...manage, operationId: 'getWebhookExample', summary: 'A sample delivery of an event, built by the live delivery code',
       schema: { querystring: ExampleQuery, response: { 200: Example } },
     }),
-    handler: async (request) => service.example(request.ctx, request.query.event),
+    handler: async (request) => service.example(request.ctx, request.query.event, sources),
   });
 
   app.route({

@@ -1,12 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { EVENT_CATALOGUE, eventName, type EventAction } from '../../platform/events.ts';
 import { EnumList, FlagIn, Nullable, Timestamp } from '../../platform/fields.ts';
 import { listQuery } from '../../platform/lists.ts';
 
-/** Every event name, generated from the table that decides what is recorded (so what can fire). */
-export const EVENT_NAMES: string[] = Object.entries(EVENT_CATALOGUE).flatMap(([entity, actions]) => actions.map((a) => eventName(entity, a as EventAction)));
-
-const EventName = (description: string) => Type.Union(EVENT_NAMES.map((name) => Type.Literal(name)), { description });
 const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'Public https URL the events are POSTed to' });
 const EVENT_UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
@@ -32,25 +27,35 @@ export const WebhookWithSecret = Type.Object({
   secret: Type.String({ description: 'Signing secret (<SIGNING_SECRET>). Shown only in this response: store it now' }),
 }, { title: 'WebhookWithSecret' });
 
-export const WebhookCreate = Type.Object({
-  webhook: EventName('Event to deliver; see GET /webhooks/events'),
-  url: Url,
-}, { additionalProperties: false, title: 'WebhookCreate' });
-export type WebhookCreateBody = Static<typeof WebhookCreate>;
-
-export const WebhookUpdate = Type.Object({
-  webhook: Type.Optional(EventName('Event to deliver')),
-  url: Type.Optional(Url),
-  is_active: Type.Optional(FlagIn('false pauses; true re-enables a paused or disabled subscription and clears failure_count')),
-}, { additionalProperties: false, title: 'WebhookUpdate' });
-export type WebhookUpdateBody = Static<typeof WebhookUpdate>;
-
 export const WEBHOOK_LIST_OPTIONS = { sortable: { id: 'w.id', created_at: 'w.created_at' }, defaultSort: 'id', cursor: false };
 export const WEBHOOK_FILTERS = ['webhook', 'status'] as const;
-export const WebhookListQuery = listQuery({
-  webhook: Type.Optional(EventName('Only subscriptions of this event')),
-  status: Type.Optional(EnumList(WEBHOOK_STATUSES, 'Status filter')),
-}, WEBHOOK_LIST_OPTIONS);
+
+/**
+ * The schemas that name events. The names come from the modules' declarations (registry.eventNames),
+ * so these are built when the routes plugin runs, never at import time.
+ */
+export function eventSchemas(eventNames: readonly string[]) {
+  const EventName = (description: string) => Type.Union(eventNames.map((name) => Type.Literal(name)), { description });
+  return {
+    WebhookCreate: Type.Object({
+      webhook: EventName('Event to deliver; see GET /webhooks/events'),
+      url: Url,
+    }, { additionalProperties: false, title: 'WebhookCreate' }),
+    WebhookUpdate: Type.Object({
+      webhook: Type.Optional(EventName('Event to deliver')),
+      url: Type.Optional(Url),
+      is_active: Type.Optional(FlagIn('false pauses; true re-enables a paused or disabled subscription and clears failure_count')),
+    }, { additionalProperties: false, title: 'WebhookUpdate' }),
+    WebhookListQuery: listQuery({
+      webhook: Type.Optional(EventName('Only subscriptions of this event')),
+      status: Type.Optional(EnumList(WEBHOOK_STATUSES, 'Status filter')),
+    }, WEBHOOK_LIST_OPTIONS),
+    ExampleQuery: Type.Object({ event: EventName('Event to show') }, { additionalProperties: false }),
+  };
+}
+type EventSchemas = ReturnType<typeof eventSchemas>;
+export type WebhookCreateBody = Static<EventSchemas['WebhookCreate']>;
+export type WebhookUpdateBody = Static<EventSchemas['WebhookUpdate']>;
 
 export const ATTEMPT_STATUSES = ['delivered', 'failed', 'blocked', 'refused', 'not_delivered', 'throttled', 'error'] as const;
 
@@ -97,8 +102,6 @@ export const CatalogueEntry = Type.Object({
   action: Type.String(),
   description: Type.String(),
 }, { title: 'WebhookEvent' });
-
-export const ExampleQuery = Type.Object({ event: EventName('Event to show') }, { additionalProperties: false });
 
 export const DeliveryBodySchema = Type.Object({
   id: Type.String({ description: 'Event UUID: the same on every retry and replay; deduplicate by it' }),

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
-import { AppError, conflict, domainValidation, notFound } from '../../platform/errors.ts';
-import { EVENT_CATALOGUE, eventName, type EventAction } from '../../platform/events.ts';
+import { AppError, domainValidation, notFound } from '../../platform/errors.ts';
+import { eventName, SAMPLE_STAMP, type EventAction, type EventCatalogue, type EventShapes } from '../../platform/events.ts';
 import { toFlag } from '../../platform/fields.ts';
-import { resolveTarget, UnsafeTarget, type Resolver } from '../../webhooks/address.ts';
-import { buildDelivery, newSecret, type DeliveryBody } from '../../webhooks/payload.ts';
-import { SAMPLE_OCCURRED_AT, sampleRecord } from '../../webhooks/samples.ts';
+import { resolveTarget, UnsafeTarget, type Resolver } from '../../platform/ssrf.ts';
+import { buildDelivery, newSecret, type DeliveryBody } from './webhooks.payload.ts';
 import type { WebhookCreateBody, WebhookRecord, WebhookUpdateBody } from './webhooks.schemas.ts';
 import * as repo from './webhooks.repository.ts';
 
@@ -24,7 +23,7 @@ const EXAMPLE_SECRET = 'whsec_example_secret_for_testing_signature_checks';
 /** Rule 11: admin keys, and only for owners and administrators (a key acting for a plain member is refused). */
 function assertManager(ctx: Ctx): void {
   if (ctx.actor.personId !== null && ctx.actor.role !== 'owner' && ctx.actor.role !== 'admin') {
-    throw new AppError(403, 'FORBIDDEN', 'Webhook management is open to company owners and administrators only', { required_role: 'owner or admin' });
+    throw new AppError('FORBIDDEN', 'Webhook management is open to company owners and administrators only', { required_role: 'owner or admin' });
   }
 }
 
@@ -59,7 +58,7 @@ export async function createWebhook(ctx: Ctx, body: WebhookCreateBody, policy: U
   return inTransaction(ctx, async (tx) => {
     await repo.lockCompany(tx);
     if ((await repo.countLive(tx)) >= MAX_SUBSCRIPTIONS) {
-      throw conflict('WEBHOOK_LIMIT_REACHED', `A company can hold at most ${MAX_SUBSCRIPTIONS} webhook subscriptions; delete unused ones first`, { limit: MAX_SUBSCRIPTIONS });
+      throw new AppError('WEBHOOK_LIMIT_REACHED', `A company can hold at most ${MAX_SUBSCRIPTIONS} webhook subscriptions; delete unused ones first`, { limit: MAX_SUBSCRIPTIONS });
     }
     const secret = newSecret();
     const id = await repo.insertWebhook(tx, { event: body.webhook, url: body.url, secret });
@@ -119,7 +118,7 @@ export async function replay(ctx: Ctx, id: number, eventUuid: string) {
     const state = await repo.deliveryState(tx, id, eventUuid);
     if (!state) throw notFound('Delivery of this event to this subscription');
     if (state.in_progress) {
-      throw conflict('DELIVERY_IN_PROGRESS', 'This event is still being delivered (attempts or retries remain); replay it once they are over', { event_id: eventUuid.toLowerCase() });
+      throw new AppError('DELIVERY_IN_PROGRESS', 'This event is still being delivered (attempts or retries remain); replay it once they are over', { event_id: eventUuid.toLowerCase() });
     }
     const queuedAt = await repo.queueReplay(tx, id, Number(state.event_id));
     return { webhook_id: id, event_id: eventUuid.toLowerCase(), status: 'queued' as const, queued_at: queuedAt };
@@ -128,9 +127,9 @@ export async function replay(ctx: Ctx, id: number, eventUuid: string) {
 
 const ACTION_TEXT: Record<EventAction, string> = { created: 'was created', updated: 'was changed', deleted: 'was deleted (data carries only {id})' };
 
-/** The catalogue, read from the same table that decides what is recorded. */
-export function catalogue() {
-  return Object.entries(EVENT_CATALOGUE).flatMap(([entity, actions]) => actions.map((action) => ({
+/** The catalogue, read from the modules' declarations that decide what is recorded. */
+export function catalogue(events: EventCatalogue) {
+  return Object.entries(events).flatMap(([entity, actions]) => actions.map((action) => ({
     event: eventName(entity, action),
     entity,
     action,
@@ -138,17 +137,25 @@ export function catalogue() {
   })));
 }
 
+/** What GET /webhooks/example draws on: the modules' sample records and event shapes. */
+export interface ExampleSources {
+  samples: Readonly<Record<string, Record<string, unknown>>>;
+  shapes: EventShapes;
+}
+
 /**
  * A sample in the exact delivery shape, made by the live delivery builder: the company's latest
  * recorded event of that name when there is one, a sample record otherwise.
  */
-export async function example(ctx: Ctx, event: string) {
+export async function example(ctx: Ctx, event: string, sources: ExampleSources) {
   assertManager(ctx);
   const latest = await repo.latestEvent(ctx, event);
   const [entity] = event.split('.');
   const source = latest
     ? { uuid: randomUUID(), event, occurred_at: latest.occurred_at, data: latest.data }
-    : { uuid: randomUUID(), event, occurred_at: SAMPLE_OCCURRED_AT, data: sampleRecord(entity!) };
-  const delivery = buildDelivery({ event: source, webhookId: 0, secret: EXAMPLE_SECRET, host: new URL(EXAMPLE_URL).host, attempt: 1 });
+    : { uuid: randomUUID(), event, occurred_at: SAMPLE_STAMP, data: { ...(sources.samples[entity!] ?? { id: 1 }) } };
+  const delivery = buildDelivery({
+    event: source, shapes: sources.shapes, webhookId: 0, secret: EXAMPLE_SECRET, host: new URL(EXAMPLE_URL).host, attempt: 1,
+  });
   return { data: JSON.parse(delivery.body) as DeliveryBody, headers: delivery.headers, example_secret: EXAMPLE_SECRET };
 }

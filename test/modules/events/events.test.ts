@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createTestApp } from '../../helpers.ts';
-import { purgeExpired } from '../../../src/webhooks/retention.ts';
+import { purgeExpiredEvents } from '../../../src/platform/events.ts';
 
 const t = await createTestApp();
 
@@ -108,7 +108,7 @@ test('events are kept 30 days', async () => {
   const record = old.body.data.id;
   await t.db.db.updateTable('events').set({ occurred_at: new Date(Date.now() - 31 * 86_400_000).toISOString() }).where('record_id', '=', record).where('company_id', '=', t.tenant.companyId).execute();
   assert.equal((await feed(`?record_id=${record}`)).data.length, 0, 'older than 30 days: not listed');
-  assert.ok((await purgeExpired({ db: t.db.db })) >= 1);
+  assert.ok((await purgeExpiredEvents(t.db.db)) >= 1);
   const left = await t.db.db.selectFrom('events').select('id').where('record_id', '=', record).where('company_id', '=', t.tenant.companyId).execute();
   assert.equal(left.length, 0, 'and purged');
 });

@@ -3,13 +3,15 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { createTestApp, type TenantFixture } from '../../helpers.ts';
 import { createClient, createTask, waitForJob } from '../tasks/fixtures.ts';
-import { runJobsOnce } from '../../../src/modules/jobs/jobs.poller.ts';
-import { runClaimed } from '../../../src/modules/jobs/jobs.runner.ts';
-import { advance, claimQueued, LostClaim } from '../../../src/modules/jobs/jobs.repository.ts';
+import { runJobsOnce as runJobs } from '../../../src/background/jobs.ts';
+import { advance, claimQueued, LostClaim, runClaimed } from '../../../src/modules/jobs/index.ts';
+import { loadModules } from '../../../src/modules/index.ts';
 import { runBulkJob } from '../../../src/modules/tasks/tasks.bulk.ts';
 import type { Ctx } from '../../../src/platform/context.ts';
 
 const t = await createTestApp();
+/** One poll cycle of a runner that runs every job type the modules declare. */
+const runJobsOnce = (db: typeof t.db.db) => runJobs(db, loadModules().jobs);
 
 /** Task rows written in one statement (the API would take a request each). */
 async function insertTasks(count: number, status = 'new'): Promise<number[]> {

@@ -47,7 +47,7 @@ export function projectFixtures(t: TestApp) {
   };
 
   const eventsSince = (id: string) =>
-    t.db.db.selectFrom('events').select(['event', 'record_id', 'data']).where('company_id', '=', t.tenant.companyId).where('id', '>', id).orderBy('id').execute();
+    t.db.db.selectFrom('events').select(['event', 'record_id', 'data']).where('company_id', '=', t.tenant.companyId).where('id', '>', Number(id)).orderBy('id').execute();
 
   return { createClient, projectTypeId, createProject, addMember, insertTask, storedProject, taskClients, lastEventId, eventsSince };
 }

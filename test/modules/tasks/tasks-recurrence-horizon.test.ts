@@ -2,13 +2,22 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TenantFixture } from '../../helpers.ts';
 import { createTask } from './fixtures.ts';
-import { runMaintenance } from '../../../src/modules/jobs/jobs.poller.ts';
+import { periodicTasks, runPeriodicOnce } from '../../../src/background/periodic.ts';
+import { loadModules } from '../../../src/modules/index.ts';
+import type { HorizonResult } from '../../../src/modules/tasks/tasks.horizon.ts';
+import type { Executor } from '../../../src/db/database.ts';
 import { HORIZON_DAYS } from '../../../src/modules/tasks/tasks.recurrence.ts';
 
 const t = await createTestApp();
 const ZONE = 'Pacific/Auckland';
 const nz = await t.newTenant({ timezone: ZONE });
 const DAY = 86_400_000;
+
+/** One round of the periodic work of a server or worker as of `now`; answers what the task horizon reports. */
+async function runMaintenance(db: Executor, now: Date): Promise<HorizonResult> {
+  const outcomes = await runPeriodicOnce(db, periodicTasks(loadModules()), now);
+  return outcomes['task-horizon'] as HorizonResult;
+}
 
 /** The wall clock of an instant in a zone, as "YYYY-MM-DD HH:MM". */
 function wall(instant: Date | string, timeZone: string): string {

@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp } from '../../helpers.ts';
 import { addMember } from '../../../src/modules/companies/companies.service.ts';
-import { EVENT_CATALOGUE } from '../../../src/platform/events.ts';
 import { generateKey } from '../../../src/platform/keys.ts';
 import { expandScopes } from '../../../src/platform/scopes.ts';
-import { drainOnce } from '../../../src/webhooks/engine.ts';
+import { drainOnce } from '../../../src/background/webhooks/engine.ts';
+import { loadModules } from '../../../src/modules/index.ts';
 import { verifySignature } from '../../../docs/examples/verify-signature.ts';
 import { startReceiver } from '../../webhooks/receiver.ts';
 import { deliverAll, memoryLog, webhookApp } from '../../webhooks/setup.ts';
@@ -176,7 +176,7 @@ test('a lapsed subscription blocks webhook writes except DELETE', async () => {
 test('GET /webhooks/events lists the catalogue that decides what fires', async () => {
   const res = await t.request('GET', '/webhooks/events');
   assert.equal(res.status, 200);
-  const expected = Object.entries(EVENT_CATALOGUE).flatMap(([entity, actions]) => actions.map((action) => `${entity}.${action}`));
+  const expected = Object.entries(loadModules().events).flatMap(([entity, actions]) => actions.map((action) => `${entity}.${action}`));
   assert.deepEqual(res.body.data.map((e: { event: string }) => e.event), expected);
   for (const name of ['client.created', 'client.updated', 'contact.created', 'time_entry.created', 'task.deleted']) assert.ok(expected.includes(name));
   assert.ok(!expected.includes('invoice.deleted') && !expected.includes('time_entry.updated'));
@@ -245,7 +245,7 @@ test('SVC_WEBHOOKS_ENABLED=false: every /webhooks route answers 503 and nothing 
   // A subscription left from before the switch gets nothing.
   await off.db.db.insertInto('webhooks').values({ company_id: off.tenant.companyId, event: 'client.created', url: receiver.url, secret: 'whsec_x', created_by_key_id: null, created_by_person_id: null }).execute();
   assert.equal((await off.request('POST', '/clients', { body: { name: 'Quiet' } })).status, 201);
-  assert.equal(await drainOnce({ db: off.db.db, config: off.app.config, log: memoryLog() }), 0);
+  assert.equal(await drainOnce({ db: off.db.db, config: off.app.config, log: memoryLog(), shapes: loadModules().eventShapes }), 0);
   await new Promise((r) => setTimeout(r, 100));
   assert.equal(receiver.received.length, 0);
   assert.equal((await off.request('GET', '/events')).status, 200, 'the change feed stays available');

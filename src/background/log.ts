@@ -1,4 +1,4 @@
-/** The slice of a pino-style logger the delivery engine uses (Fastify's app.log fits). */
+/** The slice of a pino-style logger background work uses (Fastify's app.log fits). */
 export interface Log {
   info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;

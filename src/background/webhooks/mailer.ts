@@ -1,8 +1,8 @@
 import nodemailer from 'nodemailer';
 import { sql } from 'kysely';
-import type { Db, Executor } from '../db/database.ts';
-import type { Config } from '../platform/config.ts';
-import type { Log } from './log.ts';
+import type { Db, Executor } from '../../db/database.ts';
+import type { Config } from '../../config.ts';
+import type { Log } from '../log.ts';
 
 export interface Mail {
   companyId: string;

@@ -1,18 +1,21 @@
 import { sql } from 'kysely';
-import type { Db, Tx } from '../db/database.ts';
-import type { Config } from '../platform/config.ts';
-import { resolveTarget, UnsafeTarget, type Resolver } from './address.ts';
+import type { Db, Tx } from '../../db/database.ts';
+import type { Config } from '../../config.ts';
+import { resolveTarget, UnsafeTarget, type Resolver } from '../../platform/ssrf.ts';
 import { send } from './http-client.ts';
 import { flushMail, type Mail, type Mailer } from './mailer.ts';
 import { deferBacklog, pace, takeSendTurn } from './pacing.ts';
-import { buildDelivery, type OutboundEvent } from './payload.ts';
+import { buildDelivery, type OutboundEvent } from '../../modules/webhooks/index.ts';
+import type { EventShapes } from '../../platform/events.ts';
 import { fromSend, record, TEXT, unsent, type ClaimedDelivery, type Outcome, type SubscriptionRow } from './outcome.ts';
-import type { Log } from './log.ts';
+import type { Log } from '../log.ts';
 
 export interface EngineDeps {
   db: Db;
   config: Config;
   log: Log;
+  /** How each entity's record is shaped in a delivery body (registry.eventShapes). */
+  shapes: EventShapes;
   /** DNS for target checks; tests stage answers with it. */
   resolve?: Resolver;
   mailer?: Mailer;
@@ -50,7 +53,7 @@ async function load(tx: Tx, row: ClaimedDelivery): Promise<{ sub: SubscriptionRo
   const sub = await tx.selectFrom('webhooks').select(['id', 'event', 'url', 'secret', 'is_active', 'deleted_at', 'created_by_person_id'])
     .where('company_id', '=', row.company_id).where('id', '=', row.webhook_id).executeTakeFirst();
   const event = await tx.selectFrom('events').select(['uuid', 'event', 'occurred_at', 'data'])
-    .where('company_id', '=', row.company_id).where('id', '=', row.event_id as never).executeTakeFirst();
+    .where('company_id', '=', row.company_id).where('id', '=', row.event_id).executeTakeFirst();
   return { sub, event };
 }
 
@@ -67,7 +70,7 @@ async function attempt(deps: EngineDeps, row: ClaimedDelivery, sub: Subscription
     const body = status === 'blocked' ? `blocked: ${error.message}` : `not delivered: ${error.message}`;
     return unsent(status, body, startedAt, { retryable: true, failure: true });
   }
-  const request = buildDelivery({ event, webhookId: sub.id, secret: sub.secret, host: target.host, attempt: row.attempt });
+  const request = buildDelivery({ event, shapes: deps.shapes, webhookId: sub.id, secret: sub.secret, host: target.host, attempt: row.attempt });
   const result = await send(target, request, { timeoutMs, signal: deps.signal });
   if (result.kind === 'aborted') throw new Released('shutting down');
   return fromSend(result, startedAt);

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { Db, Tx } from '../db/database.ts';
-import type { WebhookConfig } from '../platform/config.ts';
+import type { Db, Tx } from '../../db/database.ts';
+import type { WebhookConfig } from '../../config.ts';
 
 export type PaceDecision =
   | { kind: 'send' }
@@ -25,7 +25,7 @@ interface PacedRow {
 export async function pace(db: Db, row: PacedRow, config: WebhookConfig): Promise<PaceDecision> {
   if (config.rate <= 0 || row.slot_at !== null) return { kind: 'send' };
   const intervalSecs = 1 / config.rate;
-  await db.insertInto('webhook_pacing').values({ company_id: row.company_id, next_slot_at: sql<string>`clock_timestamp()` as never })
+  await db.insertInto('webhook_pacing').values({ company_id: row.company_id, next_slot_at: sql<string>`clock_timestamp()` })
     .onConflict((oc) => oc.column('company_id').doNothing()).execute();
   const result = await sql<{ slot: string; due: boolean; since: string }>`
     update webhook_pacing

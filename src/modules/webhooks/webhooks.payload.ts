@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { eventData, type EventShapes } from '../../platform/events.ts';
 
 /**
  * The one place a delivery's body and headers are made. Live deliveries, retries, replays and
@@ -30,21 +31,8 @@ export function sign(secret: string, timestamp: string, rawBody: string | Buffer
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex')}`;
 }
 
-/**
- * What `data` carries: deleted events only {id}; client events the lean client (no nested
- * contacts), whatever an older row stored.
- */
-export function eventData(event: string, data: Record<string, unknown>): Record<string, unknown> {
-  if (event.endsWith('.deleted')) return { id: data.id };
-  if (event.startsWith('client.')) {
-    const { contacts: _contacts, contacts_truncated: _truncated, ...lean } = data;
-    return lean;
-  }
-  return data;
-}
-
-export function deliveryBody(event: OutboundEvent): DeliveryBody {
-  return { id: event.uuid, event: event.event, occurred_at: event.occurred_at, data: eventData(event.event, event.data) };
+export function deliveryBody(event: OutboundEvent, shapes: EventShapes): DeliveryBody {
+  return { id: event.uuid, event: event.event, occurred_at: event.occurred_at, data: eventData(event.event, event.data, shapes) };
 }
 
 export interface DeliveryRequest {
@@ -56,8 +44,10 @@ export interface DeliveryRequest {
  * Body and headers of one attempt. X-Service-Retry-Num carries the attempt number and is sent
  * only on retries (attempt 2 and later).
  */
-export function buildDelivery(input: { event: OutboundEvent; webhookId: number; secret: string; host: string; attempt: number; now?: Date }): DeliveryRequest {
-  const body = JSON.stringify(deliveryBody(input.event));
+export function buildDelivery(input: {
+  event: OutboundEvent; shapes: EventShapes; webhookId: number; secret: string; host: string; attempt: number; now?: Date;
+}): DeliveryRequest {
+  const body = JSON.stringify(deliveryBody(input.event, input.shapes));
   const timestamp = String(Math.floor((input.now ?? new Date()).getTime() / 1000));
   const headers: Record<string, string> = {
     Host: input.host,

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { Tx } from '../db/database.ts';
-import type { AttemptStatus, DeliveryState } from '../db/schema.ts';
-import type { Config } from '../platform/config.ts';
+import type { Tx } from '../../db/database.ts';
+import type { AttemptStatus, DeliveryState } from '../../db/schema.ts';
+import type { Config } from '../../config.ts';
 import type { SendResult } from './http-client.ts';
 import { notifyDisabled } from './notify.ts';
 import type { Mail } from './mailer.ts';

@@ -1,5 +1,5 @@
-import type { Executor } from '../db/database.ts';
-import type { Config } from '../platform/config.ts';
+import type { Executor } from '../../db/database.ts';
+import type { Config } from '../../config.ts';
 import { enqueueMail, type Mail } from './mailer.ts';
 
 export interface DisabledSubscription {

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import ipaddr from 'ipaddr.js';
-import type { Target } from './address.ts';
-import type { DeliveryRequest } from './payload.ts';
+import type { Target } from '../../platform/ssrf.ts';
+import type { DeliveryRequest } from '../../modules/webhooks/index.ts';
 
 /** The delivery log keeps this much of an answer. */
 export const RESPONSE_TEXT_LIMIT = 2000;

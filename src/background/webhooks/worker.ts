@@ -1,11 +1,11 @@
 import type pg from 'pg';
-import { openDatabase, type Database } from '../db/database.ts';
-import type { Config } from '../platform/config.ts';
-import type { Resolver } from './address.ts';
+import { openDatabase, type Database } from '../../db/database.ts';
+import type { Config } from '../../config.ts';
+import type { EventShapes } from '../../platform/events.ts';
+import type { Resolver } from '../../platform/ssrf.ts';
 import { processNext, type EngineDeps } from './engine.ts';
 import { createMailer, flushMail } from './mailer.ts';
-import { purgeExpired } from './retention.ts';
-import type { Log } from './log.ts';
+import type { Log } from '../log.ts';
 
 export interface DeliveryWorker {
   /** Stops claiming; in-flight attempts finish (up to graceMs), then are released to the queue. */
@@ -17,6 +17,8 @@ export interface DeliveryWorker {
 export interface WorkerOptions {
   config: Config;
   log: Log;
+  /** How each entity's record is shaped in a delivery body (registry.eventShapes). */
+  shapes: EventShapes;
   /** Uses this pool (its size must cover 2 x concurrency), or opens its own on databaseUrl. */
   db?: Database;
   databaseUrl?: string;
@@ -71,7 +73,7 @@ export function startDeliveryWorker(options: WorkerOptions): DeliveryWorker {
   const database = (options.db ?? own)!;
   const shutdown = new AbortController();
   const mailer = createMailer(config);
-  const deps: EngineDeps = { db: database.db, config, log, resolve: options.resolve, mailer, signal: shutdown.signal };
+  const deps: EngineDeps = { db: database.db, config, log, shapes: options.shapes, resolve: options.resolve, mailer, signal: shutdown.signal };
   const { sleep, wake } = sleeper();
   let stopping = false;
 
@@ -84,8 +86,8 @@ export function startDeliveryWorker(options: WorkerOptions): DeliveryWorker {
       if (!step.worked && !stopping) await sleep(Math.min(step.nextDueMs ?? config.webhooks.pollMs, config.webhooks.pollMs));
     }
   };
+  // Event retention is periodic work of every server and worker (src/background/periodic.ts), not the delivery loop's.
   const housekeeping = async () => {
-    await purgeExpired(deps).catch((error) => log.warn({ err: (error as Error).message }, 'webhook worker: purge failed'));
     await flushMail(deps.db, mailer, log).catch((error) => log.warn({ err: (error as Error).message }, 'webhook worker: mail flush failed'));
   };
   const listener = listen(database.pool, wake, log);

@@ -1,0 +1,8 @@
+import { defineModule } from '../../platform/modules.ts';
+import authRoutes from './auth.routes.ts';
+
+export default defineModule({
+  name: 'auth',
+  entity: 'api_key',
+  routes: authRoutes,
+});

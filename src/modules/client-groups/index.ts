@@ -1,0 +1,8 @@
+import { defineModule } from '../../platform/modules.ts';
+import clientGroupRoutes from './client-groups.routes.ts';
+
+export default defineModule({
+  name: 'client-groups',
+  entity: 'client_group',
+  routes: clientGroupRoutes,
+});

@@ -1,0 +1,20 @@
+import { defineModule } from '../../platform/modules.ts';
+import contactRoutes from './contacts.routes.ts';
+import { SAMPLE_STAMP as STAMP } from '../../platform/events.ts';
+
+// What clients inline: the contact schema and its columns as JSON built in SQL.
+export { contactJsonColumns } from './contacts.repository.ts';
+export { Contact } from './contacts.schemas.ts';
+
+export default defineModule({
+  name: 'contacts',
+  entity: 'contact',
+  routes: contactRoutes,
+  events: { contact: ['created', 'updated', 'deleted'] },
+  samples: {
+    contact: {
+      id: 55, client_id: 101, person_id: null, is_primary: 1, name: 'Jane', surname: 'Doe', email: 'jane@acme.example', job_title: 'CFO',
+      mobile_phone: null, work_phone: null, locale_code: 'en', birthday: null, ext_contact_id: null, custom_fields: null, created_at: STAMP, updated_at: STAMP,
+    },
+  },
+});

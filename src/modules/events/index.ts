@@ -1,0 +1,7 @@
+import { defineModule } from '../../platform/modules.ts';
+import eventRoutes from './events.routes.ts';
+
+export default defineModule({
+  name: 'events',
+  routes: eventRoutes,
+});

@@ -1,0 +1,12 @@
+import { defineModule } from '../../platform/modules.ts';
+import projectTypeRoutes from './project-types.routes.ts';
+import { insertDefaults } from './project-types.repository.ts';
+import { DEFAULT_PROJECT_TYPES } from './project-types.schemas.ts';
+
+export default defineModule({
+  name: 'project-types',
+  entity: 'project_type',
+  routes: projectTypeRoutes,
+  // Run inside createCompany's transaction: a new company can create projects at once.
+  seeders: [(db, companyId) => insertDefaults(db, companyId, DEFAULT_PROJECT_TYPES)],
+});

@@ -1,0 +1,16 @@
+import { defineModule } from '../../platform/modules.ts';
+import projectRoutes from './projects.routes.ts';
+import { SAMPLE_STAMP as STAMP } from '../../platform/events.ts';
+
+export default defineModule({
+  name: 'projects',
+  entity: 'project',
+  routes: projectRoutes,
+  events: { project: ['created', 'updated', 'deleted'] },
+  samples: {
+    project: {
+      id: 30, name: 'Website relaunch', project_type_id: 2, client_id: 101, manager_id: 7, status: 'active', status_text: null, event_date: null,
+      custom_fields: null, created_at: STAMP, updated_at: STAMP,
+    },
+  },
+});

@@ -1,0 +1,8 @@
+import { defineModule } from '../../platform/modules.ts';
+import roleRoutes from './roles.routes.ts';
+
+export default defineModule({
+  name: 'roles',
+  entity: 'role',
+  routes: roleRoutes,
+});

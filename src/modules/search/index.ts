@@ -1,0 +1,7 @@
+import { defineModule } from '../../platform/modules.ts';
+import searchRoutes from './search.routes.ts';
+
+export default defineModule({
+  name: 'search',
+  routes: searchRoutes,
+});

@@ -1,0 +1,8 @@
+import { defineModule } from '../../platform/modules.ts';
+import taskRelationRoutes from './task-relations.routes.ts';
+
+export default defineModule({
+  name: 'task-relations',
+  entity: 'task_relation',
+  routes: taskRelationRoutes,
+});

@@ -1,0 +1,25 @@
+import { defineModule } from '../../platform/modules.ts';
+import taskRoutes from './tasks.routes.ts';
+import { BULK_JOB_TYPE, runBulkJob } from './tasks.bulk.ts';
+import { extendOccurrenceHorizons } from './tasks.horizon.ts';
+import { SAMPLE_STAMP as STAMP } from '../../platform/events.ts';
+
+const HOUR = 60 * 60 * 1000;
+
+export default defineModule({
+  name: 'tasks',
+  entity: 'task',
+  routes: taskRoutes,
+  events: { task: ['created', 'updated', 'deleted'] },
+  jobs: { [BULK_JOB_TYPE]: runBulkJob },
+  // Recurring series stay materialised to their horizon as time moves on.
+  periodic: [{ name: 'task-horizon', everyMs: HOUR, run: (db, now) => extendOccurrenceHorizons(db, now) }],
+  samples: {
+    task: {
+      id: 900, client_id: 101, project_id: null, topic_id: null, project_status_from: null, title: 'Prepare the annual report', description: '',
+      status: 'new', type: 'task', is_important: false, is_extra: false, is_recurring: 0, date: null, due_date: '2026-02-01T00:00:00.000Z',
+      finished_at: null, has_due_date: 1, estimation: 3600, timezone: 'UTC', assignees: [7], workflow_role_ids: [], custom_fields: null,
+      created_at: STAMP, updated_at: STAMP,
+    },
+  },
+});

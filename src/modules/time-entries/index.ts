@@ -1,0 +1,16 @@
+import { defineModule } from '../../platform/modules.ts';
+import timeEntryRoutes from './time-entries.routes.ts';
+import { SAMPLE_STAMP as STAMP } from '../../platform/events.ts';
+
+export default defineModule({
+  name: 'time-entries',
+  entity: 'time_entry',
+  routes: timeEntryRoutes,
+  events: { time_entry: ['created'] },
+  samples: {
+    time_entry: {
+      id: 7001, task_id: 900, person_id: 7, start: '2026-01-15T08:00:00.000Z', end: '2026-01-15T09:30:00.000Z', duration: 5400, billable: 1,
+      description: 'Drafting', created_at: STAMP, updated_at: STAMP,
+    },
+  },
+});

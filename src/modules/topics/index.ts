@@ -1,0 +1,8 @@
+import { defineModule } from '../../platform/modules.ts';
+import topicRoutes from './topics.routes.ts';
+
+export default defineModule({
+  name: 'topics',
+  entity: 'topic',
+  routes: topicRoutes,
+});

@@ -1,0 +1,8 @@
+import { defineModule } from '../../platform/modules.ts';
+import workflowRoleRoutes from './workflow-roles.routes.ts';
+
+export default defineModule({
+  name: 'workflow-roles',
+  entity: 'workflow_role',
+  routes: workflowRoleRoutes,
+});

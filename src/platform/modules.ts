@@ -1,0 +1,90 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Executor } from '../db/database.ts';
+import type { Ctx } from './context.ts';
+import { installEventCatalogue, type EventAction, type EventCatalogue } from './events.ts';
+
+/** What a job runner hands a handler: the claimed row's progress, so a resumed job goes on where it stopped. */
+export interface ClaimedJob {
+  company_id: string;
+  id: number;
+  type: string;
+  params: unknown;
+  api_key_id: number | null;
+  processed_count: number;
+  failed_count: number | null;
+  target_ids: number[] | null;
+}
+
+/** Does a claimed job's work (resuming from job.processed_count); throws to fail it. */
+export type JobHandler = (ctx: Ctx, job: ClaimedJob, signal?: AbortSignal) => Promise<void>;
+
+/** Work every server and worker repeats (each run must be safe to repeat and to run on several processes at once). */
+export interface PeriodicTask {
+  name: string;
+  everyMs: number;
+  run: (db: Executor, now: Date) => Promise<Record<string, number> | number | void>;
+}
+
+/** Runs in the transaction that creates a company (default records of a module). */
+export type CompanySeeder = (db: Executor, companyId: string) => Promise<void>;
+
+/** Options every module's routes plugin receives: what all modules brought, e.g. the event names for a schema. */
+export interface ModuleRouteOptions {
+  registry: Registry;
+}
+
+/**
+ * A module's public face (its index.ts): everything it brings to the platform. Nothing registers
+ * itself on import; `collectModules` reads these declarations.
+ */
+export interface ServiceModule {
+  name: string;
+  /** The audit trail's entity for this module's writes (a route may name another). */
+  entity?: string;
+  routes?: FastifyPluginAsync<ModuleRouteOptions>;
+  /** Events its writes fire, by entity: what is recorded in the outbox, and what webhooks can subscribe to. */
+  events?: Record<string, readonly EventAction[]>;
+  /** Example records for GET /webhooks/example, by entity. */
+  samples?: Record<string, Record<string, unknown>>;
+  /** How an event's stored record is shaped for delivery, by entity (e.g. lean clients). */
+  eventShapes?: Record<string, (data: Record<string, unknown>) => Record<string, unknown>>;
+  jobs?: Record<string, JobHandler>;
+  periodic?: readonly PeriodicTask[];
+  seeders?: readonly CompanySeeder[];
+}
+
+export const defineModule = (module: ServiceModule): ServiceModule => module;
+
+export interface Registry {
+  modules: readonly ServiceModule[];
+  events: EventCatalogue;
+  eventNames: string[];
+  samples: Record<string, Record<string, unknown>>;
+  eventShapes: Record<string, (data: Record<string, unknown>) => Record<string, unknown>>;
+  jobs: Record<string, JobHandler>;
+  periodic: PeriodicTask[];
+  seeders: CompanySeeder[];
+}
+
+function merge<V>(into: Record<string, V>, from: Record<string, V> | undefined, what: string, module: string): void {
+  for (const [key, value] of Object.entries(from ?? {})) {
+    if (key in into) throw new Error(`${what} "${key}" is declared twice (again by module ${module})`);
+    into[key] = value;
+  }
+}
+
+/** Reads every module's declarations into one registry, refusing a name declared twice. */
+export function collectModules(modules: readonly ServiceModule[]): Registry {
+  const registry: Registry = { modules, events: {}, eventNames: [], samples: {}, eventShapes: {}, jobs: {}, periodic: [], seeders: [] };
+  for (const module of modules) {
+    merge(registry.events as Record<string, readonly EventAction[]>, module.events, 'event entity', module.name);
+    merge(registry.samples, module.samples, 'sample', module.name);
+    merge(registry.eventShapes, module.eventShapes, 'event shape', module.name);
+    merge(registry.jobs, module.jobs, 'job type', module.name);
+    registry.periodic.push(...(module.periodic ?? []));
+    registry.seeders.push(...(module.seeders ?? []));
+  }
+  registry.eventNames = Object.entries(registry.events).flatMap(([entity, actions]) => actions.map((a) => `${entity}.${a}`));
+  installEventCatalogue(registry.events);
+  return registry;
+}

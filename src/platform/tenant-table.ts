@@ -1,0 +1,100 @@
+import { sql, type Insertable, type RawBuilder, type SelectQueryBuilder, type UpdateObject, type Updateable } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import type { Ctx } from './context.ts';
+import { nextStamp } from './sql.ts';
+
+/**
+ * The tenant gateway: every table that holds a company's rows is reached through here, so the
+ * predicate `company_id = <the caller's company>` is written once, in this file, and a repository
+ * cannot forget it. Deliberate SQL (recursive walks, JSON built in SQL) may still write it by hand.
+ */
+
+/** Tables with a company_id and an integer id. */
+export type TenantTableName = { [K in keyof DB]: DB[K] extends { company_id: unknown; id: unknown } ? K : never }[keyof DB];
+/** Tables with a company_id (link tables without an id included). */
+export type CompanyTableName = { [K in keyof DB]: DB[K] extends { company_id: unknown } ? K : never }[keyof DB];
+
+type Aliased<T extends keyof DB, A extends string> = DB & { [K in A]: DB[T] };
+/** The query a gateway's base() answers: FROM the table under its alias, WHERE tenant (and live, and visible). */
+export type BaseQuery<T extends keyof DB, A extends string> = SelectQueryBuilder<Aliased<T, A>, A, {}>;
+export type NewRow<T extends keyof DB> = Omit<Insertable<DB[T]>, 'company_id'>;
+export type RowChanges<T extends keyof DB> = Omit<Updateable<DB[T]>, 'company_id' | 'id'>;
+/** Like RowChanges, but values may be SQL expressions (nowStamp()...). */
+export type RowUpdate<T extends keyof DB> = Omit<UpdateObject<DB, T, T>, 'company_id' | 'id'>;
+
+export interface TenantTableOptions<A extends string> {
+  alias: A;
+  /** Rows carry deleted_at: deleted rows vanish from base(), lock() and softDelete(). */
+  softDelete?: boolean;
+  /** The visibility rule for restricted (personal) keys, as a predicate on the aliased row. */
+  visible?: (ctx: Ctx, alias: string) => RawBuilder<boolean>;
+  /** Columns lock() returns besides id and updated_at. */
+  lockColumns?: readonly string[];
+}
+
+// Kysely cannot type a predicate on a table chosen by a type parameter; the casts stay in this file.
+type Loose = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Scoped builders for any company table, for the shapes base() does not cover (link tables, bulk updates). */
+export const scoped = {
+  select<T extends CompanyTableName, A extends string>(ctx: Ctx, table: T, alias: A): BaseQuery<T, A> {
+    return (ctx.db as Loose).selectFrom(`${table} as ${alias}`).where(`${alias}.company_id`, '=', ctx.companyId);
+  },
+  update<T extends CompanyTableName>(ctx: Ctx, table: T) {
+    return ctx.db.updateTable(table as CompanyTableName).where('company_id' as Loose, '=', ctx.companyId);
+  },
+  delete<T extends CompanyTableName>(ctx: Ctx, table: T) {
+    return ctx.db.deleteFrom(table as CompanyTableName).where('company_id' as Loose, '=', ctx.companyId);
+  },
+  /** Inserts rows for the caller's company (the company id is never taken from the values). */
+  insert<T extends CompanyTableName>(ctx: Ctx, table: T, rows: ReadonlyArray<NewRow<T>>) {
+    return ctx.db.insertInto(table).values(rows.map((row) => ({ ...row, company_id: ctx.companyId })) as Loose);
+  },
+};
+
+export type TenantTable<T extends TenantTableName, A extends string> = ReturnType<typeof tenantTable<T, A>>;
+
+/** The repeated shapes of a tenant table: base query, lock, insert, update, soft delete. */
+export function tenantTable<T extends TenantTableName, A extends string>(table: T, options: TenantTableOptions<A>) {
+  const { alias } = options;
+  const col = (name: string) => `${alias}.${name}` as Loose;
+  const lockColumns = ['id', 'updated_at', ...(options.lockColumns ?? [])].map(col);
+
+  const base = (ctx: Ctx): BaseQuery<T, A> => {
+    let query: Loose = scoped.select(ctx, table, alias);
+    if (options.softDelete) query = query.where(col('deleted_at'), 'is', null);
+    if (options.visible && ctx.actor.restricted) query = query.where(options.visible(ctx, alias));
+    return query;
+  };
+
+  return {
+    table,
+    alias,
+    base,
+    /** Locks the live, visible row for the rest of the transaction; undefined when absent, deleted, invisible or another tenant's. */
+    lock: (ctx: Ctx, id: number): Promise<Record<string, unknown> | undefined> =>
+      (base(ctx) as Loose).where(col('id'), '=', id).select(lockColumns).forUpdate().executeTakeFirst(),
+    async insert(ctx: Ctx, values: NewRow<T>): Promise<number> {
+      const row = await scoped.insert(ctx, table, [values]).returning('id' as Loose).executeTakeFirstOrThrow();
+      return (row as { id: number }).id;
+    },
+    /** Changes the row and moves updated_at on (the ETag changes with every write). */
+    async update(ctx: Ctx, id: number | readonly number[], values: RowChanges<T>): Promise<void> {
+      const ids = typeof id === 'number' ? [id] : [...id];
+      if (ids.length === 0) return;
+      await scoped.update(ctx, table).set({ ...values, updated_at: nextStamp() } as Loose).where('id' as Loose, 'in', ids).execute();
+    },
+    /** The spec's DELETE: the rows stay, marked deleted, and vanish from every read and list. There is no restore. */
+    async softDelete(ctx: Ctx, ids: number | readonly number[]): Promise<void> {
+      const list = typeof ids === 'number' ? [ids] : [...ids];
+      if (list.length === 0) return;
+      await sql`update ${sql.table(table)} set deleted_at = now(), updated_at = ${nextStamp()}
+        where company_id = ${ctx.companyId} and id = any(${list}::int[]) and deleted_at is null`.execute(ctx.db);
+    },
+    /** Removes rows for good (tables without soft delete). */
+    async remove(ctx: Ctx, ids: number | readonly number[]): Promise<void> {
+      const list = typeof ids === 'number' ? [ids] : [...ids];
+      if (list.length > 0) await scoped.delete(ctx, table).where('id' as Loose, 'in', list).execute();
+    },
+  };
+}

@@ -20,7 +20,20 @@ export interface BenchArgs {
   keep: boolean;
 }
 
-const KNOWN = new Set(['db', 'scale', 'seed', 'duration', 'warmup', 'connections', 'only', 'mixed-runs', 'walk-timeout', 'log-level', 'keep', 'help']);
+const KNOWN = new Set([
+  'db',
+  'scale',
+  'seed',
+  'duration',
+  'warmup',
+  'connections',
+  'only',
+  'mixed-runs',
+  'walk-timeout',
+  'log-level',
+  'keep',
+  'help',
+]);
 
 export function rawFlags(argv: readonly string[]): Map<string, string> {
   const flags = new Map<string, string>();
@@ -58,7 +71,12 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     duration: number(flags, 'duration', 10, 1),
     warmup: number(flags, 'warmup', 2, 0),
     connections: Math.trunc(number(flags, 'connections', 50, 1)),
-    only: only ? only.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+    only: only
+      ? only
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : undefined,
     mixedRuns: Math.trunc(number(flags, 'mixed-runs', 3, 1)),
     walkTimeout: number(flags, 'walk-timeout', 300, 1),
     logLevel: flags.get('log-level') ?? 'warn',

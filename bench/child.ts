@@ -26,7 +26,13 @@ export function answerControl(server: Server, close: () => Promise<void>): void 
       // A collection first shows what is still referenced (a leak), not garbage not yet collected.
       if (message.gc && typeof gc === 'function') gc();
       const usage = process.memoryUsage();
-      send({ type: 'memory', rss: usage.rss, heapUsed: usage.heapUsed, heapTotal: usage.heapTotal, external: usage.external });
+      send({
+        type: 'memory',
+        rss: usage.rss,
+        heapUsed: usage.heapUsed,
+        heapTotal: usage.heapTotal,
+        external: usage.external,
+      });
     } else if (message.type === 'stop') {
       close().finally(() => process.exit(0));
     }

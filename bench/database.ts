@@ -28,7 +28,8 @@ async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>)
   }
 }
 
-const serverVersion = (url: string) => withClient(url, async (c) => (await c.query('show server_version')).rows[0].server_version as string);
+const serverVersion = (url: string) =>
+  withClient(url, async (c) => (await c.query('show server_version')).rows[0].server_version as string);
 
 async function embedded(keep: boolean, log: (line: string) => void): Promise<BenchDatabase> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'svc-bench-'));
@@ -66,6 +67,10 @@ async function postgres(keep: boolean): Promise<BenchDatabase> {
   };
 }
 
-export function openBenchDatabase(kind: 'embedded' | 'postgres', keep: boolean, log: (line: string) => void): Promise<BenchDatabase> {
+export function openBenchDatabase(
+  kind: 'embedded' | 'postgres',
+  keep: boolean,
+  log: (line: string) => void,
+): Promise<BenchDatabase> {
   return kind === 'embedded' ? embedded(keep, log) : postgres(keep);
 }

@@ -44,7 +44,9 @@ const TASK_COLUMNS = `t.id, t.client_id, t.project_id, t.topic_id, t.project_sta
   array(select ta.person_id from task_assignees ta where ta.company_id = t.company_id and ta.task_id = t.id order by ta.person_id) as assignees`;
 
 const countCapped = (from: string, values: unknown[]) =>
-  pool.query(`select (select count(*)::int from (select 1 ${from} limit ${CAP + 1}) as capped) as n`, values).then((r) => r.rows[0].n as number);
+  pool
+    .query(`select (select count(*)::int from (select 1 ${from} limit ${CAP + 1}) as capped) as n`, values)
+    .then((r) => r.rows[0].n as number);
 
 /** An offset page as paginate() answers it: limit + 1 rows (has_more) and the capped total, in parallel. */
 async function offsetPage(select: string, from: string, order: string, values: unknown[], limit: number) {
@@ -52,13 +54,20 @@ async function offsetPage(select: string, from: string, order: string, values: u
     pool.query(`select ${select} ${from} order by ${order} limit ${limit + 1} offset 0`, values),
     countCapped(from, values),
   ]);
-  return { data: page.rows.slice(0, limit), meta: { total: total > CAP ? '10000+' : total, limit, offset: 0, has_more: page.rows.length > limit } };
+  return {
+    data: page.rows.slice(0, limit),
+    meta: { total: total > CAP ? '10000+' : total, limit, offset: 0, has_more: page.rows.length > limit },
+  };
 }
 
 app.get('/ok', async () => ({ ok: true }));
 
 app.get('/api/v3/clients/:id', async (request, reply) => {
-  const { rows } = await pool.query(`${CLIENT} and c.id = $3`, [51, company(request), Number((request.params as { id: string }).id)]);
+  const { rows } = await pool.query(`${CLIENT} and c.id = $3`, [
+    51,
+    company(request),
+    Number((request.params as { id: string }).id),
+  ]);
   if (!rows[0]) return reply.code(404).send({ error: { code: 'NOT_FOUND' } });
   return { data: rows[0] };
 });
@@ -69,21 +78,34 @@ app.get('/api/v3/clients', async (request) => {
     pool.query(`${CLIENT} order by c.id asc limit $3 offset 0`, [51, company(request), limit + 1]),
     countCapped('from clients c where c.company_id = $1 and c.deleted_at is null', [company(request)]),
   ]);
-  return { data: page.rows.slice(0, limit), meta: { total: total > CAP ? '10000+' : total, limit, offset: 0, has_more: page.rows.length > limit } };
+  return {
+    data: page.rows.slice(0, limit),
+    meta: { total: total > CAP ? '10000+' : total, limit, offset: 0, has_more: page.rows.length > limit },
+  };
 });
 
 app.get('/api/v3/tasks', async (request) => {
   const q = request.query as { status: string; assignee_id: string; limit?: string };
-  return offsetPage(TASK_COLUMNS, TASK_FROM, 't.id asc', [company(request), q.status.split(','), Number(q.assignee_id)], Number(q.limit ?? 50));
+  return offsetPage(
+    TASK_COLUMNS,
+    TASK_FROM,
+    't.id asc',
+    [company(request), q.status.split(','), Number(q.assignee_id)],
+    Number(q.limit ?? 50),
+  );
 });
 
 /** Page 1 in offset mode (with the total), later pages by keyset on (start, id) as the cursor resumes them. */
 app.get('/api/v3/time-entries', async (request) => {
   const q = request.query as { limit?: string; after_start?: string; after_id?: string };
   const limit = Number(q.limit ?? 50);
-  if (q.after_start === undefined) return offsetPage(ENTRY_COLUMNS, ENTRY_FROM, 'te.start asc, te.id asc', [company(request)], limit);
-  const { rows } = await pool.query(`select ${ENTRY_COLUMNS} ${ENTRY_FROM} and (te.start, te.id) > ($2, $3)
-    order by te.start asc, te.id asc limit ${limit + 1} offset 0`, [company(request), q.after_start, Number(q.after_id)]);
+  if (q.after_start === undefined)
+    return offsetPage(ENTRY_COLUMNS, ENTRY_FROM, 'te.start asc, te.id asc', [company(request)], limit);
+  const { rows } = await pool.query(
+    `select ${ENTRY_COLUMNS} ${ENTRY_FROM} and (te.start, te.id) > ($2, $3)
+    order by te.start asc, te.id asc limit ${limit + 1} offset 0`,
+    [company(request), q.after_start, Number(q.after_id)],
+  );
   return { data: rows.slice(0, limit), meta: { limit, has_more: rows.length > limit, next_cursor: null } };
 });
 
@@ -107,13 +129,23 @@ async function insertEntries(companyId: string, entries: EntryBody[]) {
       const n = values.length;
       return `($1, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, 1, $${n})`;
     });
-    const ids = (await client.query(`insert into time_entries (company_id, task_id, person_id, start, "end", duration, billable, description)
-      values ${tuples.join(', ')} returning id`, values)).rows.map((r) => r.id as number);
-    const { rows } = await client.query(`select ${ENTRY_COLUMNS} ${ENTRY_FROM} and te.id = any($2::int[])`, [companyId, ids]);
+    const ids = (
+      await client.query(
+        `insert into time_entries (company_id, task_id, person_id, start, "end", duration, billable, description)
+      values ${tuples.join(', ')} returning id`,
+        values,
+      )
+    ).rows.map((r) => r.id as number);
+    const { rows } = await client.query(`select ${ENTRY_COLUMNS} ${ENTRY_FROM} and te.id = any($2::int[])`, [
+      companyId,
+      ids,
+    ]);
     const now = new Date().toISOString();
-    await client.query(`insert into events (company_id, uuid, event, entity, action, record_id, data, occurred_at)
+    await client.query(
+      `insert into events (company_id, uuid, event, entity, action, record_id, data, occurred_at)
       select $1, u, 'time_entry.created', 'time_entry', 'created', r, d::jsonb, $2 from unnest($3::uuid[], $4::int[], $5::text[]) as x (u, r, d)`,
-    [companyId, now, rows.map(() => randomUUID()), rows.map((r) => r.id), rows.map((r) => JSON.stringify(r))]);
+      [companyId, now, rows.map(() => randomUUID()), rows.map((r) => r.id), rows.map((r) => JSON.stringify(r))],
+    );
     await client.query('commit');
     return rows;
   } catch (error) {

@@ -27,12 +27,18 @@ export interface Answer {
 }
 
 export async function send(server: ServerChild, req: Req): Promise<Answer> {
-  const response = await fetch(`http://127.0.0.1:${server.port}${req.path}`, { method: req.method, headers: req.headers, body: req.body });
+  const response = await fetch(`http://127.0.0.1:${server.port}${req.path}`, {
+    method: req.method,
+    headers: req.headers,
+    body: req.body,
+  });
   const text = await response.text();
   let body: unknown = text;
   try {
     body = JSON.parse(text);
-  } catch { /* not JSON */ }
+  } catch {
+    /* not JSON */
+  }
   return { status: response.status, body };
 }
 
@@ -40,7 +46,8 @@ export async function send(server: ServerChild, req: Req): Promise<Answer> {
 export function problemOf(answer: Answer): string | undefined {
   if (answer.status >= 200 && answer.status < 300) return undefined;
   const error = answer.body?.error;
-  if (answer.status === 404 && typeof error?.message === 'string' && error.message.startsWith('No route')) return 'route missing';
+  if (answer.status === 404 && typeof error?.message === 'string' && error.message.startsWith('No route'))
+    return 'route missing';
   return `failed: probe answered ${answer.status} ${error?.code ?? ''} ${error?.message ?? String(answer.body).slice(0, 120)}`.trim();
 }
 
@@ -58,10 +65,17 @@ const ids = (body: any): string => {
 };
 
 /** A note when floor (b) answers the same request with other records than the service: its SQL has drifted. */
-export async function floorDrift(bench: Bench, req: Req, service: Answer, floorReq: Req = req): Promise<string | undefined> {
+export async function floorDrift(
+  bench: Bench,
+  req: Req,
+  service: Answer,
+  floorReq: Req = req,
+): Promise<string | undefined> {
   const floor = await send(bench.floors, floorReq);
   if (floor.status >= 300) return `floor (b) answered ${floor.status}: check bench/floors.ts`;
-  return ids(floor.body) === ids(service.body) ? undefined : 'floor (b) returned other records than the service: check bench/floors.ts';
+  return ids(floor.body) === ids(service.body)
+    ? undefined
+    : 'floor (b) returned other records than the service: check bench/floors.ts';
 }
 
 export interface Measured {
@@ -97,24 +111,56 @@ export async function quiesce(bench: Bench): Promise<void> {
   }
 }
 
-export async function measure(bench: Bench, target: ServerChild, gen: GenSpec, connections = bench.args.connections): Promise<Measured> {
+export async function measure(
+  bench: Bench,
+  target: ServerChild,
+  gen: GenSpec,
+  connections = bench.args.connections,
+): Promise<Measured> {
   const { args } = bench;
-  const task = runLoad({ url: `http://127.0.0.1:${target.port}`, connections, duration: args.duration, warmup: args.warmup, gen });
+  const task = runLoad({
+    url: `http://127.0.0.1:${target.port}`,
+    connections,
+    duration: args.duration,
+    warmup: args.warmup,
+    gen,
+  });
   const { result, peakRss } = await withRssSampling(target, task);
   await quiesce(bench);
-  bench.log(`    ${target.name.padEnd(8)} ${gen.kind.padEnd(13)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms  errors ${result.errors}`);
+  bench.log(
+    `    ${target.name.padEnd(8)} ${gen.kind.padEnd(13)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms  errors ${result.errors}`,
+  );
   return { load: result, rssMb: peakRss / 1024 / 1024 };
 }
 
 export function rowOf(scenario: string, target: Target, m: Measured, extra: Partial<Row> = {}): Row {
   const errors = m.load.errors;
-  const codes = Object.entries(m.load.statusCodes).filter(([code]) => !code.startsWith('2')).map(([code, n]) => `${n}×${code}`);
+  const codes = Object.entries(m.load.statusCodes)
+    .filter(([code]) => !code.startsWith('2'))
+    .map(([code, n]) => `${n}×${code}`);
   const note = [extra.note, codes.length ? `non-2xx: ${codes.join(' ')}` : ''].filter(Boolean).join('; ') || undefined;
-  return { scenario, target, status: 'ok', rps: m.load.rps, p50: m.load.p50, p99: m.load.p99, errors, rssMb: m.rssMb, ...extra, note };
+  return {
+    scenario,
+    target,
+    status: 'ok',
+    rps: m.load.rps,
+    p50: m.load.p50,
+    p99: m.load.p99,
+    errors,
+    rssMb: m.rssMb,
+    ...extra,
+    note,
+  };
 }
 
 /** The service row with its ratios to floor (b), then the floor row. `goal` judges the service row. */
-export function pairRows(scenario: string, service: Measured, floor: Measured, judge?: (ratioRps: number, ratioP99: number) => { goal: string; met: boolean }, note?: string): Row[] {
+export function pairRows(
+  scenario: string,
+  service: Measured,
+  floor: Measured,
+  judge?: (ratioRps: number, ratioP99: number) => { goal: string; met: boolean },
+  note?: string,
+): Row[] {
   const ratioRps = service.load.rps / Math.max(floor.load.rps, 1e-9);
   const ratioP99 = service.load.p99 / Math.max(floor.load.p99, 1e-9);
   return [
@@ -124,7 +170,10 @@ export function pairRows(scenario: string, service: Measured, floor: Measured, j
 }
 
 /** Reads (1-3): at least 0.6 of floor (b)'s throughput, p99 at most 1.5 times floor (b)'s. */
-export const readTarget = (ratioRps: number, ratioP99: number) => ({ goal: 'req/s ≥ 0.6× and p99 ≤ 1.5× floor b', met: ratioRps >= 0.6 && ratioP99 <= 1.5 });
+export const readTarget = (ratioRps: number, ratioP99: number) => ({
+  goal: 'req/s ≥ 0.6× and p99 ≤ 1.5× floor b',
+  met: ratioRps >= 0.6 && ratioP99 <= 1.5,
+});
 
 /** Runs a scenario's body; a failure becomes a row so the rest of the run goes on. */
 export async function guarded(bench: Bench, scenario: string, body: () => Promise<void>): Promise<void> {

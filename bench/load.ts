@@ -39,7 +39,8 @@ async function measure(spec: LoadSpec): Promise<LoadResult> {
   if (spec.warmup > 0) await run(spec, spec.warmup, next);
   const result = await run(spec, spec.duration, next);
   const statusCodes: Record<string, number> = {};
-  for (const [code, stats] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = (stats as { count: number }).count;
+  for (const [code, stats] of Object.entries(result.statusCodeStats ?? {}))
+    statusCodes[code] = (stats as { count: number }).count;
   return {
     rps: result.requests.average,
     p50: result.latency.p50,

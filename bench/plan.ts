@@ -45,7 +45,16 @@ export interface CompanyPlan {
 }
 
 export type Table = 'people' | 'members' | 'api_keys' | 'topics' | 'clients' | 'contacts' | 'tasks' | 'time_entries';
-export const TABLES: readonly Table[] = ['people', 'members', 'api_keys', 'topics', 'clients', 'contacts', 'tasks', 'time_entries'];
+export const TABLES: readonly Table[] = [
+  'people',
+  'members',
+  'api_keys',
+  'topics',
+  'clients',
+  'contacts',
+  'tasks',
+  'time_entries',
+];
 
 /** A company's id ranges, once the seeder knows where each table's ids start. */
 export type CompanyRanges = Record<Table, Range>;
@@ -82,8 +91,18 @@ function uuidFrom(next: () => number): string {
 /** Person 0 is the owner, 1-2 are admins: the personal keys act for admins, so they see the whole company. */
 const KEY_MIX: Array<Pick<KeyPlan, 'kind' | 'personIndex' | 'canWrite'> & { scope: string }> = [
   { kind: 'integration', scope: 'admin', personIndex: 0, canWrite: true },
-  ...Array.from({ length: 5 }, () => ({ kind: 'integration' as const, scope: 'write', personIndex: 0, canWrite: true })),
-  ...Array.from({ length: 2 }, () => ({ kind: 'integration' as const, scope: 'read', personIndex: 0, canWrite: false })),
+  ...Array.from({ length: 5 }, () => ({
+    kind: 'integration' as const,
+    scope: 'write',
+    personIndex: 0,
+    canWrite: true,
+  })),
+  ...Array.from({ length: 2 }, () => ({
+    kind: 'integration' as const,
+    scope: 'read',
+    personIndex: 0,
+    canWrite: false,
+  })),
   { kind: 'personal', scope: 'read+write', personIndex: 1, canWrite: true },
   { kind: 'personal', scope: 'read+write', personIndex: 2, canWrite: true },
 ];
@@ -92,7 +111,15 @@ function keysFor(next: () => number): KeyPlan[] {
   return KEY_MIX.slice(0, KEYS_PER_COMPANY).map((k) => {
     const fullKey = KEY_PREFIX + bytes(next, 24).toString('base64url');
     const scopes = expandScopes(k.scope === 'read+write' ? ['read', 'write'] : [k.scope]);
-    return { fullKey, prefix: fullKey.slice(0, KEY_PREFIX.length + 6), hash: hashKey(fullKey), kind: k.kind, scopes, personIndex: k.personIndex, canWrite: k.canWrite };
+    return {
+      fullKey,
+      prefix: fullKey.slice(0, KEY_PREFIX.length + 6),
+      hash: hashKey(fullKey),
+      kind: k.kind,
+      scopes,
+      personIndex: k.personIndex,
+      canWrite: k.canWrite,
+    };
   });
 }
 
@@ -122,8 +149,14 @@ export function planCompanies(scale: number, seed: number): CompanyPlan[] {
 }
 
 const rowsOf = (c: CompanyPlan): Record<Table, number> => ({
-  people: c.people, members: c.people, api_keys: c.keys.length, topics: c.topics,
-  clients: c.clients, contacts: c.contacts, tasks: c.tasks, time_entries: c.entries,
+  people: c.people,
+  members: c.people,
+  api_keys: c.keys.length,
+  topics: c.topics,
+  clients: c.clients,
+  contacts: c.contacts,
+  tasks: c.tasks,
+  time_entries: c.entries,
 });
 
 /** Contiguous id ranges per company, starting after the ids a table already holds. */

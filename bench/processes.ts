@@ -32,12 +32,20 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 /** Forks `script` (in bench/) with its output in `logFile`; resolves once it listens. */
-export async function startServer(name: string, script: string, env: NodeJS.ProcessEnv, logFile: string): Promise<ServerChild> {
+export async function startServer(
+  name: string,
+  script: string,
+  env: NodeJS.ProcessEnv,
+  logFile: string,
+): Promise<ServerChild> {
   const fd = openSync(logFile, 'a');
   const child = fork(path.join(HERE, script), [], { env, execArgv: ['--expose-gc'], stdio: ['ignore', fd, fd, 'ipc'] });
   closeSync(fd);
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start within ${START_TIMEOUT_MS / 1000} s; log: ${logFile}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`${name} did not start within ${START_TIMEOUT_MS / 1000} s; log: ${logFile}`)),
+      START_TIMEOUT_MS,
+    );
     child.on('message', (m: FromChild) => {
       if (m.type === 'ready') {
         clearTimeout(timer);
@@ -58,10 +66,11 @@ export async function startServer(name: string, script: string, env: NodeJS.Proc
     name,
     pid: child.pid!,
     port,
-    memory: (gc = false) => new Promise((resolve) => {
-      waiting.push(resolve);
-      send({ type: 'memory', gc });
-    }),
+    memory: (gc = false) =>
+      new Promise((resolve) => {
+        waiting.push(resolve);
+        send({ type: 'memory', gc });
+      }),
     stop: async () => {
       if (child.exitCode !== null) return;
       send({ type: 'stop' });
@@ -73,7 +82,11 @@ export async function startServer(name: string, script: string, env: NodeJS.Proc
 }
 
 /** Runs `task` while sampling the server's RSS; resolves with the task's result and the peak seen. */
-export async function withRssSampling<T>(server: ServerChild, task: Promise<T>, everyMs = 500): Promise<{ result: T; peakRss: number }> {
+export async function withRssSampling<T>(
+  server: ServerChild,
+  task: Promise<T>,
+  everyMs = 500,
+): Promise<{ result: T; peakRss: number }> {
   let peak = (await server.memory()).rss;
   let done = false;
   const sampler = (async () => {

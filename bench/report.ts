@@ -45,7 +45,12 @@ export interface RunMeta {
 }
 
 export function machineMeta(): Pick<RunMeta, 'date' | 'node' | 'cores' | 'cpu'> {
-  return { date: new Date().toISOString(), node: process.version, cores: os.availableParallelism(), cpu: os.cpus()[0]?.model ?? 'unknown' };
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    cores: os.availableParallelism(),
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+  };
 }
 
 const fixed = (value: number | undefined, digits: number) => (value === undefined ? '' : value.toFixed(digits));
@@ -56,28 +61,59 @@ const who = (row: Row) => (row.target === 'service' ? row.scenario : `  ${row.sc
 function cells(row: Row): string[] {
   if (row.status !== 'ok') return [who(row), row.status, '', '', '', '', '', '', row.note ?? ''];
   return [
-    who(row), fixed(row.rps, 0), fixed(row.p50, 1), fixed(row.p99, 1), String(row.errors ?? ''), fixed(row.rssMb, 0),
-    ratio(row.ratioRps), ratio(row.ratioP99), [verdict(row), row.note].filter(Boolean).join('; '),
+    who(row),
+    fixed(row.rps, 0),
+    fixed(row.p50, 1),
+    fixed(row.p99, 1),
+    String(row.errors ?? ''),
+    fixed(row.rssMb, 0),
+    ratio(row.ratioRps),
+    ratio(row.ratioP99),
+    [verdict(row), row.note].filter(Boolean).join('; '),
   ];
 }
 
-const HEADER = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'RSS MB', 'req/s vs floor b', 'p99 vs floor b', 'target / note'];
+const HEADER = [
+  'scenario',
+  'req/s',
+  'p50 ms',
+  'p99 ms',
+  'errors',
+  'RSS MB',
+  'req/s vs floor b',
+  'p99 vs floor b',
+  'target / note',
+];
 
 export function formatTable(rows: readonly Row[]): string {
   const lines = [HEADER, ...rows.map(cells)];
   const widths = HEADER.map((_, i) => Math.max(...lines.map((l) => (i === HEADER.length - 1 ? 0 : l[i]!.length))));
-  return lines.map((l) => l.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : i === l.length - 1 ? c : c.padStart(widths[i]!))).join('  ')).join('\n');
+  return lines
+    .map((l) =>
+      l.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : i === l.length - 1 ? c : c.padStart(widths[i]!))).join('  '),
+    )
+    .join('\n');
 }
 
 export function formatMarkdown(meta: RunMeta, rows: readonly Row[]): string {
   const head = `### ${meta.database} (PostgreSQL ${meta.pgVersion}): ${meta.date.slice(0, 10)}, Node ${meta.node}, ${meta.cores} cores (${meta.cpu})`;
-  const setup = `Scale ${meta.scale} (seed ${meta.seed}, seeded in ${meta.seedSeconds.toFixed(0)} s: ${Object.entries(meta.seededRows).map(([t, n]) => `${n} ${t}`).join(', ')}); `
-    + `${meta.connections} connections, ${meta.duration} s per measurement after ${meta.warmup} s of warm-up; `
-    + `a fresh service and floor process per scenario (service RSS at start: ${meta.serviceIdleRssMb.toFixed(0)} MB).`;
+  const setup =
+    `Scale ${meta.scale} (seed ${meta.seed}, seeded in ${meta.seedSeconds.toFixed(0)} s: ${Object.entries(
+      meta.seededRows,
+    )
+      .map(([t, n]) => `${n} ${t}`)
+      .join(', ')}); ` +
+    `${meta.connections} connections, ${meta.duration} s per measurement after ${meta.warmup} s of warm-up; ` +
+    `a fresh service and floor process per scenario (service RSS at start: ${meta.serviceIdleRssMb.toFixed(0)} MB).`;
   const table = [
     `| ${HEADER.join(' | ')} |`,
     `|${HEADER.map((_, i) => (i === 0 || i === HEADER.length - 1 ? '---' : '---:')).join('|')}|`,
-    ...rows.map((row) => `| ${cells(row).map((c) => c.trim().replace(/\|/g, '\\|')).join(' | ')} |`),
+    ...rows.map(
+      (row) =>
+        `| ${cells(row)
+          .map((c) => c.trim().replace(/\|/g, '\\|'))
+          .join(' | ')} |`,
+    ),
   ];
   return [head, '', setup, '', ...table, ''].join('\n');
 }

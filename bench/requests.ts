@@ -18,7 +18,8 @@ export interface CompanyData {
   entries: number;
 }
 
-export type MixedPart = 'client-get' | 'clients-list' | 'tasks-list' | 'entries-list' | 'entry-create' | 'client-update';
+export type MixedPart =
+  'client-get' | 'clients-list' | 'tasks-list' | 'entries-list' | 'entry-create' | 'client-update';
 export type GenKind = MixedPart | 'ok' | 'fixed' | 'entries-bulk' | 'mixed';
 
 export interface GenSpec {
@@ -48,7 +49,12 @@ export interface Req {
 const V3 = '/api/v3';
 /** Mixed workload: 80% reads, 20% writes. */
 const MIX: Array<[MixedPart, number]> = [
-  ['client-get', 35], ['clients-list', 15], ['tasks-list', 15], ['entries-list', 15], ['entry-create', 15], ['client-update', 5],
+  ['client-get', 35],
+  ['clients-list', 15],
+  ['tasks-list', 15],
+  ['entries-list', 15],
+  ['entry-create', 15],
+  ['client-update', 5],
 ];
 
 export function makeGenerator(spec: GenSpec): () => Req {
@@ -64,30 +70,60 @@ export function makeGenerator(spec: GenSpec): () => Req {
   };
   const entry = (c: CompanyData) => {
     const start = slotStart();
-    return { task_id: inRange(c.tasks), person_id: inRange(c.people), start: start.toISOString(), end: new Date(start.getTime() + 50_000).toISOString(), description: 'bench' };
+    return {
+      task_id: inRange(c.tasks),
+      person_id: inRange(c.people),
+      start: start.toISOString(),
+      end: new Date(start.getTime() + 50_000).toISOString(),
+      description: 'bench',
+    };
   };
   const post = (c: CompanyData, path: string, body: unknown): Req => ({
-    method: 'POST', path: `${V3}${path}`, body: JSON.stringify(body),
-    headers: { ...headers(c, true), 'content-type': 'application/json', 'idempotency-key': `bench-${spec.tag ?? 'x'}-${counter}-${int(1e9)}` },
+    method: 'POST',
+    path: `${V3}${path}`,
+    body: JSON.stringify(body),
+    headers: {
+      ...headers(c, true),
+      'content-type': 'application/json',
+      'idempotency-key': `bench-${spec.tag ?? 'x'}-${counter}-${int(1e9)}`,
+    },
   });
 
   const one = (kind: GenKind, c: CompanyData): Req => {
     switch (kind) {
-      case 'ok': return { method: 'GET', path: '/ok', headers: {} };
-      case 'client-get': return { method: 'GET', path: `${V3}/clients/${inRange(c.clients)}`, headers: headers(c, false) };
-      case 'clients-list': return { method: 'GET', path: `${V3}/clients?limit=50`, headers: headers(c, false) };
+      case 'ok':
+        return { method: 'GET', path: '/ok', headers: {} };
+      case 'client-get':
+        return { method: 'GET', path: `${V3}/clients/${inRange(c.clients)}`, headers: headers(c, false) };
+      case 'clients-list':
+        return { method: 'GET', path: `${V3}/clients?limit=50`, headers: headers(c, false) };
       case 'tasks-list':
-        return { method: 'GET', path: `${V3}/tasks?status=in_progress&assignee_id=${inRange(c.people)}&limit=50`, headers: headers(c, false) };
-      case 'entries-list': return { method: 'GET', path: `${V3}/time-entries?person_id=${inRange(c.people)}&limit=50`, headers: headers(c, false) };
-      case 'fixed': return { method: 'GET', path: spec.path!, headers: headers(c, false) };
-      case 'entry-create': return post(c, '/time-entries', entry(c));
-      case 'entries-bulk': return post(c, '/time-entries/bulk', { entries: Array.from({ length: spec.bulkSize ?? 200 }, () => entry(c)) });
+        return {
+          method: 'GET',
+          path: `${V3}/tasks?status=in_progress&assignee_id=${inRange(c.people)}&limit=50`,
+          headers: headers(c, false),
+        };
+      case 'entries-list':
+        return {
+          method: 'GET',
+          path: `${V3}/time-entries?person_id=${inRange(c.people)}&limit=50`,
+          headers: headers(c, false),
+        };
+      case 'fixed':
+        return { method: 'GET', path: spec.path!, headers: headers(c, false) };
+      case 'entry-create':
+        return post(c, '/time-entries', entry(c));
+      case 'entries-bulk':
+        return post(c, '/time-entries/bulk', { entries: Array.from({ length: spec.bulkSize ?? 200 }, () => entry(c)) });
       case 'client-update':
         return {
-          method: 'PATCH', path: `${V3}/clients/${inRange(c.clients)}`, body: JSON.stringify({ address_city: `City ${int(100)}` }),
+          method: 'PATCH',
+          path: `${V3}/clients/${inRange(c.clients)}`,
+          body: JSON.stringify({ address_city: `City ${int(100)}` }),
           headers: { ...headers(c, true), 'content-type': 'application/json' },
         };
-      case 'mixed': return one(pickPart(spec.skip ?? [], random), spec.companies[int(spec.companies.length)]!);
+      case 'mixed':
+        return one(pickPart(spec.skip ?? [], random), spec.companies[int(spec.companies.length)]!);
     }
   };
   return () => one(spec.kind, spec.companies[0]!);

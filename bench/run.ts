@@ -34,8 +34,13 @@ function companyData(c: SeededCompany): CompanyData {
 /** The service exactly as deployed, but with the rate limits off (SVC_RATE_LIMIT_*=0) and without Redis. */
 function serverEnv(args: BenchArgs, url: string): NodeJS.ProcessEnv {
   return {
-    ...process.env, DATABASE_URL: url, REDIS_URL: '', LOG_LEVEL: args.logLevel,
-    SVC_RATE_LIMIT_READ: '0', SVC_RATE_LIMIT_WRITE: '0', SVC_RATE_LIMIT_ADDRESS: '0',
+    ...process.env,
+    DATABASE_URL: url,
+    REDIS_URL: '',
+    LOG_LEVEL: args.logLevel,
+    SVC_RATE_LIMIT_READ: '0',
+    SVC_RATE_LIMIT_WRITE: '0',
+    SVC_RATE_LIMIT_ADDRESS: '0',
   };
 }
 
@@ -43,7 +48,9 @@ function serverEnv(args: BenchArgs, url: string): NodeJS.ProcessEnv {
 async function checkpoint(url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  await client.query('CHECKPOINT').catch(() => log('(CHECKPOINT refused: not a superuser; the first measurements may see its I/O)'));
+  await client
+    .query('CHECKPOINT')
+    .catch(() => log('(CHECKPOINT refused: not a superuser; the first measurements may see its I/O)'));
   await client.end();
 }
 
@@ -70,14 +77,28 @@ async function stopServers(servers: Servers): Promise<void> {
  * Each scenario gets a fresh service and floor process: its RSS column is its own, not what an
  * earlier scenario left behind, and `--only=N` measures what a full run measures.
  */
-async function runScenarios(args: BenchArgs, kind: string, env: NodeJS.ProcessEnv, companies: CompanyData[], scenarios: Scenario[]) {
+async function runScenarios(
+  args: BenchArgs,
+  kind: string,
+  env: NodeJS.ProcessEnv,
+  companies: CompanyData[],
+  scenarios: Scenario[],
+) {
   let epochs = 0;
   const rows: Row[] = [];
   const run = async (body: (bench: Bench) => Promise<void>) => {
     const servers = await startServers(kind, env);
     try {
       // Writes go after the seeded three years, each measurement in a year of its own.
-      await body({ args, ...servers, databaseUrl: env.DATABASE_URL!, companies, rows, log, nextEpoch: () => Date.UTC(2030, 0, 1) + epochs++ * YEAR_MS });
+      await body({
+        args,
+        ...servers,
+        databaseUrl: env.DATABASE_URL!,
+        companies,
+        rows,
+        log,
+        nextEpoch: () => Date.UTC(2030, 0, 1) + epochs++ * YEAR_MS,
+      });
     } finally {
       await stopServers(servers);
     }
@@ -91,24 +112,50 @@ async function runScenarios(args: BenchArgs, kind: string, env: NodeJS.ProcessEn
   return { rows, serviceIdleRssMb: idle!.rss / 1024 / 1024 };
 }
 
-async function runOn(kind: 'embedded' | 'postgres', args: BenchArgs, scenarios: Scenario[]): Promise<{ meta: RunMeta; rows: Row[] }> {
+async function runOn(
+  kind: 'embedded' | 'postgres',
+  args: BenchArgs,
+  scenarios: Scenario[],
+): Promise<{ meta: RunMeta; rows: Row[] }> {
   log(`\n== ${kind}: preparing a fresh database`);
   const database = await openBenchDatabase(kind, args.keep, log);
   try {
     log(`PostgreSQL ${database.version} at ${database.location}; seeding scale ${args.scale} (seed ${args.seed})`);
     const seeded = await seedDatabase(database.url, { scale: args.scale, seed: args.seed, log });
-    log(`seeded in ${seeded.seconds.toFixed(1)} s: ${Object.entries(seeded.rows).map(([t, n]) => `${n} ${t}`).join(', ')}`);
+    log(
+      `seeded in ${seeded.seconds.toFixed(1)} s: ${Object.entries(seeded.rows)
+        .map(([t, n]) => `${n} ${t}`)
+        .join(', ')}`,
+    );
     await checkpoint(database.url);
     log(`${args.connections} connections, ${args.duration} s per measurement after ${args.warmup} s of warm-up`);
-    const { rows, serviceIdleRssMb } = await runScenarios(args, kind, serverEnv(args, database.url), seeded.companies.map(companyData), scenarios);
+    const { rows, serviceIdleRssMb } = await runScenarios(
+      args,
+      kind,
+      serverEnv(args, database.url),
+      seeded.companies.map(companyData),
+      scenarios,
+    );
     const meta: RunMeta = {
-      ...machineMeta(), database: kind, pgVersion: database.version, scale: args.scale, seed: args.seed, seedSeconds: seeded.seconds,
-      seededRows: seeded.rows, duration: args.duration, warmup: args.warmup, connections: args.connections, serviceIdleRssMb,
+      ...machineMeta(),
+      database: kind,
+      pgVersion: database.version,
+      scale: args.scale,
+      seed: args.seed,
+      seedSeconds: seeded.seconds,
+      seededRows: seeded.rows,
+      duration: args.duration,
+      warmup: args.warmup,
+      connections: args.connections,
+      serviceIdleRssMb,
     };
     return { meta, rows };
   } finally {
     await database.teardown();
-    if (args.keep) log(`kept: ${database.location}${kind === 'embedded' ? ' (start it with SVC_DATA_DIR=<that dir> npm start)' : ''}`);
+    if (args.keep)
+      log(
+        `kept: ${database.location}${kind === 'embedded' ? ' (start it with SVC_DATA_DIR=<that dir> npm start)' : ''}`,
+      );
   }
 }
 
@@ -122,7 +169,9 @@ async function main(): Promise<void> {
   for (const kind of args.db) runs.push(await runOn(kind, args, scenarios));
   for (const run of runs) {
     run.meta.totalSeconds = (performance.now() - started) / 1000;
-    log(`\n${run.meta.database} (PostgreSQL ${run.meta.pgVersion}), scale ${run.meta.scale}, ${run.meta.connections} connections, ${run.meta.duration} s, node ${run.meta.node}, ${run.meta.cores} cores\n`);
+    log(
+      `\n${run.meta.database} (PostgreSQL ${run.meta.pgVersion}), scale ${run.meta.scale}, ${run.meta.connections} connections, ${run.meta.duration} s, node ${run.meta.node}, ${run.meta.cores} cores\n`,
+    );
     log(formatTable(run.rows));
   }
   const files = await writeResults(runs);

@@ -9,16 +9,93 @@ export interface Statement {
   values: unknown[];
 }
 
-const FIRST = ['Anna', 'Mart', 'Liis', 'Jaan', 'Kati', 'Peeter', 'Maria', 'Tom', 'Eva', 'Oskar', 'Laura', 'Ivan', 'Sofia', 'Karl', 'Mia', 'Leo'];
-const LAST = ['Tamm', 'Saar', 'Smith', 'Müller', 'Kask', 'Rebane', 'Ilves', 'Jones', 'Garcia', 'Novak', 'Kuusk', 'Lepp', 'Schmidt', 'Rossi'];
+const FIRST = [
+  'Anna',
+  'Mart',
+  'Liis',
+  'Jaan',
+  'Kati',
+  'Peeter',
+  'Maria',
+  'Tom',
+  'Eva',
+  'Oskar',
+  'Laura',
+  'Ivan',
+  'Sofia',
+  'Karl',
+  'Mia',
+  'Leo',
+];
+const LAST = [
+  'Tamm',
+  'Saar',
+  'Smith',
+  'Müller',
+  'Kask',
+  'Rebane',
+  'Ilves',
+  'Jones',
+  'Garcia',
+  'Novak',
+  'Kuusk',
+  'Lepp',
+  'Schmidt',
+  'Rossi',
+];
 const TITLES = ['Consultant', 'Accountant', 'Project manager', 'Developer', 'Designer', 'Assistant', 'Auditor'];
-const BRANDS = ['Nordic', 'Baltic', 'Green', 'Blue', 'Prime', 'Smart', 'Global', 'Urban', 'Alpha', 'Vista', 'Polar', 'Amber'];
-const KINDS = ['Logistics', 'Foods', 'Systems', 'Consulting', 'Partners', 'Studio', 'Holdings', 'Energy', 'Retail', 'Labs'];
+const BRANDS = [
+  'Nordic',
+  'Baltic',
+  'Green',
+  'Blue',
+  'Prime',
+  'Smart',
+  'Global',
+  'Urban',
+  'Alpha',
+  'Vista',
+  'Polar',
+  'Amber',
+];
+const KINDS = [
+  'Logistics',
+  'Foods',
+  'Systems',
+  'Consulting',
+  'Partners',
+  'Studio',
+  'Holdings',
+  'Energy',
+  'Retail',
+  'Labs',
+];
 const CITIES = ['Tallinn', 'Tartu', 'Riga', 'Helsinki', 'Berlin', 'Stockholm', 'Vilnius', 'Oslo'];
 const JOBS = ['CEO', 'CFO', 'Accountant', 'Office manager', 'Owner', 'HR lead', 'Buyer'];
-const TOPICS = ['Accounting', 'Payroll', 'Tax', 'Advisory', 'Audit', 'Reporting', 'Support', 'Legal', 'Internal', 'Sales'];
+const TOPICS = [
+  'Accounting',
+  'Payroll',
+  'Tax',
+  'Advisory',
+  'Audit',
+  'Reporting',
+  'Support',
+  'Legal',
+  'Internal',
+  'Sales',
+];
 const VERBS = ['Prepare', 'Review', 'Submit', 'Reconcile', 'Draft', 'Check', 'Update', 'File', 'Plan', 'Close'];
-const NOUNS = ['VAT return', 'payroll', 'annual report', 'invoices', 'bank statements', 'contract', 'budget', 'forecast', 'ledger'];
+const NOUNS = [
+  'VAT return',
+  'payroll',
+  'annual report',
+  'invoices',
+  'bank statements',
+  'contract',
+  'budget',
+  'forecast',
+  'ledger',
+];
 const NOTES = ['', '', 'Client call', 'Bookkeeping', 'Month-end close', 'Meeting', 'Emails', 'Review', 'Travel'];
 
 const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
@@ -27,48 +104,63 @@ const T0 = new Date(ENTRIES_FROM).toISOString();
 /** Per-company random helpers: `rnd(expr, salt, n)` is a stable integer in [0, n). */
 function randomFor(seed: number, company: number) {
   const base = (BigInt(seed) * 100n + BigInt(company)) * 100n;
-  const rnd = (expr: string, salt: number, n: number) => `((hashint8extended((${expr})::bigint, ${base + BigInt(salt)}) & 2147483647) % ${Math.max(1, Math.floor(n))})`;
-  const pick = (list: readonly string[], expr: string, salt: number) => `(ARRAY[${list.map(quote).join(',')}]::text[])[(1 + ${rnd(expr, salt, list.length)})::int]`;
+  const rnd = (expr: string, salt: number, n: number) =>
+    `((hashint8extended((${expr})::bigint, ${base + BigInt(salt)}) & 2147483647) % ${Math.max(1, Math.floor(n))})`;
+  const pick = (list: readonly string[], expr: string, salt: number) =>
+    `(ARRAY[${list.map(quote).join(',')}]::text[])[(1 + ${rnd(expr, salt, list.length)})::int]`;
   return { rnd, pick };
 }
 
 function people(c: SeededCompany, seed: number): Statement[] {
   const { pick } = randomFor(seed, c.index);
   const p0 = c.ranges.people.first;
-  return [{
-    table: 'people',
-    text: `INSERT INTO people (company_id, id, name, surname, email)
+  return [
+    {
+      table: 'people',
+      text: `INSERT INTO people (company_id, id, name, surname, email)
       SELECT $1, ${p0} + i, ${pick(FIRST, 'i', 1)}, ${pick(LAST, 'i', 2)}, 'person' || i || '@company${c.index + 1}.bench.example'
       FROM generate_series(0, ${c.people - 1}) AS i`,
-    values: [c.id],
-  }, {
-    table: 'members',
-    text: `INSERT INTO members (company_id, id, person_id, role, status, initials, title)
+      values: [c.id],
+    },
+    {
+      table: 'members',
+      text: `INSERT INTO members (company_id, id, person_id, role, status, initials, title)
       SELECT $1, ${c.ranges.members.first} + i, p.id, CASE WHEN i = 0 THEN 'owner' WHEN i <= 2 THEN 'admin' ELSE 'member' END, 'active',
         upper(left(p.name, 1) || left(p.surname, 1)), ${pick(TITLES, 'i', 3)}
       FROM generate_series(0, ${c.people - 1}) AS i JOIN people p ON p.company_id = $1 AND p.id = ${p0} + i`,
-    values: [c.id],
-  }, {
-    table: 'api_keys',
-    text: `INSERT INTO api_keys (company_id, id, name, key_prefix, key_hash, kind, scopes, person_id)
+      values: [c.id],
+    },
+    {
+      table: 'api_keys',
+      text: `INSERT INTO api_keys (company_id, id, name, key_prefix, key_hash, kind, scopes, person_id)
       SELECT $1, ${c.ranges.api_keys.first} + k.i - 1, 'Bench key ' || k.i, k.prefix, k.hash, k.kind, string_to_array(k.scopes, ','), ${p0} + k.person
       FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int[]) WITH ORDINALITY AS k (prefix, hash, kind, scopes, person, i)`,
-    values: [c.id, c.keys.map((k) => k.prefix), c.keys.map((k) => k.hash), c.keys.map((k) => k.kind), c.keys.map((k) => k.scopes.join(',')), c.keys.map((k) => k.personIndex)],
-  }];
+      values: [
+        c.id,
+        c.keys.map((k) => k.prefix),
+        c.keys.map((k) => k.hash),
+        c.keys.map((k) => k.kind),
+        c.keys.map((k) => k.scopes.join(',')),
+        c.keys.map((k) => k.personIndex),
+      ],
+    },
+  ];
 }
 
 function clients(c: SeededCompany, seed: number): Statement[] {
   const { rnd, pick } = randomFor(seed, c.index);
   const per = LARGEST.contactsPerClient;
-  return [{
-    table: 'topics',
-    text: `INSERT INTO topics (company_id, id, name, billable)
+  return [
+    {
+      table: 'topics',
+      text: `INSERT INTO topics (company_id, id, name, billable)
       SELECT $1, ${c.ranges.topics.first} + i, (ARRAY[${TOPICS.map(quote).join(',')}]::text[])[1 + i % ${TOPICS.length}], CASE WHEN i % 4 = 3 THEN 0 ELSE 1 END
       FROM generate_series(0, ${c.topics - 1}) AS i`,
-    values: [c.id],
-  }, {
-    table: 'clients',
-    text: `INSERT INTO clients (company_id, id, name, status, locale_code, reg_code, vat_code, address_street, address_city, address_zip,
+      values: [c.id],
+    },
+    {
+      table: 'clients',
+      text: `INSERT INTO clients (company_id, id, name, status, locale_code, reg_code, vat_code, address_street, address_city, address_zip,
         address_country_code, default_person_id, ext_client_id, client_initials)
       SELECT $1, ${c.ranges.clients.first} + i, g.brand || ' ' || g.kind || ' ' || lpad((i + 1)::text, 5, '0'),
         CASE WHEN g.s < 90 THEN 'active' WHEN g.s < 95 THEN 'inactive' ELSE 'prospect' END, 'en', (10000000 + ${rnd('i', 11, 89_999_999)})::text,
@@ -77,25 +169,28 @@ function clients(c: SeededCompany, seed: number): Statement[] {
         'ext-' || (i + 1), upper(left(g.brand, 1) || left(g.kind, 1))
       FROM (SELECT i, ${rnd('i', 10, 100)} AS s, ${pick(BRANDS, 'i', 18)} AS brand, ${pick(KINDS, 'i', 19)} AS kind
             FROM generate_series(0, ${c.clients - 1}) AS i) AS g`,
-    values: [c.id],
-  }, {
-    table: 'contacts',
-    text: `INSERT INTO contacts (company_id, id, client_id, is_primary, name, surname, email, job_title, mobile_phone, locale_code)
+      values: [c.id],
+    },
+    {
+      table: 'contacts',
+      text: `INSERT INTO contacts (company_id, id, client_id, is_primary, name, surname, email, job_title, mobile_phone, locale_code)
       SELECT $1, ${c.ranges.contacts.first} + j, ${c.ranges.clients.first} + j / ${per}, CASE WHEN j % ${per} = 0 THEN 1 ELSE 0 END,
         ${pick(FIRST, 'j', 20)}, ${pick(LAST, 'j', 21)}, 'contact' || j || '@client' || (j / ${per}) || '.example', ${pick(JOBS, 'j', 22)},
         '+372 5' || lpad(${rnd('j', 23, 1_000_000)}::text, 6, '0'), 'en'
       FROM generate_series(0, ${c.contacts - 1}) AS j`,
-    values: [c.id],
-  }];
+      values: [c.id],
+    },
+  ];
 }
 
 function tasks(c: SeededCompany, seed: number): Statement[] {
   const { rnd, pick } = randomFor(seed, c.index);
   const t0 = c.ranges.tasks.first;
   const m = c.people;
-  return [{
-    table: 'tasks',
-    text: `INSERT INTO tasks (company_id, id, client_id, topic_id, title, status, type, is_important, date, due_date, has_due_date, estimation, finished_at)
+  return [
+    {
+      table: 'tasks',
+      text: `INSERT INTO tasks (company_id, id, client_id, topic_id, title, status, type, is_important, date, due_date, has_due_date, estimation, finished_at)
       SELECT $1, ${t0} + i, CASE WHEN ${rnd('i', 30, 10)} < 9 THEN ${c.ranges.clients.first} + ${rnd('i', 31, c.clients)} END,
         CASE WHEN ${rnd('i', 32, 2)} = 0 THEN ${c.ranges.topics.first} + ${rnd('i', 33, c.topics)} END,
         ${pick(VERBS, 'i', 34)} || ' ' || ${pick(NOUNS, 'i', 35)} || ' #' || (i + 1),
@@ -105,18 +200,20 @@ function tasks(c: SeededCompany, seed: number): Statement[] {
       FROM (SELECT i, ${rnd('i', 36, 100)} AS s, ${rnd('i', 39, 10)} < 4 AS due,
               timestamptz '${T0}' + make_interval(secs => ${rnd('i', 40, ENTRIES_SPAN_SECONDS)}) AS d
             FROM generate_series(0, ${c.tasks - 1}) AS i) AS g`,
-    values: [c.id],
-  }, {
-    // Everyone gets one assignee; three in ten a second, different one.
-    table: 'task_assignees',
-    text: `INSERT INTO task_assignees (company_id, task_id, person_id)
+      values: [c.id],
+    },
+    {
+      // Everyone gets one assignee; three in ten a second, different one.
+      table: 'task_assignees',
+      text: `INSERT INTO task_assignees (company_id, task_id, person_id)
       SELECT $1, ${t0} + x.i, ${c.ranges.people.first} + x.a FROM (
         SELECT i, ${rnd('i', 41, m)} AS a FROM generate_series(0, ${c.tasks - 1}) AS i
         UNION ALL
         SELECT i, (${rnd('i', 41, m)} + 1 + ${rnd('i', 43, m - 1)}) % ${m} FROM generate_series(0, ${c.tasks - 1}) AS i WHERE ${rnd('i', 42, 10)} < 3
       ) AS x`,
-    values: [c.id],
-  }];
+      values: [c.id],
+    },
+  ];
 }
 
 /**

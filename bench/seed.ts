@@ -25,7 +25,8 @@ export interface SeedResult {
 
 async function maxIds(client: pg.PoolClient): Promise<Record<Table, number>> {
   const out = {} as Record<Table, number>;
-  for (const table of TABLES) out[table] = Number((await client.query(`SELECT coalesce(max(id), 0) AS m FROM ${table}`)).rows[0].m);
+  for (const table of TABLES)
+    out[table] = Number((await client.query(`SELECT coalesce(max(id), 0) AS m FROM ${table}`)).rows[0].m);
   return out;
 }
 
@@ -34,9 +35,23 @@ async function insertCompanies(url: string, companies: ReturnType<typeof planCom
   const database = openDatabase(url, { max: 2, applicationName: 'bench-seed' });
   try {
     await database.db.transaction().execute(async (tx) => {
-      const taken = await tx.selectFrom('companies').select('id').where('id', 'in', companies.map((c) => c.id)).executeTakeFirst();
-      if (taken) throw new Error(`company ${taken.id} already exists: this database was seeded with the same --seed; use a fresh database or another seed`);
-      await tx.insertInto('companies').values(companies.map((c) => ({ id: c.id, name: c.name, timezone: c.timezone }))).execute();
+      const taken = await tx
+        .selectFrom('companies')
+        .select('id')
+        .where(
+          'id',
+          'in',
+          companies.map((c) => c.id),
+        )
+        .executeTakeFirst();
+      if (taken)
+        throw new Error(
+          `company ${taken.id} already exists: this database was seeded with the same --seed; use a fresh database or another seed`,
+        );
+      await tx
+        .insertInto('companies')
+        .values(companies.map((c) => ({ id: c.id, name: c.name, timezone: c.timezone })))
+        .execute();
       for (const company of companies) for (const seeder of loadModules().seeders) await seeder(tx, company.id);
     });
   } finally {
@@ -53,7 +68,9 @@ async function fastSession(client: pg.PoolClient): Promise<void> {
 /** Ids were given explicitly, so each identity must move past them or the service's next insert collides. */
 async function bumpIdentities(client: pg.PoolClient): Promise<void> {
   for (const table of TABLES) {
-    await client.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), greatest(1, (SELECT coalesce(max(id), 0) FROM ${table})))`);
+    await client.query(
+      `SELECT setval(pg_get_serial_sequence('${table}', 'id'), greatest(1, (SELECT coalesce(max(id), 0) FROM ${table})))`,
+    );
   }
 }
 
@@ -106,15 +123,21 @@ const CHECKED: Record<string, string> = {
 };
 
 /** Row counts and an order-independent checksum per table, over the given companies. */
-export async function summarize(url: string, companyIds: readonly string[]): Promise<Record<string, { rows: number; checksum: string }>> {
+export async function summarize(
+  url: string,
+  companyIds: readonly string[],
+): Promise<Record<string, { rows: number; checksum: string }>> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     const out: Record<string, { rows: number; checksum: string }> = {};
     for (const [table, columns] of Object.entries(CHECKED)) {
       const company = table === 'companies' ? 'id' : 'company_id';
-      const { rows } = await client.query(`SELECT count(*)::int AS n, coalesce(sum(hashtextextended(concat_ws('|', ${columns}), 0)), 0)::text AS sum
-        FROM ${table} WHERE ${company} = any($1::uuid[])`, [companyIds]);
+      const { rows } = await client.query(
+        `SELECT count(*)::int AS n, coalesce(sum(hashtextextended(concat_ws('|', ${columns}), 0)), 0)::text AS sum
+        FROM ${table} WHERE ${company} = any($1::uuid[])`,
+        [companyIds],
+      );
       out[table] = { rows: rows[0].n, checksum: rows[0].sum };
     }
     return out;
@@ -127,14 +150,20 @@ async function main(): Promise<void> {
   const flags = rawFlags(process.argv.slice(2));
   const scale = Number(flags.get('scale') ?? 1);
   const seed = Number(flags.get('seed') ?? 1);
-  if (!(scale > 0) || !Number.isInteger(seed)) throw new Error('usage: npm run bench:seed -- --scale=0.01 [--seed=1] [--data-dir=data/bench]');
+  if (!(scale > 0) || !Number.isInteger(seed))
+    throw new Error('usage: npm run bench:seed -- --scale=0.01 [--seed=1] [--data-dir=data/bench]');
   const config = { ...loadConfig(), dataDir: path.resolve(flags.get('data-dir') ?? 'data/bench') };
   const connection = await connectDatabase(config, (msg) => console.log(msg));
   try {
     console.log(`seeding scale ${scale}, seed ${seed} into ${connection.location}`);
     const result = await seedDatabase(connection.url, { scale, seed, log: console.log });
     console.log(`seeded in ${result.seconds.toFixed(1)} s`);
-    console.table(await summarize(connection.url, result.companies.map((c) => c.id)));
+    console.table(
+      await summarize(
+        connection.url,
+        result.companies.map((c) => c.id),
+      ),
+    );
     const largest = result.companies[0]!;
     console.log(`largest company: ${largest.id}, admin key: ${largest.keys[0]!.fullKey}`);
   } finally {

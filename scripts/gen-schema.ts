@@ -72,7 +72,9 @@ where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition
 order by c.relname collate "C", a.attnum`;
 
 export async function readCatalog(url: string): Promise<CatalogColumn[]> {
-  return admin(url, async (client) => (await client.query<CatalogColumn>(CATALOG_SQL)).rows.filter((r) => !EXCLUDED_TABLES.has(r.table)));
+  return admin(url, async (client) =>
+    (await client.query<CatalogColumn>(CATALOG_SQL)).rows.filter((r) => !EXCLUDED_TABLES.has(r.table)),
+  );
 }
 
 const LITERAL = /'((?:[^']|'')*)'::(?:text|character varying|bpchar)/g;
@@ -92,7 +94,9 @@ export function checkValues(def: string, quoted: string): string[] | null {
     .replace(/::(?:text|character varying|bpchar)(?:\[\])?/g, '')
     .replace(/[()\s]/g, '');
   const col = quoted.replace(/[()\s]/g, '');
-  const ok = shape === `CHECK${col}=\u0000` || new RegExp(`^CHECK${escapeRegExp(col)}=ANYARRAY\\[\u0000(?:,\u0000)*\\]$`).test(shape);
+  const ok =
+    shape === `CHECK${col}=\u0000` ||
+    new RegExp(`^CHECK${escapeRegExp(col)}=ANYARRAY\\[\u0000(?:,\u0000)*\\]$`).test(shape);
   return ok && values.length > 0 ? values : null;
 }
 
@@ -112,8 +116,17 @@ function allowedValues(col: CatalogColumn): string[] | null {
 
 // How node-postgres hands each type to the code (with the parsers database.ts installs); unlisted types arrive as text.
 const SCALARS: Record<string, string> = {
-  int2: 'number', int4: 'number', int8: 'number', float4: 'number', float8: 'number', oid: 'number',
-  bool: 'boolean', bytea: 'Buffer', interval: 'unknown', point: 'unknown', circle: 'unknown',
+  int2: 'number',
+  int4: 'number',
+  int8: 'number',
+  float4: 'number',
+  float8: 'number',
+  oid: 'number',
+  bool: 'boolean',
+  bytea: 'Buffer',
+  interval: 'unknown',
+  point: 'unknown',
+  circle: 'unknown',
 };
 
 const literal = (value: string) => `'${value.replace(/[\\']/g, '\\$&')}'`;
@@ -168,7 +181,10 @@ function namedUnions(columns: CatalogColumn[]): { lines: string[]; unions: Map<s
   for (const [name, ref] of Object.entries(NAMED_UNIONS).sort(([a], [b]) => (a < b ? -1 : 1))) {
     const col = columns.find((c) => `${c.table}.${c.column}` === ref);
     const values = col && (col.enumLabels ?? allowedValues(col));
-    if (!values) throw new Error(`gen-schema: ${name} names ${ref}, which is no longer a column restricted to a list of values; update NAMED_UNIONS in scripts/gen-schema.ts`);
+    if (!values)
+      throw new Error(
+        `gen-schema: ${name} names ${ref}, which is no longer a column restricted to a list of values; update NAMED_UNIONS in scripts/gen-schema.ts`,
+      );
     lines.push(`export type ${name} = ${values.map(literal).join(' | ')};`);
     unions.set(ref, name);
   }
@@ -183,12 +199,20 @@ function constList(name: string, doc: string, tables: string[]): string[] {
 export function renderSchema(columns: CatalogColumn[]): string {
   const tables = groupByTable(columns);
   const { lines: unionLines, unions } = namedUnions(columns);
-  const has = (cols: CatalogColumn[], name: string, types?: string[]) => cols.some((c) => c.column === name && !c.isArray && (!types || types.includes(c.type)));
-  const tenant = [...tables].filter(([, cols]) => has(cols, 'company_id') && has(cols, 'id', ['int2', 'int4', 'int8'])).map(([t]) => t);
+  const has = (cols: CatalogColumn[], name: string, types?: string[]) =>
+    cols.some((c) => c.column === name && !c.isArray && (!types || types.includes(c.type)));
+  const tenant = [...tables]
+    .filter(([, cols]) => has(cols, 'company_id') && has(cols, 'id', ['int2', 'int4', 'int8']))
+    .map(([t]) => t);
   const soft = tenant.filter((t) => has(tables.get(t)!, 'deleted_at'));
   const body: string[] = [];
   for (const [table, cols] of tables) {
-    body.push('', `export interface ${pascal(table)}Table {`, ...cols.map((c) => `  ${property(c.column)}: ${columnType(c, unions)};`), '}');
+    body.push(
+      '',
+      `export interface ${pascal(table)}Table {`,
+      ...cols.map((c) => `  ${property(c.column)}: ${columnType(c, unions)};`),
+      '}',
+    );
   }
   // An unused import would fail the type check (noUnusedLocals).
   const helpers = ['ColumnType', 'Generated'].filter((name) => body.some((line) => line.includes(`: ${name}<`)));
@@ -251,8 +275,11 @@ async function main(args: string[]): Promise<number> {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {
-  main(process.argv.slice(2)).then((code) => process.exit(code), (error) => {
-    console.error(error);
-    process.exit(1);
-  });
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 }

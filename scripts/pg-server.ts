@@ -62,7 +62,10 @@ export async function createMigrated(serverUrl: string, database: string): Promi
 /** Drops `names` and, with `like`, every database whose name matches that pattern. */
 export async function dropDatabases(adminUrl: string, names: string[], like?: string): Promise<void> {
   await admin(adminUrl, async (client) => {
-    const { rows } = await client.query<{ datname: string }>(`select datname from pg_database where datname = any($1) or datname like $2`, [names, like ?? null]);
+    const { rows } = await client.query<{ datname: string }>(
+      `select datname from pg_database where datname = any($1) or datname like $2`,
+      [names, like ?? null],
+    );
     for (const { datname } of rows) await client.query(`drop database if exists "${datname}" with (force)`);
   });
 }

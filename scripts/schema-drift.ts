@@ -16,7 +16,12 @@ function declarations(text: string): Map<string, string[]> {
 }
 
 const describe = (name: string) =>
-  name.endsWith('Table') ? `table ${name.slice(0, -5).replace(/(?<=.)([A-Z])/g, '_$1').toLowerCase()}` : name;
+  name.endsWith('Table')
+    ? `table ${name
+        .slice(0, -5)
+        .replace(/(?<=.)([A-Z])/g, '_$1')
+        .toLowerCase()}`
+    : name;
 
 /** What differs between two schema texts, per declaration; empty when they are the same. */
 export function describeDrift(committed: string, generated: string): string[] {
@@ -29,7 +34,11 @@ export function describeDrift(committed: string, generated: string): string[] {
     if (old.join('\n') === now.join('\n')) continue;
     const removed = old.filter((l) => !now.includes(l)).map((l) => `  - ${l.trim()}`);
     const added = now.filter((l) => !old.includes(l)).map((l) => `  + ${l.trim()}`);
-    out.push(`${describe(name)}${before.has(name) ? (after.has(name) ? '' : ' (gone)') : ' (new)'}:`, ...removed, ...added);
+    out.push(
+      `${describe(name)}${before.has(name) ? (after.has(name) ? '' : ' (gone)') : ' (new)'}:`,
+      ...removed,
+      ...added,
+    );
     if (removed.length + added.length === 0) out.push('  (same lines, another order)');
   }
   return out;
@@ -41,5 +50,9 @@ export async function schemaDrift(url: string): Promise<string | null> {
   const lines = describeDrift(committed, await generateSchema(url));
   if (lines.length === 0) return null;
   const shown = lines.length > 60 ? [...lines.slice(0, 60), `  ... ${lines.length - 60} more lines`] : lines;
-  return ['src/db/schema.ts does not match the migrated database:', ...shown, 'Run `npm run db:schema` to regenerate it (and commit the result).'].join('\n');
+  return [
+    'src/db/schema.ts does not match the migrated database:',
+    ...shown,
+    'Run `npm run db:schema` to regenerate it (and commit the result).',
+  ].join('\n');
 }

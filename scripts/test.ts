@@ -43,12 +43,17 @@ async function main(): Promise<number> {
       child.on('exit', (code) => resolve(code ?? 1));
     });
   } finally {
-    await dropDatabases(adminUrl, [TEMPLATE], `svc_t_${RUN_ID}_%`).catch((e) => console.error('cleanup failed:', e.message));
+    await dropDatabases(adminUrl, [TEMPLATE], `svc_t_${RUN_ID}_%`).catch((e) =>
+      console.error('cleanup failed:', e.message),
+    );
     await server.stop();
   }
 }
 
-main().then((code) => process.exit(code), (error) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

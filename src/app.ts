@@ -30,8 +30,18 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Secrets and keys never reach a log line, whatever a route or a plugin decides to log. */
 export const LOG_REDACTIONS = [
-  'req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers.cookie', 'headers["x-api-key"]', 'headers.authorization', 'headers.cookie',
-  '*.full_key', '*.api_key', '*.secret', '*.password', 'full_key', 'api_key',
+  'req.headers["x-api-key"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers["x-api-key"]',
+  'headers.authorization',
+  'headers.cookie',
+  '*.full_key',
+  '*.api_key',
+  '*.secret',
+  '*.password',
+  'full_key',
+  'api_key',
 ];
 
 export type App = FastifyInstance;
@@ -40,7 +50,10 @@ export type App = FastifyInstance;
 function trustProxyOption(value: string | undefined): boolean | string[] {
   if (!value || value === 'false') return false;
   if (value === 'true') return true;
-  return value.split(',').map((s) => s.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 export interface RouteInfo {
@@ -65,7 +78,8 @@ function moduleScope(module: ServiceModule, registry: Registry) {
       const config = (route.config ??= {}) as FastifyContextConfig;
       config.activity ??= module.entity;
       const writes = [route.method].flat().some((m) => WRITE_METHODS.has(m));
-      if (writes && config.activity === undefined) throw new Error(`${route.url}: module ${module.name} declares no entity for the audit trail`);
+      if (writes && config.activity === undefined)
+        throw new Error(`${route.url}: module ${module.name} declares no entity for the audit trail`);
     });
     if (module.routes) await scope.register(module.routes, { registry });
   };
@@ -93,7 +107,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.decorate('routeTable', routeTable);
   app.decorate('config', config);
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) routeTable.push({ method, url: route.url, config: (route.config ?? {}) as FastifyContextConfig });
+    for (const method of [route.method].flat())
+      routeTable.push({ method, url: route.url, config: (route.config ?? {}) as FastifyContextConfig });
   });
   app.addSchema(ErrorBody);
   registerValidators(app);
@@ -105,7 +120,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
     request.log.debug({ headers: request.headers }, 'request headers');
   });
 
-  const secret = await db.db.selectFrom('platform_settings').select('value').where('name', '=', 'cursor_secret').executeTakeFirstOrThrow();
+  const secret = await db.db
+    .selectFrom('platform_settings')
+    .select('value')
+    .where('name', '=', 'cursor_secret')
+    .executeTakeFirstOrThrow();
   setCursorSecret(secret.value);
   const limits = new RateLimits(config.rateLimits, options.redis);
   registerPipeline(app, { db: db.db, config, limits });
@@ -115,9 +134,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   await app.register(healthRoutes, { prefix: V3_PREFIX, db: db.db, redis: options.redis });
   const registry = loadModules();
-  await app.register(async (v3) => {
-    for (const module of registry.modules) await v3.register(moduleScope(module, registry));
-  }, { prefix: V3_PREFIX });
+  await app.register(
+    async (v3) => {
+      for (const module of registry.modules) await v3.register(moduleScope(module, registry));
+    },
+    { prefix: V3_PREFIX },
+  );
   await app.register(operatorRoutes, { prefix: '/operator', config, db: db.db, registry });
   return app;
 }

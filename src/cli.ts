@@ -44,7 +44,11 @@ interface Command {
   run(db: Db, input: never, connection: Connection): Promise<Output>;
 }
 
-const GLOBAL: ParseArgsOptionsConfig = { json: { type: 'boolean' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } };
+const GLOBAL: ParseArgsOptionsConfig = {
+  json: { type: 'boolean' },
+  verbose: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+};
 const str = (values: Values, name: string) => values[name] as string | undefined;
 
 // The same validator as JSON bodies in the API: no coercion, unknown fields refused.
@@ -64,8 +68,10 @@ function validated<T>(schema: TSchema, value: T): T {
   const [problem] = describeErrors(errors, 'input');
   const field = problem?.field ?? 'input';
   // A choice (union of literals) fails once per alternative: list them instead of "must be equal to constant".
-  const choices = errors.filter((e) => e.keyword === 'const' && e.instancePath === errors[0]?.instancePath).map((e) => (e.params as { allowedValue: unknown }).allowedValue);
-  const message = choices.length ? `must be one of ${choices.join(', ')}` : problem?.message ?? 'is invalid';
+  const choices = errors
+    .filter((e) => e.keyword === 'const' && e.instancePath === errors[0]?.instancePath)
+    .map((e) => (e.params as { allowedValue: unknown }).allowedValue);
+  const message = choices.length ? `must be one of ${choices.join(', ')}` : (problem?.message ?? 'is invalid');
   throw new AppError('VALIDATION_ERROR', `${optionOf(field)} ${message}`, { field });
 }
 
@@ -73,7 +79,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function companyId(values: Values, option: string): string {
   const id = str(values, option)!;
-  if (!UUID.test(id)) throw new AppError('VALIDATION_ERROR', `--${option} must be a company UUID (8-4-4-4-12 hex), got "${id}"`, { field: option });
+  if (!UUID.test(id))
+    throw new AppError('VALIDATION_ERROR', `--${option} must be a company UUID (8-4-4-4-12 hex), got "${id}"`, {
+      field: option,
+    });
   return id;
 }
 
@@ -82,7 +91,16 @@ function compact<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
-const FLAG_VALUES: Record<string, boolean> = { true: true, false: false, on: true, off: false, '1': true, '0': false, yes: true, no: false };
+const FLAG_VALUES: Record<string, boolean> = {
+  true: true,
+  false: false,
+  on: true,
+  off: false,
+  '1': true,
+  '0': false,
+  yes: true,
+  no: false,
+};
 
 function parseFeatures(entries: string[] | undefined): Record<string, boolean> | undefined {
   if (!entries?.length) return undefined;
@@ -100,12 +118,33 @@ const onOff = (flag: boolean) => (flag ? 'on' : 'off');
 
 const COMMANDS: Record<string, Command> = {
   'company create': {
-    options: { name: { type: 'string' }, timezone: { type: 'string' }, currency: { type: 'string' }, 'owner-name': { type: 'string' }, 'owner-surname': { type: 'string' }, 'owner-email': { type: 'string' } },
+    options: {
+      name: { type: 'string' },
+      timezone: { type: 'string' },
+      currency: { type: 'string' },
+      'owner-name': { type: 'string' },
+      'owner-surname': { type: 'string' },
+      'owner-email': { type: 'string' },
+    },
     required: ['name'],
     input(values) {
       const ownerGiven = ['owner-name', 'owner-surname', 'owner-email'].some((o) => values[o] !== undefined);
-      const owner = ownerGiven ? compact({ name: str(values, 'owner-name') ?? 'Owner', surname: str(values, 'owner-surname'), email: str(values, 'owner-email') }) : undefined;
-      const body = validated(companies.CompanyCreate, compact({ name: str(values, 'name')!, timezone: str(values, 'timezone'), currency: str(values, 'currency'), owner }));
+      const owner = ownerGiven
+        ? compact({
+            name: str(values, 'owner-name') ?? 'Owner',
+            surname: str(values, 'owner-surname'),
+            email: str(values, 'owner-email'),
+          })
+        : undefined;
+      const body = validated(
+        companies.CompanyCreate,
+        compact({
+          name: str(values, 'name')!,
+          timezone: str(values, 'timezone'),
+          currency: str(values, 'currency'),
+          owner,
+        }),
+      );
       companies.assertTimezone(body.timezone ?? 'UTC');
       return body;
     },
@@ -123,23 +162,35 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'company update': {
-    options: { id: { type: 'string' }, 'subscription-status': { type: 'string' }, plan: { type: 'string' }, timezone: { type: 'string' }, feature: { type: 'string', multiple: true } },
+    options: {
+      id: { type: 'string' },
+      'subscription-status': { type: 'string' },
+      plan: { type: 'string' },
+      timezone: { type: 'string' },
+      feature: { type: 'string', multiple: true },
+    },
     required: ['id'],
     input(values) {
       const id = companyId(values, 'id');
-      const body = validated(companies.CompanyUpdate, compact({
-        subscription_status: str(values, 'subscription-status') as 'active' | 'lapsed' | undefined,
-        plan: str(values, 'plan') as 'pro' | 'basic' | undefined,
-        timezone: str(values, 'timezone'),
-        features: parseFeatures(values.feature as string[] | undefined),
-      }));
-      if (Object.keys(body).length === 0) throw new UsageError('nothing to change: give --subscription-status, --plan, --timezone or --feature');
+      const body = validated(
+        companies.CompanyUpdate,
+        compact({
+          subscription_status: str(values, 'subscription-status') as 'active' | 'lapsed' | undefined,
+          plan: str(values, 'plan') as 'pro' | 'basic' | undefined,
+          timezone: str(values, 'timezone'),
+          features: parseFeatures(values.feature as string[] | undefined),
+        }),
+      );
+      if (Object.keys(body).length === 0)
+        throw new UsageError('nothing to change: give --subscription-status, --plan, --timezone or --feature');
       if (body.timezone) companies.assertTimezone(body.timezone);
       return { id, body };
     },
     async run(db, input: { id: string; body: Parameters<typeof companies.updateCompany>[2] }) {
       const company = await companies.updateCompany(db, input.id, input.body);
-      const features = Object.entries(company.features).map(([name, flag]) => `${name} ${onOff(flag === true)}`).join(', ');
+      const features = Object.entries(company.features)
+        .map(([name, flag]) => `${name} ${onOff(flag === true)}`)
+        .join(', ');
       const text = [
         `Updated company "${company.name}" ${company.id}`,
         `  plan: ${company.plan}, subscription: ${company.subscription_status}, timezone: ${company.timezone}`,
@@ -149,20 +200,36 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'member add': {
-    options: { company: { type: 'string' }, name: { type: 'string' }, surname: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, status: { type: 'string' } },
+    options: {
+      company: { type: 'string' },
+      name: { type: 'string' },
+      surname: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      status: { type: 'string' },
+    },
     required: ['company', 'name', 'email', 'role', 'status'],
     input(values) {
       const company = companyId(values, 'company');
-      const body = validated(companies.MemberAdd, compact({
-        name: str(values, 'name')!, surname: str(values, 'surname'), email: str(values, 'email')!,
-        role: str(values, 'role') as 'member', status: str(values, 'status') as 'active',
-      }));
+      const body = validated(
+        companies.MemberAdd,
+        compact({
+          name: str(values, 'name')!,
+          surname: str(values, 'surname'),
+          email: str(values, 'email')!,
+          role: str(values, 'role') as 'member',
+          status: str(values, 'status') as 'active',
+        }),
+      );
       return { companyId: company, body };
     },
     async run(db, input: { companyId: string; body: Parameters<typeof companies.addMember>[2] }) {
       const added = await companies.addMember(db, input.companyId, input.body);
       const who = [input.body.name, input.body.surname].filter(Boolean).join(' ');
-      return { json: added, text: `Added ${who} <${input.body.email}> as ${input.body.role} (${input.body.status}): person ${added.person_id}, member ${added.member_id}` };
+      return {
+        json: added,
+        text: `Added ${who} <${input.body.email}> as ${input.body.role} (${input.body.status}): person ${added.person_id}, member ${added.member_id}`,
+      };
     },
   },
   migrate: {
@@ -170,12 +237,21 @@ const COMMANDS: Record<string, Command> = {
     input: () => ({}),
     async run(_db, _input, connection) {
       const { applied } = connection;
-      return { json: { applied }, text: applied.length ? `Applied migrations: ${applied.join(', ')}` : 'The database schema is up to date; nothing to apply.' };
+      return {
+        json: { applied },
+        text: applied.length
+          ? `Applied migrations: ${applied.join(', ')}`
+          : 'The database schema is up to date; nothing to apply.',
+      };
     },
   },
 };
 
-interface Invocation { name: string; command: Command; values: Values }
+interface Invocation {
+  name: string;
+  command: Command;
+  values: Values;
+}
 
 /** Command words come first (`company create`), options after; each command accepts only its own options. */
 function parseInvocation(argv: string[]): Invocation | 'help' {
@@ -187,7 +263,12 @@ function parseInvocation(argv: string[]): Invocation | 'help' {
   if (!command) throw new UsageError(`unknown command "${name}"`);
   let values: Values;
   try {
-    values = parseArgs({ args: argv.slice(words.length), options: { ...GLOBAL, ...command.options }, strict: true, allowPositionals: false }).values as Values;
+    values = parseArgs({
+      args: argv.slice(words.length),
+      options: { ...GLOBAL, ...command.options },
+      strict: true,
+      allowPositionals: false,
+    }).values as Values;
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -199,12 +280,17 @@ function parseInvocation(argv: string[]): Invocation | 'help' {
 
 async function execute({ command, values }: Invocation): Promise<Output> {
   const input = command.input(values);
-  const log = values.verbose ? (msg: string, extra?: object) => console.error(msg, extra ? JSON.stringify(extra) : '') : () => {};
+  const log = values.verbose
+    ? (msg: string, extra?: object) => console.error(msg, extra ? JSON.stringify(extra) : '')
+    : () => {};
   const connection = await connectDatabase(loadConfig(), log);
   const database = openDatabase(connection.url, { max: 2, applicationName: CLI_APPLICATION });
   try {
     const output = await command.run(database.db, input as never, connection);
-    return { ...output, text: `${output.text}\n(database: ${connection.embedded ? `embedded PostgreSQL in ${connection.location}` : connection.location})` };
+    return {
+      ...output,
+      text: `${output.text}\n(database: ${connection.embedded ? `embedded PostgreSQL in ${connection.location}` : connection.location})`,
+    };
   } finally {
     const inUse = connection.owned && (await usedByOthers(database.db).catch(() => false));
     await database.close();
@@ -222,13 +308,19 @@ const CLI_APPLICATION = `service-api-cli-${process.pid}`;
  */
 async function usedByOthers(db: Db): Promise<boolean> {
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-    where backend_type = 'client backend' and pid <> pg_backend_pid() and application_name <> ${CLI_APPLICATION}`.execute(db);
+    where backend_type = 'client backend' and pid <> pg_backend_pid() and application_name <> ${CLI_APPLICATION}`.execute(
+    db,
+  );
   return (rows[0]?.n ?? 0) > 0;
 }
 
 function report(error: unknown, json: boolean): number {
   if (error instanceof UsageError) {
-    console.error(json ? JSON.stringify({ error: { code: 'USAGE', message: error.message } }) : `error: ${error.message}\nRun \`npm run svc -- help\` for usage.`);
+    console.error(
+      json
+        ? JSON.stringify({ error: { code: 'USAGE', message: error.message } })
+        : `error: ${error.message}\nRun \`npm run svc -- help\` for usage.`,
+    );
     return 2;
   }
   const appError = error instanceof AppError ? error : undefined;

@@ -58,15 +58,18 @@ function secondsListFrom(env: NodeJS.ProcessEnv, name: string, fallback: number[
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback.map((s) => s * 1000);
   const values = raw.split(',').map((part) => Number(part.trim()));
-  if (values.some((v) => !Number.isFinite(v) || v < 0)) throw new Error(`${name} must be comma-separated non-negative seconds, got "${raw}"`);
+  if (values.some((v) => !Number.isFinite(v) || v < 0))
+    throw new Error(`${name} must be comma-separated non-negative seconds, got "${raw}"`);
   return values.map((v) => Math.round(v * 1000));
 }
 
-const secondsFrom = (env: NodeJS.ProcessEnv, name: string, fallback: number) => secondsListFrom(env, name, [fallback])[0]!;
+const secondsFrom = (env: NodeJS.ProcessEnv, name: string, fallback: number) =>
+  secondsListFrom(env, name, [fallback])[0]!;
 
 function webhookConfig(env: NodeJS.ProcessEnv): WebhookConfig {
   const rate = Number(env.SVC_WEBHOOK_RATE || 10);
-  if (!Number.isFinite(rate) || rate < 0) throw new Error(`SVC_WEBHOOK_RATE must be a non-negative number, got "${env.SVC_WEBHOOK_RATE}"`);
+  if (!Number.isFinite(rate) || rate < 0)
+    throw new Error(`SVC_WEBHOOK_RATE must be a non-negative number, got "${env.SVC_WEBHOOK_RATE}"`);
   return {
     enabled: flagFrom(env, 'SVC_WEBHOOKS_ENABLED', true),
     allowPrivate: flagFrom(env, 'SVC_WEBHOOK_ALLOW_PRIVATE', false),

@@ -29,28 +29,57 @@ function reachableUrl(app: App): string {
  * First start of an empty embedded database: a demo tenant to try the API with. The marker row,
  * claimed in the same transaction, makes this happen once even when two instances start together.
  */
-async function provisionDemo(db: Db, dataDir: string, baseUrl: string, seeders: readonly CompanySeeder[]): Promise<void> {
+async function provisionDemo(
+  db: Db,
+  dataDir: string,
+  baseUrl: string,
+  seeders: readonly CompanySeeder[],
+): Promise<void> {
   const file = path.join(dataDir, 'demo-credentials.json');
   const demo = await db.transaction().execute(async (tx) => {
-    const claimed = await tx.insertInto('platform_settings').values({ name: DEMO_MARKER, value: '' })
-      .onConflict((oc) => oc.column('name').doNothing()).returning('name').executeTakeFirst();
+    const claimed = await tx
+      .insertInto('platform_settings')
+      .values({ name: DEMO_MARKER, value: '' })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .returning('name')
+      .executeTakeFirst();
     if (!claimed) return undefined;
     // Data created before the first start (e.g. with the CLI) means the database is not empty: no demo.
     if (await tx.selectFrom('companies').select('id').limit(1).executeTakeFirst()) return undefined;
-    const created = await createCompany(tx, { name: 'Demo Company', timezone: 'UTC', owner: { name: 'Demo', surname: 'Owner', email: 'owner@demo.example' } }, seeders);
-    await tx.updateTable('platform_settings').set({ value: created.company_id }).where('name', '=', DEMO_MARKER).execute();
+    const created = await createCompany(
+      tx,
+      { name: 'Demo Company', timezone: 'UTC', owner: { name: 'Demo', surname: 'Owner', email: 'owner@demo.example' } },
+      seeders,
+    );
+    await tx
+      .updateTable('platform_settings')
+      .set({ value: created.company_id })
+      .where('name', '=', DEMO_MARKER)
+      .execute();
     return created;
   });
   if (!demo) {
-    if (await access(file).then(() => true, () => false)) log(`demo credentials from the first start: ${file}`);
+    if (
+      await access(file).then(
+        () => true,
+        () => false,
+      )
+    )
+      log(`demo credentials from the first start: ${file}`);
     return;
   }
   await mkdir(dataDir, { recursive: true });
-  await writeFile(file, JSON.stringify({ company_id: demo.company_id, api_key: demo.api_key.full_key, base_url: baseUrl }, null, 2) + '\n', { mode: 0o600 });
+  await writeFile(
+    file,
+    JSON.stringify({ company_id: demo.company_id, api_key: demo.api_key.full_key, base_url: baseUrl }, null, 2) + '\n',
+    { mode: 0o600 },
+  );
   log(`\nDemo company provisioned (credentials saved to ${file}):`);
   log(`  company id: ${demo.company_id}`);
   log(`  admin key:  ${demo.api_key.full_key}`);
-  log(`\nTry it:\n  curl -s -H 'X-Service-Company: ${demo.company_id}' -H 'X-API-Key: ${demo.api_key.full_key}' ${baseUrl}/api/v3/clients\n`);
+  log(
+    `\nTry it:\n  curl -s -H 'X-Service-Company: ${demo.company_id}' -H 'X-API-Key: ${demo.api_key.full_key}' ${baseUrl}/api/v3/clients\n`,
+  );
 }
 
 interface Running {
@@ -63,7 +92,9 @@ async function start(): Promise<Running> {
   const config = loadConfig();
   const connection = await connectDatabase(config, log);
   const database = openDatabase(connection.url);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
+    : undefined;
   redis?.on('error', () => {});
   const cleanup = async () => {
     await database.close();
@@ -80,10 +111,22 @@ async function start(): Promise<Running> {
     warnAboutWebhookConfig(config, app.log);
     // Jobs left behind by a stopped process and periodic work run in every server; webhook deliveries too by
     // default (own pool), and `npm run worker` runs more of them.
-    const background = startBackground({ db: database.db, databaseUrl: connection.url, config, log: app.log, registry, webhooks: config.webhooks.inServer });
+    const background = startBackground({
+      db: database.db,
+      databaseUrl: connection.url,
+      config,
+      log: app.log,
+      registry,
+      webhooks: config.webhooks.inServer,
+    });
     return {
-      app, connection,
-      close: async () => { await app.close(); await background.stop(); await cleanup(); },
+      app,
+      connection,
+      close: async () => {
+        await app.close();
+        await background.stop();
+        await cleanup();
+      },
     };
   } catch (error) {
     // A failed start must not leave the embedded server running with nobody to stop it.

@@ -15,7 +15,12 @@ async function main(): Promise<void> {
   else log.info({}, 'webhooks are disabled (SVC_WEBHOOKS_ENABLED=false): running background jobs only');
   const database = openDatabase(connection.url, { max: 4, applicationName: 'service-api-jobs' });
   const background = startBackground({
-    db: database.db, databaseUrl: connection.url, config, log, registry: loadModules(), webhooks: config.webhooks.enabled,
+    db: database.db,
+    databaseUrl: connection.url,
+    config,
+    log,
+    registry: loadModules(),
+    webhooks: config.webhooks.enabled,
   });
 
   let stopping = false;

@@ -7,7 +7,8 @@ const ADMIN_URL = process.env.TEST_PG_ADMIN_URL as string;
 const TEMPLATE = process.env.TEST_PG_TEMPLATE as string;
 const RUN_ID = process.env.TEST_RUN_ID ?? 'adhoc';
 
-if (!ADMIN_URL || !TEMPLATE) throw new Error('Run the tests with `npm test` (it prepares the database server and template)');
+if (!ADMIN_URL || !TEMPLATE)
+  throw new Error('Run the tests with `npm test` (it prepares the database server and template)');
 
 /** A database of this test file's own, cloned from the migrated template. */
 export async function cloneDatabase(): Promise<string> {

@@ -49,19 +49,57 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-async function insertKey(db: Database, companyId: string, personId: number, kind: 'integration' | 'personal', scopes: string[]) {
+async function insertKey(
+  db: Database,
+  companyId: string,
+  personId: number,
+  kind: 'integration' | 'personal',
+  scopes: string[],
+) {
   const key = generateKey();
-  const row = await db.db.insertInto('api_keys').values({
-    company_id: companyId, name: `test ${kind} ${scopes.join('+')}`, key_prefix: key.prefix, key_hash: key.hash, kind, scopes: expandScopes(scopes), person_id: personId,
-    revoked_at: null, expires_at: null, grace_expires_at: null, rotated_to_id: null, ip_allowlist: null, last_used_at: null,
-  }).returning('id').executeTakeFirstOrThrow();
+  const row = await db.db
+    .insertInto('api_keys')
+    .values({
+      company_id: companyId,
+      name: `test ${kind} ${scopes.join('+')}`,
+      key_prefix: key.prefix,
+      key_hash: key.hash,
+      kind,
+      scopes: expandScopes(scopes),
+      person_id: personId,
+      revoked_at: null,
+      expires_at: null,
+      grace_expires_at: null,
+      rotated_to_id: null,
+      ip_allowlist: null,
+      last_used_at: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return { fullKey: key.fullKey, id: row.id };
 }
 
 /** A company with an owner, a plain member, and keys of every kind: admin, write, read, personal (member), personal (owner). */
-export async function makeTenant(db: Database, options: { timezone?: string; name?: string } = {}): Promise<TenantFixture> {
-  const company = await createCompany(db.db, { name: options.name ?? 'Test Co', timezone: options.timezone ?? 'UTC', owner: { name: 'Olive', surname: 'Owner', email: 'olive@test.example' } }, loadModules().seeders);
-  const member = await addMember(db.db, company.company_id, { name: 'Mark', surname: 'Member', email: 'mark@test.example', role: 'member', status: 'active' });
+export async function makeTenant(
+  db: Database,
+  options: { timezone?: string; name?: string } = {},
+): Promise<TenantFixture> {
+  const company = await createCompany(
+    db.db,
+    {
+      name: options.name ?? 'Test Co',
+      timezone: options.timezone ?? 'UTC',
+      owner: { name: 'Olive', surname: 'Owner', email: 'olive@test.example' },
+    },
+    loadModules().seeders,
+  );
+  const member = await addMember(db.db, company.company_id, {
+    name: 'Mark',
+    surname: 'Member',
+    email: 'mark@test.example',
+    role: 'member',
+    status: 'active',
+  });
   const specs: Record<KeyName, [number, 'integration' | 'personal', string[]]> = {
     admin: [company.owner.person_id, 'integration', ['admin']],
     write: [company.owner.person_id, 'integration', ['write']],
@@ -71,24 +109,45 @@ export async function makeTenant(db: Database, options: { timezone?: string; nam
   };
   const keys = {} as Record<KeyName, string>;
   const keyIds = {} as Record<KeyName, number>;
-  for (const [name, [person, kind, scopes]] of Object.entries(specs) as Array<[KeyName, [number, 'integration' | 'personal', string[]]]>) {
+  for (const [name, [person, kind, scopes]] of Object.entries(specs) as Array<
+    [KeyName, [number, 'integration' | 'personal', string[]]]
+  >) {
     const key = await insertKey(db, company.company_id, person, kind, scopes);
     keys[name] = key.fullKey;
     keyIds[name] = key.id;
   }
-  return { companyId: company.company_id, ownerPersonId: company.owner.person_id, memberPersonId: member.person_id, keys, keyIds };
+  return {
+    companyId: company.company_id,
+    ownerPersonId: company.owner.person_id,
+    memberPersonId: member.person_id,
+    keys,
+    keyIds,
+  };
 }
 
 /**
  * Builds the real app on a fresh database, listening on a loopback port; closed after the file's tests.
  * `extra.redis`: an ioredis client the app counts rate limits in (the caller owns and closes it).
  */
-export async function createTestApp(overrides: Partial<Config> = {}, env: NodeJS.ProcessEnv = {}, extra: { redis?: Redis } = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  env: NodeJS.ProcessEnv = {},
+  extra: { redis?: Redis } = {},
+): Promise<TestApp> {
   const url = await cloneDatabase();
   const db = openDatabase(url, { max: 10 });
   const logs: string[] = [];
-  const logStream = new Writable({ write(chunk, _enc, cb) { logs.push(chunk.toString()); cb(); } });
-  const config: Config = { ...loadConfig({ SVC_RATE_LIMIT_READ: '0', SVC_RATE_LIMIT_WRITE: '0', SVC_RATE_LIMIT_ADDRESS: '0', ...env }), databaseUrl: url, ...overrides };
+  const logStream = new Writable({
+    write(chunk, _enc, cb) {
+      logs.push(chunk.toString());
+      cb();
+    },
+  });
+  const config: Config = {
+    ...loadConfig({ SVC_RATE_LIMIT_READ: '0', SVC_RATE_LIMIT_WRITE: '0', SVC_RATE_LIMIT_ADDRESS: '0', ...env }),
+    databaseUrl: url,
+    ...overrides,
+  };
   const app = await buildApp({ config, db, logStream, redis: extra.redis });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const tenant = await makeTenant(db);
@@ -100,16 +159,36 @@ export async function createTestApp(overrides: Partial<Config> = {}, env: NodeJS
     const key = options.key === undefined ? 'admin' : options.key;
     if (key !== null) headers['x-api-key'] = key in t.keys ? t.keys[key as KeyName] : key;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${address}${path.startsWith('/api') || path.startsWith('/operator') || path.startsWith('/docs') || path.startsWith('/redoc') || path.startsWith('/llms') ? '' : '/api/v3'}${path}`, {
-      method, headers, body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body), redirect: 'manual',
-    });
+    const response = await fetch(
+      `${address}${path.startsWith('/api') || path.startsWith('/operator') || path.startsWith('/docs') || path.startsWith('/redoc') || path.startsWith('/llms') ? '' : '/api/v3'}${path}`,
+      {
+        method,
+        headers,
+        body:
+          options.body === undefined
+            ? undefined
+            : typeof options.body === 'string'
+              ? options.body
+              : JSON.stringify(options.body),
+        redirect: 'manual',
+      },
+    );
     const text = await response.text();
     let body: any = text;
-    try { body = text ? JSON.parse(text) : undefined; } catch { /* not JSON */ }
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* not JSON */
+    }
     return { status: response.status, headers: response.headers, body, text };
   };
   const testApp: TestApp = {
-    app, baseUrl: address, db, tenant, logs, request,
+    app,
+    baseUrl: address,
+    db,
+    tenant,
+    logs,
+    request,
     newTenant: (options) => makeTenant(db, options),
     close: async () => {
       await app.close();

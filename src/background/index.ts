@@ -36,7 +36,9 @@ export interface Background {
  */
 export function startBackground(options: BackgroundOptions): Background {
   const { db, databaseUrl, config, log, registry } = options;
-  const deliveries = options.webhooks ? startDeliveryWorker({ databaseUrl, config, log, shapes: registry.eventShapes }) : undefined;
+  const deliveries = options.webhooks
+    ? startDeliveryWorker({ databaseUrl, config, log, shapes: registry.eventShapes })
+    : undefined;
   const jobs = startJobRunner({ db, log, handlers: registry.jobs });
   const periodic = startPeriodic({ db, log, tasks: periodicTasks(registry) });
   return {

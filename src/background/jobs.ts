@@ -50,7 +50,10 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
       if (shutdown.signal.aborted) break;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, options.pollMs ?? POLL_MS);
-        wake = () => { clearTimeout(timer); resolve(); };
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
       });
     }
   };

@@ -19,7 +19,11 @@ export const PLATFORM_PERIODIC: readonly PeriodicTask[] = [
 export const periodicTasks = (registry: Registry): PeriodicTask[] => [...PLATFORM_PERIODIC, ...registry.periodic];
 
 /** Runs each task once, in order, as of `now` (tests, one-off runs); a failure is thrown. Answers each task's outcome by name. */
-export async function runPeriodicOnce(db: Executor, tasks: readonly PeriodicTask[], now = new Date()): Promise<Record<string, Outcome>> {
+export async function runPeriodicOnce(
+  db: Executor,
+  tasks: readonly PeriodicTask[],
+  now = new Date(),
+): Promise<Record<string, Outcome>> {
   const outcomes: Record<string, Outcome> = {};
   for (const task of tasks) outcomes[task.name] = await task.run(db, now);
   return outcomes;
@@ -46,7 +50,11 @@ export function startPeriodic(options: { db: Executor; log: Log; tasks: readonly
   const runOnce = async (task: PeriodicTask) => {
     try {
       const outcome = await task.run(db, new Date());
-      if (worthLogging(outcome)) log.info({ task: task.name, ...(typeof outcome === 'number' ? { count: outcome } : outcome) }, `periodic task ${task.name}: done`);
+      if (worthLogging(outcome))
+        log.info(
+          { task: task.name, ...(typeof outcome === 'number' ? { count: outcome } : outcome) },
+          `periodic task ${task.name}: done`,
+        );
     } catch (error) {
       log.error({ task: task.name, err: (error as Error).message }, `periodic task ${task.name} failed`);
     }
@@ -71,7 +79,11 @@ export function startPeriodic(options: { db: Executor; log: Log; tasks: readonly
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
-    const done = () => { clearTimeout(timer); signal.removeEventListener('abort', done); resolve(); };
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
     const timer = setTimeout(done, ms).unref();
     signal.addEventListener('abort', done, { once: true });
   });

@@ -34,8 +34,13 @@ const MAX_PREPARED_PER_CONNECTION = 1000;
 function prepareStatements(client: pg.PoolClient): void {
   const prepared = new Set<string>();
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (text: unknown, values?: unknown, callback?: unknown) => {
-    if (typeof text !== 'string' || !Array.isArray(values) || typeof callback === 'function') return query(text, values, callback);
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (
+    text: unknown,
+    values?: unknown,
+    callback?: unknown,
+  ) => {
+    if (typeof text !== 'string' || !Array.isArray(values) || typeof callback === 'function')
+      return query(text, values, callback);
     const name = `k${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
     if (!prepared.has(name)) {
       if (prepared.size >= MAX_PREPARED_PER_CONNECTION) return query(text, values);

@@ -173,4 +173,3 @@ function canTraverse(st: { uid: number; gid: number; mode: number }, who: RunAs)
   if (st.gid === who.gid || who.groups.includes(st.gid)) return (st.mode & 0o010) !== 0;
   return (st.mode & 0o001) !== 0;
 }
-

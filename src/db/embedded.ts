@@ -19,8 +19,25 @@ import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import { ensureExecutable, ensureTraversable, resolveBinaries, resolveRunAs, run, type Binaries, type RunAs } from './embedded-host.ts';
-import { exists, findFreePort, isAlive, readLogTail, readPidFile, readRunningPostmaster, readTextIfExists, withLock } from './embedded-files.ts';
+import {
+  ensureExecutable,
+  ensureTraversable,
+  resolveBinaries,
+  resolveRunAs,
+  run,
+  type Binaries,
+  type RunAs,
+} from './embedded-host.ts';
+import {
+  exists,
+  findFreePort,
+  isAlive,
+  readLogTail,
+  readPidFile,
+  readRunningPostmaster,
+  readTextIfExists,
+  withLock,
+} from './embedded-files.ts';
 
 export interface EmbeddedServer {
   url: string;
@@ -35,8 +52,6 @@ export interface StartEmbeddedOptions {
   dataDir: string;
   log?: EmbeddedLog;
 }
-
-
 
 interface Layout {
   dataDir: string;
@@ -114,9 +129,7 @@ function buildUrl(password: string, port: number): string {
 async function startOrAttach(ctx: Ctx): Promise<StartResult> {
   const password = await loadOrCreatePassword(ctx);
   const running = await readRunningPostmaster(ctx.pidFile);
-  const result = running
-    ? await attach(ctx, running.port)
-    : await startFresh(ctx, password);
+  const result = running ? await attach(ctx, running.port) : await startFresh(ctx, password);
   await waitForConnect(buildUrl(password, result.port));
   return { ...result, password };
 }
@@ -172,9 +185,7 @@ async function pgCtlStart(ctx: Ctx, port: number): Promise<void> {
     '-c fsync=on',
     '-c max_connections=200',
   ].join(' ');
-  await run(ctx, ctx.bins.pg_ctl, [
-    'start', '-w', '-t', '60', '-D', ctx.pgDir, '-l', ctx.logFile, '-o', serverOpts,
-  ]);
+  await run(ctx, ctx.bins.pg_ctl, ['start', '-w', '-t', '60', '-D', ctx.pgDir, '-l', ctx.logFile, '-o', serverOpts]);
 }
 
 /** Stop is serialised with starts so a concurrent starter never "reuses" a dying server. */
@@ -205,7 +216,8 @@ async function ensureCluster(ctx: Ctx, password: string): Promise<void> {
   if (ctx.runAs) await fs.chown(ctx.pgDir, ctx.runAs.uid, ctx.runAs.gid);
   await withPasswordFile(ctx, password, (pwFile) =>
     run(ctx, ctx.bins.initdb, [
-      '-D', ctx.pgDir,
+      '-D',
+      ctx.pgDir,
       '--locale=C',
       '--encoding=UTF8',
       '--auth=scram-sha-256',
@@ -295,4 +307,3 @@ function once(fn: () => Promise<void>): () => Promise<void> {
     return pending;
   };
 }
-

@@ -23,8 +23,27 @@ import workflowRoles from './workflow-roles/index.ts';
 
 /** Every v3 resource module: adding a resource adds its line here. */
 export const MODULES: readonly ServiceModule[] = [
-  activities, auth, calendar, clientGroups, clientMembers, clients, contacts, events, jobs, members, projectTypes, projects,
-  roles, search, taskRelations, tasks, teams, timeEntries, topics, webhooks, workflowRoles,
+  activities,
+  auth,
+  calendar,
+  clientGroups,
+  clientMembers,
+  clients,
+  contacts,
+  events,
+  jobs,
+  members,
+  projectTypes,
+  projects,
+  roles,
+  search,
+  taskRelations,
+  tasks,
+  teams,
+  timeEntries,
+  topics,
+  webhooks,
+  workflowRoles,
 ];
 
 let registry: Registry | undefined;

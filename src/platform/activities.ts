@@ -14,7 +14,8 @@ function actionOf(method: string, url: string): string {
   const segments = url.split('?')[0]!.split('/').filter(Boolean);
   const last = segments[segments.length - 1] ?? '';
   if (method === 'DELETE') return 'deleted';
-  if (method === 'PATCH' || method === 'PUT') return method === 'PUT' && !/^\d+$/.test(last) ? `${last}_updated` : 'updated';
+  if (method === 'PATCH' || method === 'PUT')
+    return method === 'PUT' && !/^\d+$/.test(last) ? `${last}_updated` : 'updated';
   return /^\d+$/.test(last) || segments.length <= 3 ? 'created' : last.replace(/-/g, '_');
 }
 
@@ -36,19 +37,25 @@ export function registerActivities(app: FastifyInstance, db: Db): void {
     if (!WRITE_METHODS.has(request.method) || !request.ctx || !config.activity || !config.tier) return payload;
     if (reply.statusCode < 200 || reply.statusCode >= 300 || reply.getHeader('idempotency-replayed')) return payload;
     const url = request.routeOptions.url ?? request.url;
-    const body = request.body && typeof request.body === 'object' && !Array.isArray(request.body) ? Object.keys(request.body as object) : [];
-    await db.insertInto('activities').values({
-      company_id: request.ctx.companyId,
-      entity: config.activity,
-      record_id: recordIdOf(request),
-      action: actionOf(request.method, url),
-      fields: body.sort(),
-      api_key_id: request.ctx.key.id,
-      person_id: request.ctx.actor.personId,
-      method: request.method,
-      path: request.url.split('?')[0]!,
-      request_id: request.id,
-    }).execute();
+    const body =
+      request.body && typeof request.body === 'object' && !Array.isArray(request.body)
+        ? Object.keys(request.body as object)
+        : [];
+    await db
+      .insertInto('activities')
+      .values({
+        company_id: request.ctx.companyId,
+        entity: config.activity,
+        record_id: recordIdOf(request),
+        action: actionOf(request.method, url),
+        fields: body.sort(),
+        api_key_id: request.ctx.key.id,
+        person_id: request.ctx.actor.personId,
+        method: request.method,
+        path: request.url.split('?')[0]!,
+        request_id: request.id,
+      })
+      .execute();
     return payload;
   });
 }

@@ -12,8 +12,10 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 export function companyIdFrom(request: FastifyRequest): string {
   const raw = request.headers['x-service-company'];
   const value = Array.isArray(raw) ? raw[0] : raw;
-  if (value === undefined || value.trim() === '') throw new AppError('MISSING_COMPANY', 'The X-Service-Company header is required');
-  if (!UUID.test(value.trim())) throw new AppError('INVALID_COMPANY', 'X-Service-Company must be a company UUID (8-4-4-4-12 hex)');
+  if (value === undefined || value.trim() === '')
+    throw new AppError('MISSING_COMPANY', 'The X-Service-Company header is required');
+  if (!UUID.test(value.trim()))
+    throw new AppError('INVALID_COMPANY', 'X-Service-Company must be a company UUID (8-4-4-4-12 hex)');
   return value.trim().toLowerCase();
 }
 
@@ -36,9 +38,19 @@ async function findKey(db: Db, companyId: string, fullKey: string): Promise<KeyR
   return db
     .selectFrom('api_keys as k')
     .innerJoin('companies as c', 'c.id', 'k.company_id')
-    .leftJoin('members as m', (join) => join.onRef('m.company_id', '=', 'k.company_id').onRef('m.person_id', '=', 'k.person_id'))
+    .leftJoin('members as m', (join) =>
+      join.onRef('m.company_id', '=', 'k.company_id').onRef('m.person_id', '=', 'k.person_id'),
+    )
     .select([
-      'k.id', 'k.kind', 'k.scopes', 'k.person_id', 'k.is_active', 'k.expires_at', 'k.grace_expires_at', 'k.ip_allowlist', 'k.last_used_at',
+      'k.id',
+      'k.kind',
+      'k.scopes',
+      'k.person_id',
+      'k.is_active',
+      'k.expires_at',
+      'k.grace_expires_at',
+      'k.ip_allowlist',
+      'k.last_used_at',
       sql<'member' | 'admin' | 'owner' | null>`m.role`.as('member_role'),
       'm.status as member_status',
       sql<CompanyInfo>`json_build_object('id', c.id, 'name', c.name, 'timezone', c.timezone, 'currency', c.currency,
@@ -56,8 +68,10 @@ function checkKeyUsable(row: KeyRow | undefined, request: FastifyRequest): asser
   const now = Date.now();
   if (!row.is_active) throw unauthorized('The API key has been revoked');
   if (row.expires_at && Date.parse(row.expires_at) <= now) throw unauthorized('The API key has expired');
-  if (row.grace_expires_at && Date.parse(row.grace_expires_at) <= now) throw unauthorized('The API key was rotated and its grace period has ended');
-  if (row.kind === 'personal' && row.member_status !== 'active') throw unauthorized('The member this personal key acts for is not active');
+  if (row.grace_expires_at && Date.parse(row.grace_expires_at) <= now)
+    throw unauthorized('The API key was rotated and its grace period has ended');
+  if (row.kind === 'personal' && row.member_status !== 'active')
+    throw unauthorized('The member this personal key acts for is not active');
   if (row.ip_allowlist && row.ip_allowlist.length > 0 && !addressAllowed(request.ip, row.ip_allowlist)) {
     throw new AppError('FORBIDDEN', 'This API key may not be used from this address', { ip: request.ip });
   }
@@ -91,5 +105,10 @@ export async function authenticate(db: Db, request: FastifyRequest): Promise<Ctx
 /** last_used_at is kept to the minute, so a busy key costs one write a minute, not one per request. */
 async function touchLastUsed(db: Db, companyId: string, row: KeyRow): Promise<void> {
   if (row.last_used_at && Date.now() - Date.parse(row.last_used_at) < LAST_USED_RESOLUTION_MS) return;
-  await db.updateTable('api_keys').set({ last_used_at: sql`now()` }).where('company_id', '=', companyId).where('id', '=', row.id).execute();
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: sql`now()` })
+    .where('company_id', '=', companyId)
+    .where('id', '=', row.id)
+    .execute();
 }

@@ -10,9 +10,14 @@ import { renderLlms } from './llms.ts';
 const require = createRequire(import.meta.url);
 const REDOC_CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 const LOCAL_LOGO = `${V3_PREFIX}/redoc/logo.svg`;
-const LOGO_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" rx="3" fill="#32329f"/></svg>';
+const LOGO_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" rx="3" fill="#32329f"/></svg>';
 
-interface RouteMeta { tier?: string; preview?: boolean; errorCodes?: readonly string[] }
+interface RouteMeta {
+  tier?: string;
+  preview?: boolean;
+  errorCodes?: readonly string[];
+}
 
 type Operation = Record<string, unknown>;
 type Document = { paths?: Record<string, Record<string, Operation>>; [key: string]: unknown };
@@ -58,34 +63,59 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'API v3', version: '3.0.0', description: 'Multi-tenant work and billing API for service companies. Every path is relative to /api/v3.' },
+      info: {
+        title: 'API v3',
+        version: '3.0.0',
+        description: 'Multi-tenant work and billing API for service companies. Every path is relative to /api/v3.',
+      },
       servers: [{ url: V3_PREFIX }],
       components: {
         securitySchemes: {
           company: { type: 'apiKey', in: 'header', name: 'X-Service-Company', description: 'Company (tenant) UUID' },
-          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Secret key beginning with svc_live_' },
+          apiKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-API-Key',
+            description: 'Secret key beginning with svc_live_',
+          },
         },
       },
     },
     hideUntagged: true,
-    transform: ({ schema, url }) => ({ schema: (url.startsWith(V3_PREFIX) ? schema : { ...schema, hide: true }) as never, url: url.startsWith(V3_PREFIX) ? url.slice(V3_PREFIX.length) || '/' : url }),
-    transformObject: (doc) => annotate(('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as Document, routes()) as never,
+    transform: ({ schema, url }) => ({
+      schema: (url.startsWith(V3_PREFIX) ? schema : { ...schema, hide: true }) as never,
+      url: url.startsWith(V3_PREFIX) ? url.slice(V3_PREFIX.length) || '/' : url,
+    }),
+    transformObject: (doc) =>
+      annotate(('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as Document, routes()) as never,
   });
-  await app.register(swaggerUi, { routePrefix: `${V3_PREFIX}/docs`, uiConfig: { docExpansion: 'list', deepLinking: true } });
+  await app.register(swaggerUi, {
+    routePrefix: `${V3_PREFIX}/docs`,
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+  });
 
   let bundle: string | undefined;
   let llms: { short: string; full: string } | undefined;
   const document = () => app.swagger() as unknown as Document;
   app.get(`${V3_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => document());
-  app.get(`${V3_PREFIX}/redoc`, { schema: { hide: true } }, async (_req, reply) => reply.type('text/html; charset=utf-8').send(redocPage));
+  app.get(`${V3_PREFIX}/redoc`, { schema: { hide: true } }, async (_req, reply) =>
+    reply.type('text/html; charset=utf-8').send(redocPage),
+  );
   app.get(`${V3_PREFIX}/redoc/redoc.standalone.js`, { schema: { hide: true } }, async (_req, reply) => {
     bundle ??= await redocBundle();
-    return reply.type('application/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(bundle);
+    return reply
+      .type('application/javascript; charset=utf-8')
+      .header('Cache-Control', 'public, max-age=3600')
+      .send(bundle);
   });
   app.get(LOCAL_LOGO, { schema: { hide: true } }, async (_req, reply) => reply.type('image/svg+xml').send(LOGO_SVG));
   const llmsText = () => (llms ??= renderLlms(document()));
-  app.get(`${V3_PREFIX}/llms.txt`, { schema: { hide: true } }, async (_req, reply) => reply.type('text/plain; charset=utf-8').send(llmsText().short));
-  app.get(`${V3_PREFIX}/llms-full.txt`, { schema: { hide: true } }, async (_req, reply) => reply.type('text/plain; charset=utf-8').send(llmsText().full));
+  app.get(`${V3_PREFIX}/llms.txt`, { schema: { hide: true } }, async (_req, reply) =>
+    reply.type('text/plain; charset=utf-8').send(llmsText().short),
+  );
+  app.get(`${V3_PREFIX}/llms-full.txt`, { schema: { hide: true } }, async (_req, reply) =>
+    reply.type('text/plain; charset=utf-8').send(llmsText().full),
+  );
   for (const name of ['docs', 'redoc', 'llms.txt', 'llms-full.txt', 'openapi.json']) {
     app.get(`/${name}`, { schema: { hide: true } }, async (_req, reply) => reply.redirect(`${V3_PREFIX}/${name}`));
   }

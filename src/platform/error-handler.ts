@@ -26,14 +26,24 @@ function validationError(request: FastifyRequest, error: FastifyError): AppError
   if (part === 'querystring') return queryError(request, errors);
   const problems = describeErrors(errors, part);
   const where = part === 'params' ? 'Path parameter' : part === 'headers' ? 'Header' : 'Field';
-  return new AppError('VALIDATION_ERROR', `${where} ${problems[0]?.field ?? ''} ${problems[0]?.message ?? 'is invalid'}`.trim(), { errors: problems });
+  return new AppError(
+    'VALIDATION_ERROR',
+    `${where} ${problems[0]?.field ?? ''} ${problems[0]?.message ?? 'is invalid'}`.trim(),
+    { errors: problems },
+  );
 }
 
 /** Fastify's own client errors (bad JSON, wrong content type, oversized body) in the spec's error body. */
 function frameworkError(error: FastifyError): AppError {
-  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large');
-  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Bodies must be JSON (Content-Type: application/json)');
-  return new AppError('VALIDATION_ERROR', error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The JSON body is empty' : 'The request body is not valid JSON', { reason: error.code ?? 'BAD_REQUEST' });
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+    return new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large');
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+    return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Bodies must be JSON (Content-Type: application/json)');
+  return new AppError(
+    'VALIDATION_ERROR',
+    error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 'The JSON body is empty' : 'The request body is not valid JSON',
+    { reason: error.code ?? 'BAD_REQUEST' },
+  );
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -50,5 +60,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (appError.headers) reply.headers(appError.headers);
     return send(reply, appError.status, appError.code, appError.message, appError.details);
   });
-  app.setNotFoundHandler((request, reply) => send(reply, 404, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`));
+  app.setNotFoundHandler((request, reply) =>
+    send(reply, 404, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`),
+  );
 }

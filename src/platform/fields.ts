@@ -2,25 +2,39 @@ import { Type, type TOptional, type TSchema } from 'typebox';
 
 /** Shared field shapes, so every resource validates and documents them the same way. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-export const Name = (description = 'Name, 1-255 characters') => Type.String({ minLength: 1, maxLength: 255, description });
+export const Name = (description = 'Name, 1-255 characters') =>
+  Type.String({ minLength: 1, maxLength: 255, description });
 export const Text = (description: string, maxLength = 255) => Nullable(Type.String({ maxLength, description }));
 export const Id = (description: string) => Type.Integer({ minimum: 1, maximum: 2147483647, description });
 export const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
 export const DateOnly = (description: string) => Type.String({ format: 'date', description });
 /** Integer flags answer 0/1; on input 0/1 and true/false are both accepted. */
 export const FlagOut = (description: string) => Type.Union([Type.Literal(0), Type.Literal(1)], { description });
-export const FlagIn = (description: string) => Type.Union([Type.Literal(0), Type.Literal(1), Type.Boolean()], { description });
-export const CustomFields = Nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'Company-defined fields; on input the alias `fields` is accepted' }));
+export const FlagIn = (description: string) =>
+  Type.Union([Type.Literal(0), Type.Literal(1), Type.Boolean()], { description });
+export const CustomFields = Nullable(
+  Type.Record(Type.String(), Type.Unknown(), {
+    description: 'Company-defined fields; on input the alias `fields` is accepted',
+  }),
+);
 export const Color = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: 'Hex colour, e.g. #1a2b3c' });
 export const IdList = (description: string) => Type.Array(Id('id'), { uniqueItems: true, maxItems: 500, description });
 /** Comma-separated enum list for `status` style filters (validated by the pattern). */
 export const EnumList = (values: readonly string[], description: string) =>
-  Type.String({ pattern: `^(${values.join('|')})(,(${values.join('|')}))*$`, description: `${description}; comma list of ${values.join(', ')}` });
+  Type.String({
+    pattern: `^(${values.join('|')})(,(${values.join('|')}))*$`,
+    description: `${description}; comma list of ${values.join(', ')}`,
+  });
 
-export const toFlag = (value: number | boolean | undefined): number | undefined => (value === undefined ? undefined : value === true || value === 1 ? 1 : 0);
+export const toFlag = (value: number | boolean | undefined): number | undefined =>
+  value === undefined ? undefined : value === true || value === 1 ? 1 : 0;
 
 /** Resolves the `fields` input alias of `custom_fields`; sending both is ambiguous and refused by the caller. */
-export function customFieldsInput(body: { custom_fields?: unknown; fields?: unknown }): { present: boolean; value: string | null; both: boolean } {
+export function customFieldsInput(body: { custom_fields?: unknown; fields?: unknown }): {
+  present: boolean;
+  value: string | null;
+  both: boolean;
+} {
   const both = body.custom_fields !== undefined && body.fields !== undefined;
   const value = body.custom_fields !== undefined ? body.custom_fields : body.fields;
   return { present: value !== undefined, value: value == null ? null : JSON.stringify(value), both };
@@ -30,5 +44,7 @@ export const splitList = (value: string | undefined) => (value ? value.split(','
 
 /** Every property optional: the PATCH body of a resource is its create body with nothing required. */
 export function mapOptional<T extends Record<string, TSchema>>(props: T): { [K in keyof T]: TOptional<T[K]> } {
-  return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, Type.Optional(v)])) as { [K in keyof T]: TOptional<T[K]> };
+  return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, Type.Optional(v)])) as {
+    [K in keyof T]: TOptional<T[K]>;
+  };
 }

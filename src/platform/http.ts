@@ -35,7 +35,9 @@ export const ErrorBody = Type.Object(
     error: Type.Object({
       code: Type.String({ description: 'Stable machine-readable code, e.g. NOT_FOUND' }),
       message: Type.String({ description: 'Human-readable explanation' }),
-      details: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'Extra facts about the error' })),
+      details: Type.Optional(
+        Type.Record(Type.String(), Type.Unknown(), { description: 'Extra facts about the error' }),
+      ),
     }),
   },
   { $id: 'Error', title: 'Error' },
@@ -58,11 +60,17 @@ export const OffsetOrCursorList = <T extends TSchema>(record: T) =>
   Type.Object({
     data: Type.Array(record),
     meta: Type.Object({
-      total: Type.Optional(Type.Union([Type.Integer(), Type.Literal('10000+')], { description: 'Offset mode only; "10000+" past 10000' })),
+      total: Type.Optional(
+        Type.Union([Type.Integer(), Type.Literal('10000+')], { description: 'Offset mode only; "10000+" past 10000' }),
+      ),
       limit: Type.Integer(),
       offset: Type.Optional(Type.Integer({ description: 'Offset mode only' })),
       has_more: Type.Boolean(),
-      next_cursor: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Opaque cursor for the next page (keyset); null on the last page' })),
+      next_cursor: Type.Optional(
+        Type.Union([Type.String(), Type.Null()], {
+          description: 'Opaque cursor for the next page (keyset); null on the last page',
+        }),
+      ),
     }),
   });
 
@@ -71,8 +79,16 @@ export const IdParam = (name: string) =>
 
 /** Codes every authenticated v3 route can answer, for the OpenAPI document. */
 const COMMON_ERRORS: readonly ErrorCode[] = [
-  'MISSING_COMPANY', 'INVALID_COMPANY', 'VALIDATION_ERROR', 'MISSING_AUTH', 'UNAUTHORIZED', 'HTTPS_REQUIRED', 'FORBIDDEN',
-  'PLAN_UPGRADE_REQUIRED', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR',
+  'MISSING_COMPANY',
+  'INVALID_COMPANY',
+  'VALIDATION_ERROR',
+  'MISSING_AUTH',
+  'UNAUTHORIZED',
+  'HTTPS_REQUIRED',
+  'FORBIDDEN',
+  'PLAN_UPGRADE_REQUIRED',
+  'RATE_LIMIT_EXCEEDED',
+  'INTERNAL_ERROR',
 ];
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -99,7 +115,8 @@ function implicitErrors(idempotent: boolean, query: TSchema | undefined, filters
   const codes: ErrorCode[] = idempotent ? ['IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED'] : [];
   const properties = (query as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
   if ('cursor' in properties) codes.push('INVALID_CURSOR');
-  if (query && (query as { additionalProperties?: unknown }).additionalProperties === false) codes.push('UNKNOWN_FILTER_FIELD');
+  if (query && (query as { additionalProperties?: unknown }).additionalProperties === false)
+    codes.push('UNKNOWN_FILTER_FIELD');
   if (filters.length > 0) codes.push('INVALID_FILTER_VALUE');
   return codes;
 }
@@ -116,7 +133,8 @@ function errorResponses(tier: Tier, errors: readonly ErrorCode[], write: boolean
   if (tier === 'financials') add('FINANCIAL_SCOPE_REQUIRED');
   errors.forEach(add);
   const out: Record<number, TSchema> = {};
-  for (const [status, codes] of byStatus) out[status] = Type.Ref('Error', { description: [...codes].sort().join(', ') });
+  for (const [status, codes] of byStatus)
+    out[status] = Type.Ref('Error', { description: [...codes].sort().join(', ') });
   return out;
 }
 
@@ -130,7 +148,10 @@ export function route<S extends FastifySchema, M extends HttpMethod>(method: M, 
   const filters = spec.filters ?? [];
   const implicit = implicitErrors(idempotent, spec.schema.querystring as TSchema | undefined, filters);
   const errors = [...new Set([...(spec.errors ?? []), ...implicit])];
-  const response = { ...(spec.schema.response as Record<number, TSchema>), ...errorResponses(spec.tier, errors, write) };
+  const response = {
+    ...(spec.schema.response as Record<number, TSchema>),
+    ...errorResponses(spec.tier, errors, write),
+  };
   return {
     method,
     url,
@@ -162,15 +183,27 @@ export function route<S extends FastifySchema, M extends HttpMethod>(method: M, 
  * The legacy `X-Service-Warning` header, kept for one deprecation cycle next to `warnings[]` with the same
  * content (the array as JSON, non-ASCII escaped so it is a valid header value).
  */
-export function withWarnings<B extends object>(reply: FastifyReply, body: B, warnings?: Array<Static<typeof Warning>>): B & { warnings?: Array<Static<typeof Warning>> } {
+export function withWarnings<B extends object>(
+  reply: FastifyReply,
+  body: B,
+  warnings?: Array<Static<typeof Warning>>,
+): B & { warnings?: Array<Static<typeof Warning>> } {
   if (!warnings || warnings.length === 0) return body;
-  const json = JSON.stringify(warnings).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const json = JSON.stringify(warnings).replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
   reply.header('X-Service-Warning', json);
   return { ...body, warnings };
 }
 
 /** A single-record envelope; sets the ETag (from updated_at) that If-Match later carries, and notes the record for the audit trail. */
-export function single<T extends object>(reply: FastifyReply, record: T, status = 200, warnings?: Array<Static<typeof Warning>>) {
+export function single<T extends object>(
+  reply: FastifyReply,
+  record: T,
+  status = 200,
+  warnings?: Array<Static<typeof Warning>>,
+) {
   const id = (record as { id?: unknown }).id;
   if (typeof id === 'number') reply.request.recordId = id;
   const updatedAt = (record as { updated_at?: unknown }).updated_at;

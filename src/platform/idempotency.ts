@@ -13,13 +13,18 @@ const REPLAYED_HEADERS = ['content-type', 'location', 'x-api-preview', 'etag', '
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value ?? null);
 }
 
 function requestHash(request: FastifyRequest): string {
-  return createHash('sha256').update(`${request.method} ${request.url}\n${canonical(request.body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${request.method} ${request.url}\n${canonical(request.body)}`)
+    .digest('hex');
 }
 
 declare module 'fastify' {
@@ -32,16 +37,41 @@ async function claim(db: Db, request: FastifyRequest, key: string, hash: string)
   const { companyId, key: apiKey } = request.ctx;
   const inserted = await db
     .insertInto('idempotency_keys')
-    .values({ company_id: companyId, api_key_id: apiKey.id, key, request_hash: hash, state: 'running', expires_at: sql<string>`now() + interval '24 hours'` })
+    .values({
+      company_id: companyId,
+      api_key_id: apiKey.id,
+      key,
+      request_hash: hash,
+      state: 'running',
+      expires_at: sql<string>`now() + interval '24 hours'`,
+    })
     .onConflict((oc) =>
-      oc.columns(['company_id', 'api_key_id', 'key']).doUpdateSet({ request_hash: hash, state: 'running', response_status: null, response_headers: null, response_body: null, created_at: sql<string>`now()`, expires_at: sql<string>`now() + interval '24 hours'` })
+      oc
+        .columns(['company_id', 'api_key_id', 'key'])
+        .doUpdateSet({
+          request_hash: hash,
+          state: 'running',
+          response_status: null,
+          response_headers: null,
+          response_body: null,
+          created_at: sql<string>`now()`,
+          expires_at: sql<string>`now() + interval '24 hours'`,
+        })
         // Take over only an expired entry, or one whose first request died while running.
-        .where(sql<boolean>`idempotency_keys.expires_at <= now() or (idempotency_keys.state = 'running' and idempotency_keys.created_at < now() - make_interval(secs => ${STALE_RUNNING_SECONDS}))`))
+        .where(
+          sql<boolean>`idempotency_keys.expires_at <= now() or (idempotency_keys.state = 'running' and idempotency_keys.created_at < now() - make_interval(secs => ${STALE_RUNNING_SECONDS}))`,
+        ),
+    )
     .returning('key')
     .executeTakeFirst();
   if (inserted) return undefined;
-  return db.selectFrom('idempotency_keys').select(['request_hash', 'state', 'response_status', 'response_headers', 'response_body'])
-    .where('company_id', '=', companyId).where('api_key_id', '=', apiKey.id).where('key', '=', key).executeTakeFirst();
+  return db
+    .selectFrom('idempotency_keys')
+    .select(['request_hash', 'state', 'response_status', 'response_headers', 'response_body'])
+    .where('company_id', '=', companyId)
+    .where('api_key_id', '=', apiKey.id)
+    .where('key', '=', key)
+    .executeTakeFirst();
 }
 
 /**
@@ -55,7 +85,9 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     if (header === undefined || !request.ctx || !request.routeOptions.config.idempotent) return;
     const key = Array.isArray(header) ? header[0]! : header;
     if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
-      throw new AppError('VALIDATION_ERROR', `Idempotency-Key must be 1-${MAX_KEY_LENGTH} characters`, { reason: 'INVALID_IDEMPOTENCY_KEY' });
+      throw new AppError('VALIDATION_ERROR', `Idempotency-Key must be 1-${MAX_KEY_LENGTH} characters`, {
+        reason: 'INVALID_IDEMPOTENCY_KEY',
+      });
     }
     const hash = requestHash(request);
     const existing = await claim(db, request, key, hash);
@@ -63,8 +95,10 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
       request.idempotencyKey = key;
       return;
     }
-    if (existing.request_hash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
-    if (existing.state === 'running') throw new AppError('IDEMPOTENCY_CONFLICT', 'A request with this Idempotency-Key is still being processed');
+    if (existing.request_hash !== hash)
+      throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
+    if (existing.state === 'running')
+      throw new AppError('IDEMPOTENCY_CONFLICT', 'A request with this Idempotency-Key is still being processed');
     for (const [name, value] of Object.entries(existing.response_headers ?? {})) reply.header(name, value);
     reply.header('Idempotency-Replayed', 'true');
     return reply.code(existing.response_status!).send(existing.response_body);
@@ -74,23 +108,41 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     const key = request.idempotencyKey;
     if (!key) return payload;
     request.idempotencyKey = undefined;
-    const where = db.updateTable('idempotency_keys').where('company_id', '=', request.ctx.companyId).where('api_key_id', '=', request.ctx.key.id).where('key', '=', key);
+    const where = db
+      .updateTable('idempotency_keys')
+      .where('company_id', '=', request.ctx.companyId)
+      .where('api_key_id', '=', request.ctx.key.id)
+      .where('key', '=', key);
     if (reply.statusCode >= 200 && reply.statusCode < 300) {
       const headers: Record<string, string> = {};
       for (const name of REPLAYED_HEADERS) {
         const value = reply.getHeader(name);
         if (value !== undefined) headers[name] = String(value);
       }
-      await where.set({ state: 'done', response_status: reply.statusCode, response_headers: JSON.stringify(headers), response_body: typeof payload === 'string' ? payload : payload == null ? '' : String(payload) }).execute();
+      await where
+        .set({
+          state: 'done',
+          response_status: reply.statusCode,
+          response_headers: JSON.stringify(headers),
+          response_body: typeof payload === 'string' ? payload : payload == null ? '' : String(payload),
+        })
+        .execute();
     } else {
-      await db.deleteFrom('idempotency_keys').where('company_id', '=', request.ctx.companyId).where('api_key_id', '=', request.ctx.key.id).where('key', '=', key).execute();
+      await db
+        .deleteFrom('idempotency_keys')
+        .where('company_id', '=', request.ctx.companyId)
+        .where('api_key_id', '=', request.ctx.key.id)
+        .where('key', '=', key)
+        .execute();
     }
     return payload;
   });
 }
 
 export async function purgeExpiredIdempotency(db: Db): Promise<number> {
-  const result = await db.deleteFrom('idempotency_keys').where('expires_at', '<', sql<string>`now()`).executeTakeFirst();
+  const result = await db
+    .deleteFrom('idempotency_keys')
+    .where('expires_at', '<', sql<string>`now()`)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
-

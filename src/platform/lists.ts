@@ -20,13 +20,26 @@ export interface ListOptions {
 /** The querystring schema of a list: paging, sort and the list's own filters; anything else is refused. */
 export function listQuery<F extends TProperties>(filters: F, options: ListOptions = {}) {
   const paging = {
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: options.defaultLimit ?? 50, description: 'Page size, 1-200' })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0, description: 'Rows to skip (offset mode), 0-10000' })),
-    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 2048, description: 'Opaque keyset cursor from meta.next_cursor' })),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 200, default: options.defaultLimit ?? 50, description: 'Page size, 1-200' }),
+    ),
+    offset: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0, description: 'Rows to skip (offset mode), 0-10000' }),
+    ),
+    cursor: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 2048, description: 'Opaque keyset cursor from meta.next_cursor' }),
+    ),
   };
   const sortable = options.sortable ? Object.keys(options.sortable) : [];
   const sort = sortable.length
-    ? { sort: Type.Optional(Type.String({ pattern: `^-?(${sortable.join('|')})$`, description: `Sort field, prefix - for descending: ${sortable.join(', ')}` })) }
+    ? {
+        sort: Type.Optional(
+          Type.String({
+            pattern: `^-?(${sortable.join('|')})$`,
+            description: `Sort field, prefix - for descending: ${sortable.join(', ')}`,
+          }),
+        ),
+      }
     : {};
   return Type.Object({ ...paging, ...sort, ...filters }, { additionalProperties: false });
 }
@@ -94,10 +107,12 @@ export function resolveList(ctx: Ctx, listId: string, input: object, options: Li
   let sort = params.sort ?? options.defaultSort ?? 'id';
   let after: [unknown, number] | undefined;
   if (params.cursor !== undefined) {
-    if (options.cursor === false) throw new AppError('INVALID_CURSOR', 'This list is offset-only; cursors are not supported');
+    if (options.cursor === false)
+      throw new AppError('INVALID_CURSOR', 'This list is offset-only; cursors are not supported');
     const payload = decodeCursor(params.cursor, listId, ctx.companyId);
     if (Object.keys(filters).length === 0 && params.sort === undefined) ({ f: filters, s: sort } = payload);
-    else if (!sameJson(filters, payload.f) || sort !== payload.s) throw invalidCursor('filters or sort differ from the ones it was issued for');
+    else if (!sameJson(filters, payload.f) || sort !== payload.s)
+      throw invalidCursor('filters or sort differ from the ones it was issued for');
     after = payload.v;
   }
   return { filters, sort, after };
@@ -119,7 +134,17 @@ export interface ListMeta {
  */
 export async function paginate<R extends Record<string, unknown>>(
   ctx: Ctx,
-  spec: { listId: string; base: AnyQuery; idColumn: string; project: (q: AnyQuery) => AnyQuery; options: ListOptions; params: object; filters: Record<string, unknown>; sort: string; after?: [unknown, number] },
+  spec: {
+    listId: string;
+    base: AnyQuery;
+    idColumn: string;
+    project: (q: AnyQuery) => AnyQuery;
+    options: ListOptions;
+    params: object;
+    filters: Record<string, unknown>;
+    sort: string;
+    after?: [unknown, number];
+  },
 ): Promise<{ data: R[]; meta: ListMeta }> {
   const { options } = spec;
   const params = spec.params as ListParams;
@@ -127,15 +152,23 @@ export async function paginate<R extends Record<string, unknown>>(
   const descending = spec.sort.startsWith('-');
   const field = descending ? spec.sort.slice(1) : spec.sort;
   const column = field === 'id' ? spec.idColumn : options.sortable?.[field];
-  if (!column) throw new AppError('VALIDATION_ERROR', `Cannot sort by ${field}`, { reason: 'UNKNOWN_SORT_FIELD', field });
+  if (!column)
+    throw new AppError('VALIDATION_ERROR', `Cannot sort by ${field}`, { reason: 'UNKNOWN_SORT_FIELD', field });
   const direction = descending ? 'desc' : 'asc';
   let query = spec.base;
   if (spec.after) {
     const op = sql.raw(descending ? '<' : '>');
-    query = query.where(sql<boolean>`(${sql.ref(column)}, ${sql.ref(spec.idColumn)}) ${op} (${spec.after[0]}, ${spec.after[1]})`);
+    query = query.where(
+      sql<boolean>`(${sql.ref(column)}, ${sql.ref(spec.idColumn)}) ${op} (${spec.after[0]}, ${spec.after[1]})`,
+    );
   }
-  const offset = spec.after ? 0 : params.offset ?? 0;
-  const page = spec.project(query).orderBy(sql.ref(column), direction).orderBy(sql.ref(spec.idColumn), direction).limit(limit + 1).offset(offset);
+  const offset = spec.after ? 0 : (params.offset ?? 0);
+  const page = spec
+    .project(query)
+    .orderBy(sql.ref(column), direction)
+    .orderBy(sql.ref(spec.idColumn), direction)
+    .limit(limit + 1)
+    .offset(offset);
   const [rows, total] = await Promise.all([
     page.execute() as Promise<R[]>,
     params.cursor === undefined ? countCapped(ctx, spec.base) : Promise.resolve(undefined),
@@ -143,9 +176,16 @@ export async function paginate<R extends Record<string, unknown>>(
   const hasMore = rows.length > limit;
   const data = hasMore ? rows.slice(0, limit) : rows;
   const last = data[data.length - 1];
-  const nextCursor = hasMore && last && options.cursor !== false
-    ? encodeCursor({ l: spec.listId, c: ctx.companyId, s: spec.sort, f: spec.filters, v: [sortValue(last[field]), last.id as number] })
-    : null;
+  const nextCursor =
+    hasMore && last && options.cursor !== false
+      ? encodeCursor({
+          l: spec.listId,
+          c: ctx.companyId,
+          s: spec.sort,
+          f: spec.filters,
+          v: [sortValue(last[field]), last.id as number],
+        })
+      : null;
   if (params.cursor !== undefined) return { data, meta: { limit, has_more: hasMore, next_cursor: nextCursor } };
   const meta: ListMeta = { total, limit, offset, has_more: hasMore };
   if (options.cursor !== false) meta.next_cursor = nextCursor;
@@ -158,8 +198,13 @@ function sortValue(value: unknown): unknown {
 
 /** Counting stops at 10,001 rows: past 10,000 the answer is the text "10000+", and the cost stays bounded. */
 async function countCapped(ctx: Ctx, base: AnyQuery): Promise<number | '10000+'> {
-  const capped = base.clearSelect().select(sql.lit(1).as('one')).limit(MAX_OFFSET + 1);
-  const row = await ctx.db.selectNoFrom(sql<number>`(select count(*)::int from (${capped}) as capped)`.as('n')).executeTakeFirst() as { n: number } | undefined;
+  const capped = base
+    .clearSelect()
+    .select(sql.lit(1).as('one'))
+    .limit(MAX_OFFSET + 1);
+  const row = (await ctx.db
+    .selectNoFrom(sql<number>`(select count(*)::int from (${capped}) as capped)`.as('n'))
+    .executeTakeFirst()) as { n: number } | undefined;
   const n = row?.n ?? 0;
   return n > MAX_OFFSET ? '10000+' : n;
 }
@@ -178,10 +223,20 @@ export interface ListPageSpec {
 }
 
 /** One call for a list: resolves filters and sort (cursor included), then answers the offset or keyset page. */
-export async function listPage<R extends Record<string, unknown>>(ctx: Ctx, spec: ListPageSpec): Promise<{ data: R[]; meta: ListMeta }> {
+export async function listPage<R extends Record<string, unknown>>(
+  ctx: Ctx,
+  spec: ListPageSpec,
+): Promise<{ data: R[]; meta: ListMeta }> {
   const { filters, sort, after } = resolveList(ctx, spec.listId, spec.params, spec.options);
   return paginate<R>(ctx, {
-    listId: spec.listId, base: spec.base(filters), idColumn: spec.idColumn, project: spec.project as (q: AnyQuery) => AnyQuery,
-    options: spec.options, params: spec.params, filters, sort, after,
+    listId: spec.listId,
+    base: spec.base(filters),
+    idColumn: spec.idColumn,
+    project: spec.project as (q: AnyQuery) => AnyQuery,
+    options: spec.options,
+    params: spec.params,
+    filters,
+    sort,
+    after,
   });
 }

@@ -1,5 +1,18 @@
-type Operation = { operationId?: string; summary?: string; description?: string; parameters?: Array<{ name: string; in: string; required?: boolean; description?: string; schema?: unknown }>; requestBody?: { content?: Record<string, { schema?: unknown }> }; responses?: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }>; 'x-scope'?: string; 'x-preview'?: boolean; tags?: string[] };
-type Document = { info?: { title?: string; version?: string; description?: string }; paths?: Record<string, Record<string, Operation>> };
+type Operation = {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  parameters?: Array<{ name: string; in: string; required?: boolean; description?: string; schema?: unknown }>;
+  requestBody?: { content?: Record<string, { schema?: unknown }> };
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: unknown }> }>;
+  'x-scope'?: string;
+  'x-preview'?: boolean;
+  tags?: string[];
+};
+type Document = {
+  info?: { title?: string; version?: string; description?: string };
+  paths?: Record<string, Record<string, Operation>>;
+};
 
 function operations(document: Document) {
   const out: Array<{ method: string; path: string; op: Operation }> = [];
@@ -21,7 +34,9 @@ const header = (document: Document) => [
 ];
 
 function line({ method, path, op }: { method: string; path: string; op: Operation }): string {
-  const flags = [op['x-scope'] ? `scope: ${op['x-scope']}` : '', op['x-preview'] ? 'preview' : ''].filter(Boolean).join(', ');
+  const flags = [op['x-scope'] ? `scope: ${op['x-scope']}` : '', op['x-preview'] ? 'preview' : '']
+    .filter(Boolean)
+    .join(', ');
   return `- ${method} /api/v3${path}: ${op.summary ?? op.operationId ?? ''}${flags ? ` (${flags})` : ''}`;
 }
 
@@ -30,15 +45,26 @@ const jsonBlock = (title: string, schema: unknown) => ['', title, '```json', JSO
 function detail(entry: { method: string; path: string; op: Operation }): string {
   const { op } = entry;
   const preview = op['x-preview'] ? ' (preview: responses carry X-Api-Preview: true)' : '';
-  const parts = [`## ${entry.method} /api/v3${entry.path}`, '', ...[op.summary, op.description].filter(Boolean) as string[], `Scope: ${op['x-scope'] ?? 'none'}${preview}`];
+  const parts = [
+    `## ${entry.method} /api/v3${entry.path}`,
+    '',
+    ...([op.summary, op.description].filter(Boolean) as string[]),
+    `Scope: ${op['x-scope'] ?? 'none'}${preview}`,
+  ];
   if (op.parameters?.length) parts.push('', 'Parameters:');
   for (const p of op.parameters ?? []) {
-    parts.push(`- ${p.in} \`${p.name}\`${p.required ? ' (required)' : ''}: ${[p.description, JSON.stringify(p.schema ?? {})].filter(Boolean).join(' ')}`);
+    parts.push(
+      `- ${p.in} \`${p.name}\`${p.required ? ' (required)' : ''}: ${[p.description, JSON.stringify(p.schema ?? {})].filter(Boolean).join(' ')}`,
+    );
   }
   const body = op.requestBody?.content?.['application/json']?.schema;
   if (body) parts.push(...jsonBlock('Request body schema:', body));
   // Error responses carry their codes as the description (see route() in http.ts).
-  parts.push('', 'Responses:', ...Object.entries(op.responses ?? {}).map(([status, response]) => `- ${status}: ${response.description ?? ''}`));
+  parts.push(
+    '',
+    'Responses:',
+    ...Object.entries(op.responses ?? {}).map(([status, response]) => `- ${status}: ${response.description ?? ''}`),
+  );
   const ok = op.responses?.['200'] ?? op.responses?.['201'];
   const schema = ok?.content?.['application/json']?.schema;
   if (schema) parts.push(...jsonBlock('Response schema:', schema));

@@ -75,7 +75,16 @@ function merge<V>(into: Record<string, V>, from: Record<string, V> | undefined, 
 
 /** Reads every module's declarations into one registry, refusing a name declared twice. */
 export function collectModules(modules: readonly ServiceModule[]): Registry {
-  const registry: Registry = { modules, events: {}, eventNames: [], samples: {}, eventShapes: {}, jobs: {}, periodic: [], seeders: [] };
+  const registry: Registry = {
+    modules,
+    events: {},
+    eventNames: [],
+    samples: {},
+    eventShapes: {},
+    jobs: {},
+    periodic: [],
+    seeders: [],
+  };
   for (const module of modules) {
     merge(registry.events as Record<string, readonly EventAction[]>, module.events, 'event entity', module.name);
     merge(registry.samples, module.samples, 'sample', module.name);
@@ -84,7 +93,9 @@ export function collectModules(modules: readonly ServiceModule[]): Registry {
     registry.periodic.push(...(module.periodic ?? []));
     registry.seeders.push(...(module.seeders ?? []));
   }
-  registry.eventNames = Object.entries(registry.events).flatMap(([entity, actions]) => actions.map((a) => `${entity}.${a}`));
+  registry.eventNames = Object.entries(registry.events).flatMap(([entity, actions]) =>
+    actions.map((a) => `${entity}.${a}`),
+  );
   installEventCatalogue(registry.events);
   return registry;
 }

@@ -20,7 +20,13 @@ export interface Mutable<L, R> {
  * A write to one record in one transaction: lock it or answer 404, skip the work for an empty PATCH
  * body (the record is answered as it is), apply the change, and answer the record as it is now.
  */
-export function mutate<L, R>(ctx: Ctx, target: Mutable<L, R>, id: number, body: object | undefined, change: (tx: Ctx, locked: L) => Promise<unknown>): Promise<R> {
+export function mutate<L, R>(
+  ctx: Ctx,
+  target: Mutable<L, R>,
+  id: number,
+  body: object | undefined,
+  change: (tx: Ctx, locked: L) => Promise<unknown>,
+): Promise<R> {
   return inTransaction(ctx, async (tx) => {
     const locked = orNotFound(await target.lock(tx, id), target.what);
     if (body === undefined || Object.keys(body).length > 0) await change(tx, locked);
@@ -29,7 +35,12 @@ export function mutate<L, R>(ctx: Ctx, target: Mutable<L, R>, id: number, body: 
 }
 
 /** A delete (or another change answered without a body): lock it or answer 404, then apply the change. */
-export function mutateQuietly<L>(ctx: Ctx, target: Pick<Mutable<L, unknown>, 'what' | 'lock'>, id: number, change: (tx: Ctx, locked: L) => Promise<unknown>): Promise<void> {
+export function mutateQuietly<L>(
+  ctx: Ctx,
+  target: Pick<Mutable<L, unknown>, 'what' | 'lock'>,
+  id: number,
+  change: (tx: Ctx, locked: L) => Promise<unknown>,
+): Promise<void> {
   return inTransaction(ctx, async (tx) => {
     await change(tx, orNotFound(await target.lock(tx, id), target.what));
   });

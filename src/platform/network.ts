@@ -27,7 +27,12 @@ export function addressAllowed(address: string | undefined, allowlist: readonly 
   return allowlist.some((entry) => {
     if (ipaddr.isValid(entry)) return ipaddr.process(entry).toString() === parsed.toString();
     const [range, bits] = ipaddr.parseCIDR(entry);
-    const candidate = parsed.kind() === range.kind() ? parsed : parsed.kind() === 'ipv4' ? (parsed as ipaddr.IPv4).toIPv4MappedAddress() : null;
+    const candidate =
+      parsed.kind() === range.kind()
+        ? parsed
+        : parsed.kind() === 'ipv4'
+          ? (parsed as ipaddr.IPv4).toIPv4MappedAddress()
+          : null;
     return candidate !== null && (candidate as ipaddr.IPv4).match(range as ipaddr.IPv4, bits);
   });
 }

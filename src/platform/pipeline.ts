@@ -18,20 +18,28 @@ export function checkHttps(config: Config, request: FastifyRequest): void {
 }
 
 function checkGates(ctx: Ctx, request: FastifyRequest): void {
-  if (ctx.company.plan !== 'pro') throw new AppError('PLAN_UPGRADE_REQUIRED', 'The company plan does not include API access; upgrade to use API v3');
+  if (ctx.company.plan !== 'pro')
+    throw new AppError('PLAN_UPGRADE_REQUIRED', 'The company plan does not include API access; upgrade to use API v3');
   const write = !READ_METHODS.has(request.method);
   if (write && ctx.company.subscription_status === 'lapsed' && !request.routeOptions.config.allowWhenLapsed) {
-    throw new AppError('SUBSCRIPTION_READ_ONLY', 'The company subscription has lapsed; the API is read-only until it is renewed');
+    throw new AppError(
+      'SUBSCRIPTION_READ_ONLY',
+      'The company subscription has lapsed; the API is read-only until it is renewed',
+    );
   }
 }
 
 export function checkTier(ctx: Ctx, tier: Tier, personalKeys: boolean): void {
   if (!personalKeys && ctx.key.kind === 'personal') {
-    throw new AppError('PERSONAL_KEY_CANNOT_MANAGE_KEYS', 'Personal keys cannot manage API keys', { required_scope: 'admin' });
+    throw new AppError('PERSONAL_KEY_CANNOT_MANAGE_KEYS', 'Personal keys cannot manage API keys', {
+      required_scope: 'admin',
+    });
   }
   if (hasTier(ctx.key.scopes, tier)) return;
   if (tier === 'financials') {
-    throw new AppError('FINANCIAL_SCOPE_REQUIRED', 'This resource needs the financials tier (carried by admin keys)', { required_scope: 'financials' });
+    throw new AppError('FINANCIAL_SCOPE_REQUIRED', 'This resource needs the financials tier (carried by admin keys)', {
+      required_scope: 'financials',
+    });
   }
   throw new AppError('FORBIDDEN', `This operation needs the ${tier} scope`, { required_scope: tier });
 }
@@ -52,7 +60,11 @@ export function registerPipeline(app: FastifyInstance, deps: { db: Db; config: C
     const ctx = await authenticate(deps.db, request);
     request.ctx = ctx;
     checkGates(ctx, request);
-    await deps.limits.consumeKey(READ_METHODS.has(request.method) ? 'read' : 'write', `${ctx.companyId}:${ctx.key.id}`, reply);
+    await deps.limits.consumeKey(
+      READ_METHODS.has(request.method) ? 'read' : 'write',
+      `${ctx.companyId}:${ctx.key.id}`,
+      reply,
+    );
     checkTier(ctx, tier, request.routeOptions.config.personalKeys !== false);
   });
 }

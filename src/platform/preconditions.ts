@@ -18,19 +18,26 @@ export function readIfMatch(request: FastifyRequest): Precondition | undefined {
   if (value === '*') return { any: true };
   const unquoted = value.replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
   const time = Date.parse(unquoted);
-  if (Number.isNaN(time)) throw new AppError('STALE_WRITE', 'If-Match does not name a version of this record; re-read it and retry');
+  if (Number.isNaN(time))
+    throw new AppError('STALE_WRITE', 'If-Match does not name a version of this record; re-read it and retry');
   return { any: false, version: new Date(time).toISOString() };
 }
 
 /** 428 when absent; call before any write that the spec puts behind If-Match. */
 export function requireIfMatch(request: FastifyRequest): Precondition {
   const precondition = readIfMatch(request);
-  if (!precondition) throw new AppError('PRECONDITION_REQUIRED', 'This write needs an If-Match header carrying the record\'s current ETag (its updated_at)');
+  if (!precondition)
+    throw new AppError(
+      'PRECONDITION_REQUIRED',
+      "This write needs an If-Match header carrying the record's current ETag (its updated_at)",
+    );
   return precondition;
 }
 
 /** 412 when the record changed since the caller read it. */
 export function assertFresh(precondition: Precondition, currentUpdatedAt: string): void {
   if (precondition.any || precondition.version === currentUpdatedAt) return;
-  throw new AppError('STALE_WRITE', 'The record changed since it was read; re-read it and retry', { current_etag: etagOf(currentUpdatedAt) });
+  throw new AppError('STALE_WRITE', 'The record changed since it was read; re-read it and retry', {
+    current_etag: etagOf(currentUpdatedAt),
+  });
 }

@@ -36,7 +36,11 @@ export class RateLimits {
     reply.header('X-RateLimit-Remaining', String(Math.max(0, result.remainingPoints)));
     reply.header('X-RateLimit-Reset', String(reset));
     reply.header('X-RateLimit-Tier', tier);
-    if (result.exceeded) throw tooMany(result.msBeforeNext, `Rate limit of ${this.points[tier]} ${tier} requests per minute exceeded for this API key`);
+    if (result.exceeded)
+      throw tooMany(
+        result.msBeforeNext,
+        `Rate limit of ${this.points[tier]} ${tier} requests per minute exceeded for this API key`,
+      );
   }
 
   /** The per-address edge ceiling, counted before anything else is looked at. */
@@ -44,7 +48,8 @@ export class RateLimits {
     const limiter = this.limiters.address;
     if (!limiter) return;
     const result = await this.consume(limiter, address);
-    if (result.exceeded) throw tooMany(result.msBeforeNext, `More than ${this.points.address} requests per minute from this address`);
+    if (result.exceeded)
+      throw tooMany(result.msBeforeNext, `More than ${this.points.address} requests per minute from this address`);
   }
 
   private async consume(limiter: RateLimiterAbstract, key: string) {
@@ -52,7 +57,8 @@ export class RateLimits {
       const res = await limiter.consume(key);
       return { exceeded: false, remainingPoints: res.remainingPoints, msBeforeNext: res.msBeforeNext };
     } catch (error) {
-      if (error instanceof RateLimiterRes) return { exceeded: true, remainingPoints: 0, msBeforeNext: error.msBeforeNext };
+      if (error instanceof RateLimiterRes)
+        return { exceeded: true, remainingPoints: 0, msBeforeNext: error.msBeforeNext };
       throw error;
     }
   }
@@ -60,5 +66,10 @@ export class RateLimits {
 
 function tooMany(msBeforeNext: number, message: string): AppError {
   const retryAfter = Math.max(1, Math.ceil(msBeforeNext / 1000));
-  return new AppError('RATE_LIMIT_EXCEEDED', message, { retry_after: retryAfter }, { 'Retry-After': String(retryAfter) });
+  return new AppError(
+    'RATE_LIMIT_EXCEEDED',
+    message,
+    { retry_after: retryAfter },
+    { 'Retry-After': String(retryAfter) },
+  );
 }

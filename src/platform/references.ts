@@ -19,7 +19,10 @@ function liveRows(ctx: Ctx, table: TenantTableName, visibleOnly: boolean) {
 /** Ids among `ids` that are live rows of this company (another tenant's id is simply absent). */
 export async function liveIds(ctx: Ctx, table: TenantTableName, ids: readonly number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const rows = await liveRows(ctx, table, false).where('r.id', 'in', [...ids]).select('r.id').execute();
+  const rows = await liveRows(ctx, table, false)
+    .where('r.id', 'in', [...ids])
+    .select('r.id')
+    .execute();
   return new Set(rows.map((r) => r.id));
 }
 
@@ -27,20 +30,45 @@ export async function liveIds(ctx: Ctx, table: TenantTableName, ids: readonly nu
  * Locks a live, visible row of another module's table for the rest of the transaction (e.g. the client
  * a contact is added to), so modules need not import each other's repositories for it.
  */
-export async function lockLive(ctx: Ctx, table: TenantTableName, id: number): Promise<{ id: number; updated_at: string } | undefined> {
-  return liveRows(ctx, table, true).where('r.id', '=', id).select(['r.id', 'r.updated_at']).forUpdate().executeTakeFirst();
+export async function lockLive(
+  ctx: Ctx,
+  table: TenantTableName,
+  id: number,
+): Promise<{ id: number; updated_at: string } | undefined> {
+  return liveRows(ctx, table, true)
+    .where('r.id', '=', id)
+    .select(['r.id', 'r.updated_at'])
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /** 400 INVALID_<ENTITY> when a referenced id is not a live record of this company. */
-export async function assertReference(ctx: Ctx, table: TenantTableName, entity: string, field: string, id: number | null | undefined): Promise<void> {
+export async function assertReference(
+  ctx: Ctx,
+  table: TenantTableName,
+  entity: string,
+  field: string,
+  id: number | null | undefined,
+): Promise<void> {
   if (id === null || id === undefined) return;
   if (!(await liveIds(ctx, table, [id])).has(id)) throw invalidReference(entity, field, id);
 }
 
 /** For references the spec files under VALIDATION_ERROR with a reason (INVALID_GROUP, INVALID_TOPIC). */
-export async function assertReferenceList(ctx: Ctx, table: TenantTableName, reason: string, field: string, ids: readonly number[] | undefined): Promise<void> {
+export async function assertReferenceList(
+  ctx: Ctx,
+  table: TenantTableName,
+  reason: string,
+  field: string,
+  ids: readonly number[] | undefined,
+): Promise<void> {
   if (!ids || ids.length === 0) return;
   const found = await liveIds(ctx, table, ids);
   const missing = ids.filter((id) => !found.has(id));
-  if (missing.length) throw domainValidation(reason, `${field} contains ids that are not records of this company: ${missing.join(', ')}`, { field, invalid_ids: missing });
+  if (missing.length)
+    throw domainValidation(
+      reason,
+      `${field} contains ids that are not records of this company: ${missing.join(', ')}`,
+      { field, invalid_ids: missing },
+    );
 }

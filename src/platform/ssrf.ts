@@ -35,22 +35,29 @@ const MAX_URL_LENGTH = 2048;
 export function blockedRange(address: string): string | null {
   if (!ipaddr.isValid(address)) return 'invalid';
   const parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) return blockedRange((parsed as ipaddr.IPv6).toIPv4Address().toString());
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+    return blockedRange((parsed as ipaddr.IPv6).toIPv4Address().toString());
   const range = parsed.range();
   if (range !== 'unicast') return RANGE_NAMES[range] ?? range;
   // ::/96 (IPv4-compatible, deprecated): ipaddr.js calls it unicast; nothing public lives there.
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0)) return 'IPv4-compatible';
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).parts.slice(0, 6).every((part) => part === 0))
+    return 'IPv4-compatible';
   return null;
 }
 
 const RANGE_NAMES: Record<string, string> = {
-  linkLocal: 'link-local', uniqueLocal: 'unique-local', carrierGradeNat: 'carrier-grade NAT', rfc6052: 'NAT64', rfc6145: 'IPv4-translated',
+  linkLocal: 'link-local',
+  uniqueLocal: 'unique-local',
+  carrierGradeNat: 'carrier-grade NAT',
+  rfc6052: 'NAT64',
+  rfc6145: 'IPv4-translated',
   ipv4Mapped: 'IPv4-mapped',
 };
 
 /** Checks what can be checked without DNS: scheme, credentials, host. */
 export function parseWebhookUrl(raw: string, allowPrivate: boolean): URL {
-  if (raw.length > MAX_URL_LENGTH) throw new UnsafeTarget('URL_TOO_LONG', `The URL is longer than ${MAX_URL_LENGTH} characters`);
+  if (raw.length > MAX_URL_LENGTH)
+    throw new UnsafeTarget('URL_TOO_LONG', `The URL is longer than ${MAX_URL_LENGTH} characters`);
   let url: URL;
   try {
     url = new URL(raw);
@@ -58,8 +65,16 @@ export function parseWebhookUrl(raw: string, allowPrivate: boolean): URL {
     throw new UnsafeTarget('URL_INVALID', 'The URL is not a valid absolute URL');
   }
   const schemes = allowPrivate ? ['https:', 'http:'] : ['https:'];
-  if (!schemes.includes(url.protocol)) throw new UnsafeTarget('URL_SCHEME', `${url.protocol.replace(':', '')} is not allowed; webhook URLs must use https`);
-  if (url.username || url.password) throw new UnsafeTarget('URL_CREDENTIALS', 'The URL must not carry a user name or password; verify deliveries with the signature');
+  if (!schemes.includes(url.protocol))
+    throw new UnsafeTarget(
+      'URL_SCHEME',
+      `${url.protocol.replace(':', '')} is not allowed; webhook URLs must use https`,
+    );
+  if (url.username || url.password)
+    throw new UnsafeTarget(
+      'URL_CREDENTIALS',
+      'The URL must not carry a user name or password; verify deliveries with the signature',
+    );
   if (!url.hostname) throw new UnsafeTarget('URL_INVALID', 'The URL has no host');
   return url;
 }
@@ -67,7 +82,8 @@ export function parseWebhookUrl(raw: string, allowPrivate: boolean): URL {
 const bare = (hostname: string) => (hostname.startsWith('[') ? hostname.slice(1, -1) : hostname);
 
 async function addressesOf(hostname: string, resolve: Resolver): Promise<Array<{ address: string; family: number }>> {
-  if (ipaddr.isValid(hostname)) return [{ address: hostname, family: ipaddr.parse(hostname).kind() === 'ipv6' ? 6 : 4 }];
+  if (ipaddr.isValid(hostname))
+    return [{ address: hostname, family: ipaddr.parse(hostname).kind() === 'ipv6' ? 6 : 4 }];
   let found: Array<{ address: string; family: number }> = [];
   try {
     found = await resolve(hostname);
@@ -76,7 +92,8 @@ async function addressesOf(hostname: string, resolve: Resolver): Promise<Array<{
   }
   if (found.length === 0) throw new UnsafeTarget('URL_UNRESOLVABLE', `The host ${hostname} does not resolve`);
   // Only addresses are connected to: anything else would make the HTTP client look the name up again.
-  if (found.some(({ address }) => !ipaddr.isValid(address))) throw new UnsafeTarget('URL_UNRESOLVABLE', `The host ${hostname} did not resolve to addresses`);
+  if (found.some(({ address }) => !ipaddr.isValid(address)))
+    throw new UnsafeTarget('URL_UNRESOLVABLE', `The host ${hostname} did not resolve to addresses`);
   return found;
 }
 
@@ -85,14 +102,21 @@ async function addressesOf(hostname: string, resolve: Resolver): Promise<Array<{
  * refuse: a mixed answer is how DNS-rebinding attacks look). The result names the address to
  * connect to, so the check and the connection cannot disagree.
  */
-export async function resolveTarget(raw: string, options: { allowPrivate: boolean; resolve?: Resolver }): Promise<Target> {
+export async function resolveTarget(
+  raw: string,
+  options: { allowPrivate: boolean; resolve?: Resolver },
+): Promise<Target> {
   const url = parseWebhookUrl(raw, options.allowPrivate);
   const hostname = bare(url.hostname);
   const addresses = await addressesOf(hostname, options.resolve ?? systemResolver);
   if (!options.allowPrivate) {
     for (const { address } of addresses) {
       const range = blockedRange(address);
-      if (range) throw new UnsafeTarget('URL_PRIVATE_ADDRESS', `${hostname === address ? address : `${hostname} resolves to ${address}, which`} is not a public address (${range})`);
+      if (range)
+        throw new UnsafeTarget(
+          'URL_PRIVATE_ADDRESS',
+          `${hostname === address ? address : `${hostname} resolves to ${address}, which`} is not a public address (${range})`,
+        );
     }
   }
   const chosen = addresses[0]!;

@@ -6,7 +6,8 @@ import type { CompanyInfo, Ctx } from './context.ts';
 export const SYSTEM_KEY_ID = 0;
 
 /** The CompanyInfo of `companies as c`, built in the query that reads it. */
-export const companyJson = () => sql<CompanyInfo>`json_build_object('id', c.id, 'name', c.name, 'timezone', c.timezone, 'currency', c.currency,
+export const companyJson =
+  () => sql<CompanyInfo>`json_build_object('id', c.id, 'name', c.name, 'timezone', c.timezone, 'currency', c.currency,
   'subscription_status', c.subscription_status, 'plan', c.plan, 'features', c.features)`;
 
 /**
@@ -14,7 +15,16 @@ export const companyJson = () => sql<CompanyInfo>`json_build_object('id', c.id, 
  * whose key is gone): no key, no person, sees everything. Undefined when the company does not exist.
  */
 export async function systemActor(db: Executor, companyId: string): Promise<Omit<Ctx, 'db' | 'requestId'> | undefined> {
-  const row = await db.selectFrom('companies as c').select(companyJson().as('company')).where('c.id', '=', companyId).executeTakeFirst();
+  const row = await db
+    .selectFrom('companies as c')
+    .select(companyJson().as('company'))
+    .where('c.id', '=', companyId)
+    .executeTakeFirst();
   if (!row) return undefined;
-  return { companyId, company: row.company, key: { id: SYSTEM_KEY_ID, kind: 'integration', scopes: [], personId: null }, actor: { personId: null, role: null, restricted: false } };
+  return {
+    companyId,
+    company: row.company,
+    key: { id: SYSTEM_KEY_ID, kind: 'integration', scopes: [], personId: null },
+    actor: { personId: null, role: null, restricted: false },
+  };
 }

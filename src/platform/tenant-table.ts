@@ -1,4 +1,11 @@
-import { sql, type Insertable, type RawBuilder, type SelectQueryBuilder, type UpdateObject, type Updateable } from 'kysely';
+import {
+  sql,
+  type Insertable,
+  type RawBuilder,
+  type SelectQueryBuilder,
+  type UpdateObject,
+  type Updateable,
+} from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Ctx } from './context.ts';
 import { nextStamp } from './sql.ts';
@@ -10,7 +17,9 @@ import { nextStamp } from './sql.ts';
  */
 
 /** Tables with a company_id and an integer id. */
-export type TenantTableName = { [K in keyof DB]: DB[K] extends { company_id: unknown; id: unknown } ? K : never }[keyof DB];
+export type TenantTableName = {
+  [K in keyof DB]: DB[K] extends { company_id: unknown; id: unknown } ? K : never;
+}[keyof DB];
 /** Tables with a company_id (link tables without an id included). */
 export type CompanyTableName = { [K in keyof DB]: DB[K] extends { company_id: unknown } ? K : never }[keyof DB];
 
@@ -75,14 +84,21 @@ export function tenantTable<T extends TenantTableName, A extends string>(table: 
     lock: (ctx: Ctx, id: number): Promise<Record<string, unknown> | undefined> =>
       (base(ctx) as Loose).where(col('id'), '=', id).select(lockColumns).forUpdate().executeTakeFirst(),
     async insert(ctx: Ctx, values: NewRow<T>): Promise<number> {
-      const row = await scoped.insert(ctx, table, [values]).returning('id' as Loose).executeTakeFirstOrThrow();
+      const row = await scoped
+        .insert(ctx, table, [values])
+        .returning('id' as Loose)
+        .executeTakeFirstOrThrow();
       return (row as { id: number }).id;
     },
     /** Changes the row and moves updated_at on (the ETag changes with every write). */
     async update(ctx: Ctx, id: number | readonly number[], values: RowChanges<T>): Promise<void> {
       const ids = typeof id === 'number' ? [id] : [...id];
       if (ids.length === 0) return;
-      await scoped.update(ctx, table).set({ ...values, updated_at: nextStamp() } as Loose).where('id' as Loose, 'in', ids).execute();
+      await scoped
+        .update(ctx, table)
+        .set({ ...values, updated_at: nextStamp() } as Loose)
+        .where('id' as Loose, 'in', ids)
+        .execute();
     },
     /** The spec's DELETE: the rows stay, marked deleted, and vanish from every read and list. There is no restore. */
     async softDelete(ctx: Ctx, ids: number | readonly number[]): Promise<void> {
@@ -94,7 +110,11 @@ export function tenantTable<T extends TenantTableName, A extends string>(table: 
     /** Removes rows for good (tables without soft delete). */
     async remove(ctx: Ctx, ids: number | readonly number[]): Promise<void> {
       const list = typeof ids === 'number' ? [ids] : [...ids];
-      if (list.length > 0) await scoped.delete(ctx, table).where('id' as Loose, 'in', list).execute();
+      if (list.length > 0)
+        await scoped
+          .delete(ctx, table)
+          .where('id' as Loose, 'in', list)
+          .execute();
     },
   };
 }

@@ -7,7 +7,13 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 export function makeAjv(coerce: boolean): Ajv {
   // removeAdditional off: an unknown field or filter is an error the caller sees, never silently dropped.
-  const ajv = new Ajv({ allErrors: false, removeAdditional: false, useDefaults: true, coerceTypes: coerce ? 'array' : false, strict: false });
+  const ajv = new Ajv({
+    allErrors: false,
+    removeAdditional: false,
+    useDefaults: true,
+    coerceTypes: coerce ? 'array' : false,
+    strict: false,
+  });
   addFormats(ajv);
   return ajv;
 }
@@ -37,7 +43,9 @@ export function registerSerializerCache(app: FastifyInstance): void {
     const key = JSON.stringify(schema);
     let serializer = cache.get(key);
     if (!serializer) {
-      serializer = fastJson(schema as never, { schema: Object.fromEntries(schemas.map((s) => [(s as { $id: string }).$id, s])) as never }) as (data: unknown) => string;
+      serializer = fastJson(schema as never, {
+        schema: Object.fromEntries(schemas.map((s) => [(s as { $id: string }).$id, s])) as never,
+      }) as (data: unknown) => string;
       cache.set(key, serializer);
     }
     return serializer;
@@ -53,9 +61,19 @@ export function describeErrors(errors: ErrorObject[], part: string): FieldProble
   return errors.map((error) => {
     const base = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
     const params = error.params as { additionalProperty?: string; missingProperty?: string };
-    const extra = error.keyword === 'additionalProperties' ? params.additionalProperty ?? '' : error.keyword === 'required' ? params.missingProperty ?? '' : '';
+    const extra =
+      error.keyword === 'additionalProperties'
+        ? (params.additionalProperty ?? '')
+        : error.keyword === 'required'
+          ? (params.missingProperty ?? '')
+          : '';
     const field = [base, extra].filter(Boolean).join('.') || part;
-    const message = error.keyword === 'additionalProperties' ? 'is not a known field' : error.keyword === 'required' ? 'is required' : error.message ?? 'is invalid';
+    const message =
+      error.keyword === 'additionalProperties'
+        ? 'is not a known field'
+        : error.keyword === 'required'
+          ? 'is required'
+          : (error.message ?? 'is invalid');
     return { field, message };
   });
 }

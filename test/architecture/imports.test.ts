@@ -55,7 +55,8 @@ test('outside src/modules, code imports a module only through its index.ts (or t
     if (moduleOf(file) !== undefined) continue;
     for (const target of targets) {
       const to = moduleOf(target);
-      if (to !== undefined && target !== `modules/${to}/index.ts` && target !== 'modules/index.ts') offenders.push(`${file} -> ${target}`);
+      if (to !== undefined && target !== `modules/${to}/index.ts` && target !== 'modules/index.ts')
+        offenders.push(`${file} -> ${target}`);
     }
   }
   assert.deepEqual(offenders, []);

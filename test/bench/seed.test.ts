@@ -13,7 +13,14 @@ const SCALE = 0.001;
 async function seedFresh(seed: number) {
   const url = await cloneDatabase();
   const result = await seedDatabase(url, { scale: SCALE, seed });
-  return { url, result, summary: await summarize(url, result.companies.map((c) => c.id)) };
+  return {
+    url,
+    result,
+    summary: await summarize(
+      url,
+      result.companies.map((c) => c.id),
+    ),
+  };
 }
 
 async function query<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
@@ -36,28 +43,59 @@ test('the same seed writes the same rows; another seed writes other rows', async
   const sum = (f: (p: (typeof plans)[number]) => number) => plans.reduce((n, p) => n + f(p), 0);
   assert.equal(first.summary.companies!.rows, COMPANIES);
   assert.equal(first.summary.api_keys!.rows, COMPANIES * KEYS_PER_COMPANY);
-  assert.equal(first.summary.clients!.rows, sum((p) => p.clients));
-  assert.equal(first.summary.contacts!.rows, sum((p) => p.contacts));
-  assert.equal(first.summary.tasks!.rows, sum((p) => p.tasks));
-  assert.equal(first.summary.time_entries!.rows, sum((p) => p.entries));
-  assert.equal(first.result.rows.time_entries, sum((p) => p.entries));
+  assert.equal(
+    first.summary.clients!.rows,
+    sum((p) => p.clients),
+  );
+  assert.equal(
+    first.summary.contacts!.rows,
+    sum((p) => p.contacts),
+  );
+  assert.equal(
+    first.summary.tasks!.rows,
+    sum((p) => p.tasks),
+  );
+  assert.equal(
+    first.summary.time_entries!.rows,
+    sum((p) => p.entries),
+  );
+  assert.equal(
+    first.result.rows.time_entries,
+    sum((p) => p.entries),
+  );
 });
 
 test('seeded data is usable by the service: keys match, identities moved past the ids, ledgers do not overlap', async () => {
   const { url, result } = await seedFresh(3);
   const largest = result.companies[0]!;
   const key = largest.keys[0]!;
-  const [row] = await query<{ scopes: string[]; kind: string }>(url, 'select scopes, kind from api_keys where company_id = $1 and key_hash = $2', [largest.id, hashKey(key.fullKey)]);
+  const [row] = await query<{ scopes: string[]; kind: string }>(
+    url,
+    'select scopes, kind from api_keys where company_id = $1 and key_hash = $2',
+    [largest.id, hashKey(key.fullKey)],
+  );
   assert.deepEqual(row, { scopes: ['read', 'write', 'admin'], kind: 'integration' });
 
   // An insert without an id takes the next identity value: it must not collide with a seeded id.
-  const [person] = await query<{ id: number }>(url, `insert into people (company_id, name) values ($1, 'New') returning id`, [largest.id]);
+  const [person] = await query<{ id: number }>(
+    url,
+    `insert into people (company_id, name) values ($1, 'New') returning id`,
+    [largest.id],
+  );
   assert.ok(person!.id > largest.ranges.people.first + largest.ranges.people.count - 1);
 
-  const [overlaps] = await query<{ n: number }>(url, `select count(*)::int as n from time_entries a join time_entries b
+  const [overlaps] = await query<{ n: number }>(
+    url,
+    `select count(*)::int as n from time_entries a join time_entries b
     on b.company_id = a.company_id and b.person_id = a.person_id and b.id > a.id and b.start < a."end" and b."end" > a.start
-    where a.company_id = $1`, [largest.id]);
+    where a.company_id = $1`,
+    [largest.id],
+  );
   assert.equal(overlaps!.n, 0);
-  const [running] = await query<{ n: number }>(url, `select count(*)::int as n from time_entries where company_id = $1 and "end" is null`, [largest.id]);
+  const [running] = await query<{ n: number }>(
+    url,
+    `select count(*)::int as n from time_entries where company_id = $1 and "end" is null`,
+    [largest.id],
+  );
   assert.equal(running!.n, 0);
 });

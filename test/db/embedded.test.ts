@@ -122,32 +122,36 @@ after(async () => {
   }
 });
 
-test('first start initialises the cluster, serves queries, and stop() stops it', { timeout: TEST_TIMEOUT }, async () => {
-  const dataDir = path.join(await makeDir(), 'data');
-  const logs: string[] = [];
-  const server = await start(dataDir, logs);
-  assert.equal(server.owned, true);
-  assert.equal(server.dataDir, dataDir);
-  assert.match(server.url, /^postgres:\/\/postgres:[^@]+@127\.0\.0\.1:\d+\/postgres$/);
-  assert.equal(await selectOne(server.url), 1);
-  assert.ok(logs.some((m) => m.includes('initialised')));
-  assert.ok(logs.some((m) => m.includes('started')));
-  assert.equal((await fs.stat(path.join(dataDir, 'pg-password'))).mode & 0o777, 0o600);
-  assert.equal(Number(await fs.readFile(path.join(dataDir, 'owner.pid'), 'utf8')), process.pid);
+test(
+  'first start initialises the cluster, serves queries, and stop() stops it',
+  { timeout: TEST_TIMEOUT },
+  async () => {
+    const dataDir = path.join(await makeDir(), 'data');
+    const logs: string[] = [];
+    const server = await start(dataDir, logs);
+    assert.equal(server.owned, true);
+    assert.equal(server.dataDir, dataDir);
+    assert.match(server.url, /^postgres:\/\/postgres:[^@]+@127\.0\.0\.1:\d+\/postgres$/);
+    assert.equal(await selectOne(server.url), 1);
+    assert.ok(logs.some((m) => m.includes('initialised')));
+    assert.ok(logs.some((m) => m.includes('started')));
+    assert.equal((await fs.stat(path.join(dataDir, 'pg-password'))).mode & 0o777, 0o600);
+    assert.equal(Number(await fs.readFile(path.join(dataDir, 'owner.pid'), 'utf8')), process.pid);
 
-  await server.stop();
-  await server.stop(); // idempotent
-  await assert.rejects(selectOne(server.url));
-  assert.deepEqual(await postmasters(dataDir), []);
-  await assert.rejects(fs.access(path.join(dataDir, 'owner.pid')));
+    await server.stop();
+    await server.stop(); // idempotent
+    await assert.rejects(selectOne(server.url));
+    assert.deepEqual(await postmasters(dataDir), []);
+    await assert.rejects(fs.access(path.join(dataDir, 'owner.pid')));
 
-  // Restart reuses the existing cluster and persisted password (no second initdb).
-  const againLogs: string[] = [];
-  const again = await start(dataDir, againLogs);
-  assert.equal(await selectOne(again.url), 1);
-  assert.ok(!againLogs.some((m) => m.includes('initialised')));
-  await again.stop();
-});
+    // Restart reuses the existing cluster and persisted password (no second initdb).
+    const againLogs: string[] = [];
+    const again = await start(dataDir, againLogs);
+    assert.equal(await selectOne(again.url), 1);
+    assert.ok(!againLogs.some((m) => m.includes('initialised')));
+    await again.stop();
+  },
+);
 
 test('second start on a running dir attaches as non-owner on the same port', { timeout: TEST_TIMEOUT }, async () => {
   const dataDir = path.join(await makeDir(), 'data');
@@ -194,23 +198,27 @@ test('a server left by a killed process is adopted and can be stopped', { timeou
   assert.deepEqual(await postmasters(dataDir), []);
 });
 
-test('concurrent starts from two processes on a fresh dir start exactly one server', { timeout: TEST_TIMEOUT }, async () => {
-  const dataDir = path.join(await makeDir(), 'data');
-  const holders = [spawnHolder(dataDir), spawnHolder(dataDir)];
-  const infos = await Promise.all(holders.map((h) => h.info));
-  assert.deepEqual(infos.map((i) => i.owned).sort(), [false, true]);
-  assert.equal(infos[0]!.url, infos[1]!.url);
-  assert.equal((await postmasters(dataDir)).length, 1);
-  for (const info of infos) assert.equal(await selectOne(info.url), 1);
-  await assert.rejects(fs.access(path.join(dataDir, 'start.lock')));
+test(
+  'concurrent starts from two processes on a fresh dir start exactly one server',
+  { timeout: TEST_TIMEOUT },
+  async () => {
+    const dataDir = path.join(await makeDir(), 'data');
+    const holders = [spawnHolder(dataDir), spawnHolder(dataDir)];
+    const infos = await Promise.all(holders.map((h) => h.info));
+    assert.deepEqual(infos.map((i) => i.owned).sort(), [false, true]);
+    assert.equal(infos[0]!.url, infos[1]!.url);
+    assert.equal((await postmasters(dataDir)).length, 1);
+    for (const info of infos) assert.equal(await selectOne(info.url), 1);
+    await assert.rejects(fs.access(path.join(dataDir, 'start.lock')));
 
-  // Both holders die without stopping; we adopt the orphan and shut it down.
-  for (const h of holders) await killChild(h.child);
-  const server = await start(dataDir);
-  assert.equal(server.owned, true);
-  await server.stop();
-  assert.deepEqual(await postmasters(dataDir), []);
-});
+    // Both holders die without stopping; we adopt the orphan and shut it down.
+    for (const h of holders) await killChild(h.child);
+    const server = await start(dataDir);
+    assert.equal(server.owned, true);
+    await server.stop();
+    assert.deepEqual(await postmasters(dataDir), []);
+  },
+);
 
 test('different data dirs run side by side on different ports', { timeout: TEST_TIMEOUT }, async () => {
   const dirA = path.join(await makeDir(), 'data');
@@ -234,32 +242,40 @@ async function deadPid(): Promise<number> {
   return child.pid!;
 }
 
-test('stale start.lock and postmaster.pid left by dead processes do not block a start', { timeout: TEST_TIMEOUT }, async () => {
-  const dataDir = path.join(await makeDir(), 'data');
-  await (await start(dataDir)).stop();
-  const dead = await deadPid();
-  await fs.writeFile(path.join(dataDir, 'start.lock'), `${dead}\n`);
-  await fs.writeFile(path.join(dataDir, 'owner.pid'), `${dead}\n`);
-  const fakePid = [dead, path.join(dataDir, 'pg'), '0', '5', '', '127.0.0.1', '0 0', 'ready', ''].join('\n');
-  await fs.writeFile(path.join(dataDir, 'pg', 'postmaster.pid'), fakePid);
+test(
+  'stale start.lock and postmaster.pid left by dead processes do not block a start',
+  { timeout: TEST_TIMEOUT },
+  async () => {
+    const dataDir = path.join(await makeDir(), 'data');
+    await (await start(dataDir)).stop();
+    const dead = await deadPid();
+    await fs.writeFile(path.join(dataDir, 'start.lock'), `${dead}\n`);
+    await fs.writeFile(path.join(dataDir, 'owner.pid'), `${dead}\n`);
+    const fakePid = [dead, path.join(dataDir, 'pg'), '0', '5', '', '127.0.0.1', '0 0', 'ready', ''].join('\n');
+    await fs.writeFile(path.join(dataDir, 'pg', 'postmaster.pid'), fakePid);
 
-  const logs: string[] = [];
-  const server = await start(dataDir, logs);
-  assert.equal(server.owned, true);
-  assert.ok(logs.some((m) => m.includes('started')));
-  assert.notEqual(portOf(server.url), 5);
-  assert.equal(await selectOne(server.url), 1);
-  await server.stop();
-});
+    const logs: string[] = [];
+    const server = await start(dataDir, logs);
+    assert.equal(server.owned, true);
+    assert.ok(logs.some((m) => m.includes('started')));
+    assert.notEqual(portOf(server.url), 5);
+    assert.equal(await selectOne(server.url), 1);
+    await server.stop();
+  },
+);
 
-test('a data dir under an untraversable (0700) parent fails with a clear error', {
-  timeout: TEST_TIMEOUT,
-  skip: process.getuid?.() !== 0 ? 'only relevant when running as root' : false,
-}, async () => {
-  const parent = await makeDir();
-  await fs.chmod(parent, 0o700);
-  await assert.rejects(
-    startEmbedded({ dataDir: path.join(parent, 'data') }),
-    /not reachable by the "postgres" system user.*mode 0700/s,
-  );
-});
+test(
+  'a data dir under an untraversable (0700) parent fails with a clear error',
+  {
+    timeout: TEST_TIMEOUT,
+    skip: process.getuid?.() !== 0 ? 'only relevant when running as root' : false,
+  },
+  async () => {
+    const parent = await makeDir();
+    await fs.chmod(parent, 0o700);
+    await assert.rejects(
+      startEmbedded({ dataDir: path.join(parent, 'data') }),
+      /not reachable by the "postgres" system user.*mode 0700/s,
+    );
+  },
+);

@@ -47,7 +47,9 @@ test('a column added to the database is reported as drift, naming the table and 
 
 test('CHECK lists and enums become literal unions; other types follow the conventions', async () => {
   const url = await cloneDatabase();
-  await exec(url, `
+  await exec(
+    url,
+    `
     create type widget_size as enum ('small', 'large');
     create table widgets (
       company_id uuid not null,
@@ -63,7 +65,8 @@ test('CHECK lists and enums become literal unions; other types follow the conven
       meta jsonb,
       deleted_at timestamptz,
       primary key (company_id, id)
-    )`);
+    )`,
+  );
   const text = await generateSchema(url);
   const widgets = declaration(text, 'WidgetsTable');
   for (const line of [
@@ -78,7 +81,8 @@ test('CHECK lists and enums become literal unions; other types follow the conven
     'tags: Generated<string[]>;',
     'meta: ColumnType<Json | null, string | null, string | null>;',
     'deleted_at: string | null;',
-  ]) assert.ok(widgets.includes(`\n  ${line}\n`), `WidgetsTable has \`${line}\`:\n${widgets}`);
+  ])
+    assert.ok(widgets.includes(`\n  ${line}\n`), `WidgetsTable has \`${line}\`:\n${widgets}`);
   assert.match(text, /\n {2}widgets: WidgetsTable;\n/);
   assert.match(declaration(text, 'TENANT_TABLES'), /'webhooks',\n {2}'widgets',\n {2}'workflow_roles',/);
   assert.match(declaration(text, 'SOFT_DELETED_TABLES'), /'webhooks',\n {2}'widgets',\n {2}'workflow_roles',/);
@@ -88,7 +92,11 @@ test('checkValues reads the forms PostgreSQL prints and refuses everything else'
   const cases: Array<[string, string, string[] | null]> = [
     ["CHECK ((status = ANY (ARRAY['a'::text, 'b'::text])))", 'status', ['a', 'b']],
     ["CHECK ((status = 'a'::text))", 'status', ['a']],
-    ["CHECK (((status)::text = ANY ((ARRAY['a'::character varying, 'b'::character varying])::text[])))", 'status', ['a', 'b']],
+    [
+      "CHECK (((status)::text = ANY ((ARRAY['a'::character varying, 'b'::character varying])::text[])))",
+      'status',
+      ['a', 'b'],
+    ],
     ["CHECK ((\"end\" = ANY (ARRAY['x'::text, 'it''s'::text])))", '"end"', ['x', "it's"]],
     ["CHECK ((status <> 'a'::text))", 'status', null],
     ["CHECK (((status = 'a'::text) OR (status = 'b'::text)))", 'status', null],

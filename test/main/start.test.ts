@@ -6,18 +6,26 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { makeDataDir, postmasterPid, postmasters, running, startService, waitUntilStopped } from './support.ts';
 
-const CURL = /curl -s -H 'X-Service-Company: ([0-9a-f-]{36})' -H 'X-API-Key: (svc_live_\S+)' (http:\/\/127\.0\.0\.1:(\d+))\/api\/v3\/clients$/;
+const CURL =
+  /curl -s -H 'X-Service-Company: ([0-9a-f-]{36})' -H 'X-API-Key: (svc_live_\S+)' (http:\/\/127\.0\.0\.1:(\d+))\/api\/v3\/clients$/;
 
 const dataDir = await makeDataDir();
 
-interface Demo { companyId: string; key: string; baseUrl: string }
+interface Demo {
+  companyId: string;
+  key: string;
+  baseUrl: string;
+}
 let demo: Demo | undefined;
 
 const headers = (d: Demo) => ({ 'x-service-company': d.companyId, 'x-api-key': d.key });
 
 /** A POST whose body arrives in two parts, so it is still in flight when the signal comes. */
 function slowPost(url: string, d: Demo, body: string) {
-  const req = http.request(url, { method: 'POST', headers: { ...headers(d), 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } });
+  const req = http.request(url, {
+    method: 'POST',
+    headers: { ...headers(d), 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+  });
   const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
     req.on('response', (res) => {
       let text = '';
@@ -30,56 +38,82 @@ function slowPost(url: string, d: Demo, body: string) {
   return { finish: () => req.end(body.slice(4)), response };
 }
 
-test('first start provisions a demo company, prints working credentials, and SIGTERM drains then stops postgres', { timeout: 30_000 }, async () => {
-  const service = startService(dataDir, { LOG_LEVEL: 'info' });
-  const [, companyId, key, baseUrl, port] = await service.waitFor(CURL);
-  demo = { companyId: companyId!, key: key!, baseUrl: baseUrl! };
-  assert.notEqual(Number(port), 0, 'PORT=0 prints the port actually bound');
-  assert.ok(service.output.some((l) => l.includes(`embedded PostgreSQL data lives in ${path.join(dataDir, 'pg')}`)), 'start-up says where the data lives');
-  assert.ok(service.output.some((l) => l.includes(`listening on ${baseUrl}`)));
+test(
+  'first start provisions a demo company, prints working credentials, and SIGTERM drains then stops postgres',
+  { timeout: 30_000 },
+  async () => {
+    const service = startService(dataDir, { LOG_LEVEL: 'info' });
+    const [, companyId, key, baseUrl, port] = await service.waitFor(CURL);
+    demo = { companyId: companyId!, key: key!, baseUrl: baseUrl! };
+    assert.notEqual(Number(port), 0, 'PORT=0 prints the port actually bound');
+    assert.ok(
+      service.output.some((l) => l.includes(`embedded PostgreSQL data lives in ${path.join(dataDir, 'pg')}`)),
+      'start-up says where the data lives',
+    );
+    assert.ok(service.output.some((l) => l.includes(`listening on ${baseUrl}`)));
 
-  const list = await fetch(`${baseUrl}/api/v3/clients`, { headers: headers(demo) });
-  assert.equal(list.status, 200);
-  assert.deepEqual(((await list.json()) as { data: unknown[] }).data, []);
-  const file = path.join(dataDir, 'demo-credentials.json');
-  assert.deepEqual(JSON.parse(await fs.readFile(file, 'utf8')), { company_id: companyId, api_key: key, base_url: baseUrl });
-  assert.equal((await fs.stat(file)).mode & 0o777, 0o600, 'the key file is private');
+    const list = await fetch(`${baseUrl}/api/v3/clients`, { headers: headers(demo) });
+    assert.equal(list.status, 200);
+    assert.deepEqual(((await list.json()) as { data: unknown[] }).data, []);
+    const file = path.join(dataDir, 'demo-credentials.json');
+    assert.deepEqual(JSON.parse(await fs.readFile(file, 'utf8')), {
+      company_id: companyId,
+      api_key: key,
+      base_url: baseUrl,
+    });
+    assert.equal((await fs.stat(file)).mode & 0o777, 0o600, 'the key file is private');
 
-  const pgPid = await postmasterPid(dataDir);
-  assert.ok(pgPid && (await running(pgPid)));
-  const inFlight = slowPost(`${baseUrl}/api/v3/clients`, demo, JSON.stringify({ name: 'Drained Ltd' }));
-  await sleep(200);
-  service.child.kill('SIGTERM');
-  await service.waitFor(/shutting down: draining in-flight requests/);
-  await assert.rejects(fetch(`${baseUrl}/api/v3/clients`, { headers: headers(demo) }), 'no new connections while draining');
-  inFlight.finish();
-  const drained = await inFlight.response;
-  assert.equal(drained.status, 201, drained.body);
-  assert.equal(JSON.parse(drained.body).data.name, 'Drained Ltd');
+    const pgPid = await postmasterPid(dataDir);
+    assert.ok(pgPid && (await running(pgPid)));
+    const inFlight = slowPost(`${baseUrl}/api/v3/clients`, demo, JSON.stringify({ name: 'Drained Ltd' }));
+    await sleep(200);
+    service.child.kill('SIGTERM');
+    await service.waitFor(/shutting down: draining in-flight requests/);
+    await assert.rejects(
+      fetch(`${baseUrl}/api/v3/clients`, { headers: headers(demo) }),
+      'no new connections while draining',
+    );
+    inFlight.finish();
+    const drained = await inFlight.response;
+    assert.equal(drained.status, 201, drained.body);
+    assert.equal(JSON.parse(drained.body).data.name, 'Drained Ltd');
 
-  assert.deepEqual(await service.exited, { code: 0, signal: null });
-  assert.ok(service.output.some((l) => l.includes('embedded postgres stopped')));
-  await assert.rejects(fs.access(path.join(dataDir, 'pg', 'postmaster.pid')));
-  assert.equal(await waitUntilStopped(pgPid), true, 'the postmaster process is gone');
-  assert.deepEqual(await postmasters(dataDir), []);
-});
+    assert.deepEqual(await service.exited, { code: 0, signal: null });
+    assert.ok(service.output.some((l) => l.includes('embedded postgres stopped')));
+    await assert.rejects(fs.access(path.join(dataDir, 'pg', 'postmaster.pid')));
+    assert.equal(await waitUntilStopped(pgPid), true, 'the postmaster process is gone');
+    assert.deepEqual(await postmasters(dataDir), []);
+  },
+);
 
-test('a second start on the same directory keeps the data and does not provision again', { timeout: 30_000 }, async () => {
-  assert.ok(demo, 'runs after the first start');
-  const credentials = await fs.readFile(path.join(dataDir, 'demo-credentials.json'), 'utf8');
-  const service = startService(dataDir);
-  const [, baseUrl] = await service.waitFor(/^listening on (http:\/\/127\.0\.0\.1:\d+) /);
-  await service.waitFor(/demo credentials from the first start/);
-  assert.ok(!service.output.some((l) => /Demo company provisioned|curl /.test(l)), service.output.join('\n'));
-  assert.equal(await fs.readFile(path.join(dataDir, 'demo-credentials.json'), 'utf8'), credentials, 'credentials file untouched');
+test(
+  'a second start on the same directory keeps the data and does not provision again',
+  { timeout: 30_000 },
+  async () => {
+    assert.ok(demo, 'runs after the first start');
+    const credentials = await fs.readFile(path.join(dataDir, 'demo-credentials.json'), 'utf8');
+    const service = startService(dataDir);
+    const [, baseUrl] = await service.waitFor(/^listening on (http:\/\/127\.0\.0\.1:\d+) /);
+    await service.waitFor(/demo credentials from the first start/);
+    assert.ok(!service.output.some((l) => /Demo company provisioned|curl /.test(l)), service.output.join('\n'));
+    assert.equal(
+      await fs.readFile(path.join(dataDir, 'demo-credentials.json'), 'utf8'),
+      credentials,
+      'credentials file untouched',
+    );
 
-  const list = await fetch(`${baseUrl}/api/v3/clients`, { headers: headers(demo) });
-  assert.equal(list.status, 200, 'the first start\'s key still works');
-  assert.deepEqual(((await list.json()) as { data: Array<{ name: string }> }).data.map((c) => c.name), ['Drained Ltd'], 'the drained request was committed');
+    const list = await fetch(`${baseUrl}/api/v3/clients`, { headers: headers(demo) });
+    assert.equal(list.status, 200, "the first start's key still works");
+    assert.deepEqual(
+      ((await list.json()) as { data: Array<{ name: string }> }).data.map((c) => c.name),
+      ['Drained Ltd'],
+      'the drained request was committed',
+    );
 
-  const pgPid = await postmasterPid(dataDir);
-  service.child.kill('SIGINT');
-  assert.deepEqual(await service.exited, { code: 0, signal: null });
-  assert.equal(await waitUntilStopped(pgPid!), true);
-  assert.deepEqual(await postmasters(dataDir), []);
-});
+    const pgPid = await postmasterPid(dataDir);
+    service.child.kill('SIGINT');
+    assert.deepEqual(await service.exited, { code: 0, signal: null });
+    assert.equal(await waitUntilStopped(pgPid!), true);
+    assert.deepEqual(await postmasters(dataDir), []);
+  },
+);

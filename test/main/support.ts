@@ -23,8 +23,16 @@ export async function makeDataDir(): Promise<string> {
 
 /** The environment of a deployment on the embedded database in `dataDir` (nothing inherited that would redirect it). */
 export function serviceEnv(dataDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, SVC_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...extra };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'SVC_OPERATOR_TOKEN', 'SVC_REQUIRE_HTTPS']) if (!(name in extra)) delete env[name];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    SVC_DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'SVC_OPERATOR_TOKEN', 'SVC_REQUIRE_HTTPS'])
+    if (!(name in extra)) delete env[name];
   return env;
 }
 
@@ -37,7 +45,11 @@ export interface Service {
 }
 
 export function startService(dataDir: string, extra: NodeJS.ProcessEnv = {}): Service {
-  const child = spawn(process.execPath, ['src/main.ts'], { cwd: ROOT, env: serviceEnv(dataDir, extra), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['src/main.ts'], {
+    cwd: ROOT,
+    env: serviceEnv(dataDir, extra),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   const output: string[] = [];
   const waiters: Array<{ pattern: RegExp; resolve: (m: RegExpMatchArray) => void }> = [];
@@ -53,14 +65,29 @@ export function startService(dataDir: string, extra: NodeJS.ProcessEnv = {}): Se
   };
   createInterface({ input: child.stdout! }).on('line', onLine);
   createInterface({ input: child.stderr! }).on('line', onLine);
-  const exited = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
+  const exited = once(child, 'exit').then(([code, signal]) => ({
+    code: code as number | null,
+    signal: signal as NodeJS.Signals | null,
+  }));
   const waitFor = (pattern: RegExp, timeoutMs = 25_000) => {
     const seen = output.map((line) => line.match(pattern)).find(Boolean);
     if (seen) return Promise.resolve(seen);
     return new Promise<RegExpMatchArray>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}; output:\n${output.join('\n')}`)), timeoutMs);
-      waiters.push({ pattern, resolve: (m) => { clearTimeout(timer); resolve(m); } });
-      void exited.then(({ code, signal }) => { clearTimeout(timer); reject(new Error(`service exited (${signal ?? code}) before ${pattern}; output:\n${output.join('\n')}`)); });
+      const timer = setTimeout(
+        () => reject(new Error(`timed out waiting for ${pattern}; output:\n${output.join('\n')}`)),
+        timeoutMs,
+      );
+      waiters.push({
+        pattern,
+        resolve: (m) => {
+          clearTimeout(timer);
+          resolve(m);
+        },
+      });
+      void exited.then(({ code, signal }) => {
+        clearTimeout(timer);
+        reject(new Error(`service exited (${signal ?? code}) before ${pattern}; output:\n${output.join('\n')}`));
+      });
     });
   };
   return { child, output, waitFor, exited };
@@ -73,7 +100,11 @@ export interface CliResult {
 }
 
 export async function runCli(dataDir: string, args: string[], extra: NodeJS.ProcessEnv = {}): Promise<CliResult> {
-  const child = spawn(process.execPath, ['src/cli.ts', ...args], { cwd: ROOT, env: serviceEnv(dataDir, extra), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['src/cli.ts', ...args], {
+    cwd: ROOT,
+    env: serviceEnv(dataDir, extra),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let stdout = '';
   let stderr = '';
@@ -102,7 +133,13 @@ export async function postmasters(dataDir: string): Promise<number[]> {
     if (!/^\d+$/.test(entry)) continue;
     const argv = (await fs.readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '')).split('\0');
     const d = argv.indexOf('-D');
-    if (path.basename(argv[0] ?? '') === 'postgres' && d >= 0 && argv[d + 1] === pgDir && (await running(Number(entry)))) pids.push(Number(entry));
+    if (
+      path.basename(argv[0] ?? '') === 'postgres' &&
+      d >= 0 &&
+      argv[d + 1] === pgDir &&
+      (await running(Number(entry)))
+    )
+      pids.push(Number(entry));
   }
   return pids;
 }

@@ -17,13 +17,22 @@ async function expectError(response: { status: number; body: any; text: string }
 }
 
 const setKey = (id: number, values: Record<string, unknown>) =>
-  t.db.db.updateTable('api_keys').set(values).where('company_id', '=', t.tenant.companyId).where('id', '=', id).execute();
+  t.db.db
+    .updateTable('api_keys')
+    .set(values)
+    .where('company_id', '=', t.tenant.companyId)
+    .where('id', '=', id)
+    .execute();
 
 test('company header: missing is 400 MISSING_COMPANY, malformed is 400 INVALID_COMPANY, unknown is 401 UNAUTHORIZED', async () => {
   await expectError(await t.request('GET', '/clients', { company: null }), 400, 'MISSING_COMPANY');
   await expectError(await t.request('GET', '/clients', { company: '' }), 400, 'MISSING_COMPANY');
   await expectError(await t.request('GET', '/clients', { company: 'not-a-uuid' }), 400, 'INVALID_COMPANY');
-  await expectError(await t.request('GET', '/clients', { company: '12345678-1234-1234-1234-12345678901' }), 400, 'INVALID_COMPANY');
+  await expectError(
+    await t.request('GET', '/clients', { company: '12345678-1234-1234-1234-12345678901' }),
+    400,
+    'INVALID_COMPANY',
+  );
   await expectError(await t.request('GET', '/clients', { company: randomUUID() }), 401, 'UNAUTHORIZED');
   // The company header is checked before the key.
   await expectError(await t.request('GET', '/clients', { company: null, key: null }), 400, 'MISSING_COMPANY');
@@ -31,7 +40,7 @@ test('company header: missing is 400 MISSING_COMPANY, malformed is 400 INVALID_C
   assert.equal((await t.request('GET', '/clients', { company: t.tenant.companyId.toUpperCase() })).status, 200);
 });
 
-test('key header: missing is 401 MISSING_AUTH; unknown, malformed or another company\'s key is 401 UNAUTHORIZED', async () => {
+test("key header: missing is 401 MISSING_AUTH; unknown, malformed or another company's key is 401 UNAUTHORIZED", async () => {
   await expectError(await t.request('GET', '/clients', { key: null }), 401, 'MISSING_AUTH');
   await expectError(await t.request('GET', '/clients', { key: 'svc_live_nothing-like-this' }), 401, 'UNAUTHORIZED');
   await expectError(await t.request('GET', '/clients', { key: 'Bearer abc' }), 401, 'UNAUTHORIZED');
@@ -74,19 +83,39 @@ test('ip_allowlist: a request from outside the list is 403 FORBIDDEN, from insid
 test('a personal key whose member is no longer active is 401 UNAUTHORIZED', async () => {
   const other = await t.newTenant();
   assert.equal((await t.request('GET', '/clients', { tenant: other, key: 'personal' })).status, 200);
-  await t.db.db.updateTable('members').set({ status: 'inactive' }).where('company_id', '=', other.companyId).where('person_id', '=', other.memberPersonId).execute();
+  await t.db.db
+    .updateTable('members')
+    .set({ status: 'inactive' })
+    .where('company_id', '=', other.companyId)
+    .where('person_id', '=', other.memberPersonId)
+    .execute();
   await expectError(await t.request('GET', '/clients', { tenant: other, key: 'personal' }), 401, 'UNAUTHORIZED');
   // An integration key attributed to a person is not tied to that person's membership.
-  await t.db.db.updateTable('members').set({ status: 'inactive' }).where('company_id', '=', other.companyId).where('person_id', '=', other.ownerPersonId).execute();
+  await t.db.db
+    .updateTable('members')
+    .set({ status: 'inactive' })
+    .where('company_id', '=', other.companyId)
+    .where('person_id', '=', other.ownerPersonId)
+    .execute();
   assert.equal((await t.request('GET', '/clients', { tenant: other, key: 'read' })).status, 200);
 });
 
 test('using a key records last_used_at', async () => {
   const key = await newKey({ name: 'Tracked' });
-  const before = await t.db.db.selectFrom('api_keys').select('last_used_at').where('company_id', '=', t.tenant.companyId).where('id', '=', key.id).executeTakeFirstOrThrow();
+  const before = await t.db.db
+    .selectFrom('api_keys')
+    .select('last_used_at')
+    .where('company_id', '=', t.tenant.companyId)
+    .where('id', '=', key.id)
+    .executeTakeFirstOrThrow();
   assert.equal(before.last_used_at, null);
   await t.request('GET', '/auth/me', { key: key.full_key });
-  const after = await t.db.db.selectFrom('api_keys').select('last_used_at').where('company_id', '=', t.tenant.companyId).where('id', '=', key.id).executeTakeFirstOrThrow();
+  const after = await t.db.db
+    .selectFrom('api_keys')
+    .select('last_used_at')
+    .where('company_id', '=', t.tenant.companyId)
+    .where('id', '=', key.id)
+    .executeTakeFirstOrThrow();
   assert.ok(after.last_used_at);
   assert.ok(Math.abs(Date.parse(after.last_used_at) - Date.now()) < 60_000);
 });

@@ -8,9 +8,24 @@ import { createTestApp } from '../helpers.ts';
 const t = await createTestApp();
 const anonymous = { key: null, company: null } as const;
 
-type Operation = { operationId?: string; tags?: string[]; 'x-scope'?: string; 'x-preview'?: boolean; 'x-error-codes'?: string[]; responses: Record<string, { description?: string }> };
-const doc = (await t.request('GET', '/api/v3/openapi.json', anonymous)).body as { openapi: string; info: { title: string; version: string }; servers: Array<{ url: string }>; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
-const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ method: method.toUpperCase(), path, op })));
+type Operation = {
+  operationId?: string;
+  tags?: string[];
+  'x-scope'?: string;
+  'x-preview'?: boolean;
+  'x-error-codes'?: string[];
+  responses: Record<string, { description?: string }>;
+};
+const doc = (await t.request('GET', '/api/v3/openapi.json', anonymous)).body as {
+  openapi: string;
+  info: { title: string; version: string };
+  servers: Array<{ url: string }>;
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, unknown> };
+};
+const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+  Object.entries(methods).map(([method, op]) => ({ method: method.toUpperCase(), path, op })),
+);
 
 /** Routes under /api/v3 that serve the reference itself, not the API. */
 const DOCS_ROUTE = /^\/api\/v3\/((docs|redoc)(\/|\*|$)|openapi\.json$|llms(-full)?\.txt$)/;
@@ -31,13 +46,20 @@ test('the description is OpenAPI 3.1 titled "API v3", version 3.0.0, with both a
 
 test('every v3 route of the app is in the document with operationId, x-scope and x-preview', () => {
   const routes = appRoutes().filter((r) => r.url.startsWith('/api/v3/') && !DOCS_ROUTE.test(r.url));
-  assert.ok(routes.some((r) => r.url === '/api/v3/clients' && r.method === 'POST'), 'the route walk found the routes');
+  assert.ok(
+    routes.some((r) => r.url === '/api/v3/clients' && r.method === 'POST'),
+    'the route walk found the routes',
+  );
   for (const { method, url, config } of routes) {
     const op = doc.paths[toOpenApiPath(url)]?.[method.toLowerCase()];
     assert.ok(op, `${method} ${url} is missing from the OpenAPI document`);
     assert.match(op.operationId ?? '', /^[a-z][A-Za-z0-9]+$/, `${method} ${url} operationId`);
     assert.ok(op.tags?.length, `${method} ${url} has a tag`);
-    assert.match(op['x-scope'] ?? '', /^(none|read|write|admin|financials|write:attachments)$/, `${method} ${url} x-scope`);
+    assert.match(
+      op['x-scope'] ?? '',
+      /^(none|read|write|admin|financials|write:attachments)$/,
+      `${method} ${url} x-scope`,
+    );
     assert.equal(typeof op['x-preview'], 'boolean', `${method} ${url} x-preview`);
     // The document states what the platform enforces for the route.
     if (config.tier) assert.equal(op['x-scope'], config.tier, `${method} ${url} x-scope matches the enforced tier`);
@@ -45,34 +67,53 @@ test('every v3 route of the app is in the document with operationId, x-scope and
   }
   // And nothing in the document that the app does not serve.
   const served = new Set(routes.map((r) => `${r.method} ${toOpenApiPath(r.url)}`));
-  for (const { method, path } of operations) assert.ok(served.has(`${method} ${path}`), `${method} ${path} is documented but not served`);
+  for (const { method, path } of operations)
+    assert.ok(served.has(`${method} ${path}`), `${method} ${path} is documented but not served`);
 });
 
 test('operationIds are unique', () => {
   const ids = operations.map((o) => o.op.operationId);
-  assert.deepEqual(ids.filter((id, i) => ids.indexOf(id) !== i), []);
+  assert.deepEqual(
+    ids.filter((id, i) => ids.indexOf(id) !== i),
+    [],
+  );
 });
 
 test('each operation lists its error codes in the response descriptions, under their HTTP status', () => {
   for (const { method, path, op } of operations) {
     const where = `${method} ${path}`;
     for (const [status, response] of Object.entries(op.responses)) {
-      assert.ok(response.description && response.description !== 'Default Response', `${where}: ${status} has a real description`);
+      assert.ok(
+        response.description && response.description !== 'Default Response',
+        `${where}: ${status} has a real description`,
+      );
     }
     for (const code of op['x-error-codes'] ?? []) {
       const description = op.responses[String(statusOfCode(code))]?.description ?? '';
-      assert.ok(description.split(', ').includes(code), `${where}: ${code} missing from its ${statusOfCode(code)} response`);
+      assert.ok(
+        description.split(', ').includes(code),
+        `${where}: ${code} missing from its ${statusOfCode(code)} response`,
+      );
     }
     if (op['x-scope'] === 'none') continue;
     assert.match(op.responses['401']?.description ?? '', /MISSING_AUTH.*UNAUTHORIZED/, `${where}: 401 codes`);
     assert.match(op.responses['400']?.description ?? '', /MISSING_COMPANY/, `${where}: 400 codes`);
     assert.match(op.responses['403']?.description ?? '', /HTTPS_REQUIRED/, `${where}: 403 codes`);
     assert.match(op.responses['429']?.description ?? '', /RATE_LIMIT_EXCEEDED/, `${where}: 429 codes`);
-    if (method !== 'GET') assert.match(op.responses['403']?.description ?? '', /SUBSCRIPTION_READ_ONLY/, `${where}: writes name the subscription gate`);
-    if (op['x-scope'] === 'financials') assert.match(op.responses['403']?.description ?? '', /FINANCIAL_SCOPE_REQUIRED/, where);
+    if (method !== 'GET')
+      assert.match(
+        op.responses['403']?.description ?? '',
+        /SUBSCRIPTION_READ_ONLY/,
+        `${where}: writes name the subscription gate`,
+      );
+    if (op['x-scope'] === 'financials')
+      assert.match(op.responses['403']?.description ?? '', /FINANCIAL_SCOPE_REQUIRED/, where);
   }
   const health = doc.paths['/health']?.get;
-  assert.ok(health && health['x-scope'] === 'none' && health.responses['503'], 'GET /health is documented with its 503');
+  assert.ok(
+    health && health['x-scope'] === 'none' && health.responses['503'],
+    'GET /health is documented with its 503',
+  );
 });
 
 test('every code a route lists is in the error catalogue, covered POSTs list the idempotency codes, lists their cursor and filter codes', () => {
@@ -81,11 +122,17 @@ test('every code a route lists is in the error catalogue, covered POSTs list the
     for (const code of codes) assert.ok(code in ERRORS, `${method} ${path}: ${code} is in the catalogue`);
     const route = t.app.routeTable.find((r) => r.method === method && toOpenApiPath(r.url) === path);
     if (route?.config.idempotent) {
-      assert.ok(codes.includes('IDEMPOTENCY_CONFLICT') && codes.includes('IDEMPOTENCY_KEY_REUSED'), `${method} ${path} documents idempotency`);
+      assert.ok(
+        codes.includes('IDEMPOTENCY_CONFLICT') && codes.includes('IDEMPOTENCY_KEY_REUSED'),
+        `${method} ${path} documents idempotency`,
+      );
     }
   }
   const folder = doc.paths['/clients/{client_id}/documents-folder']?.post;
-  assert.ok(folder?.['x-error-codes']?.includes('IDEMPOTENCY_KEY_REUSED'), 'the covered documents-folder path documents its idempotency codes');
+  assert.ok(
+    folder?.['x-error-codes']?.includes('IDEMPOTENCY_KEY_REUSED'),
+    'the covered documents-folder path documents its idempotency codes',
+  );
   assert.match(doc.paths['/tasks']?.get?.responses['400']?.description ?? '', /INVALID_CURSOR.*UNKNOWN_FILTER_FIELD/);
   assert.match(doc.paths['/tasks']?.get?.responses['422']?.description ?? '', /INVALID_FILTER_VALUE/);
   // Thrown as 409, documented as 409 (it once was documented as 400).
@@ -117,13 +164,19 @@ async function assertAssetsLocal(pagePath: string, html: string): Promise<string
     const asset = await t.request('GET', url, anonymous);
     assert.equal(asset.status, 200, `${url} is served`);
     bodies.push(asset.text);
-    if (url.endsWith('.css')) assert.doesNotMatch(asset.text, /url\(\s*['"]?(https?:)?\/\/|@import\s+(url\()?['"]?https?:/, `${url} pulls remote resources`);
+    if (url.endsWith('.css'))
+      assert.doesNotMatch(
+        asset.text,
+        /url\(\s*['"]?(https?:)?\/\/|@import\s+(url\()?['"]?https?:/,
+        `${url} pulls remote resources`,
+      );
   }
   return bodies;
 }
 
 // Hosts a page would fetch code, styles, fonts or images from.
-const CDN = /https?:\/\/[^"'`\s]*(cdn\.|unpkg\.com|jsdelivr|cdnjs|fonts\.googleapis|fonts\.gstatic|googletagmanager|google-analytics)/;
+const CDN =
+  /https?:\/\/[^"'`\s]*(cdn\.|unpkg\.com|jsdelivr|cdnjs|fonts\.googleapis|fonts\.gstatic|googletagmanager|google-analytics)/;
 
 test('GET /docs (Swagger UI) works offline: every asset comes from the installed package', async () => {
   const page = await t.request('GET', '/api/v3/docs', anonymous);
@@ -145,7 +198,8 @@ test('GET /docs (Swagger UI) works offline: every asset comes from the installed
 
 // https:// strings in the Redoc bundle that nothing loads: anchors (the footer link), error-message
 // documentation links, and the registry API used only for registry $refs (the document has none).
-const REDOC_INERT = /^https:\/\/((redocly\.com|redoc\.ly|github\.com|git\.io|reactjs\.org|marked\.js\.org|stackoverflow\.com)\/|api\.\$\{|$)/;
+const REDOC_INERT =
+  /^https:\/\/((redocly\.com|redoc\.ly|github\.com|git\.io|reactjs\.org|marked\.js\.org|stackoverflow\.com)\/|api\.\$\{|$)/;
 
 test('GET /redoc works offline: no CDN, the script is served with charset=utf-8', async () => {
   const page = await t.request('GET', '/api/v3/redoc', anonymous);
@@ -162,7 +216,11 @@ test('GET /redoc works offline: no CDN, the script is served with charset=utf-8'
   assert.ok(!script.text.includes('cdn.redoc.ly'), 'the logo is not fetched from the CDN');
   assert.doesNotMatch(script.text, CDN);
   const urls = [...script.text.matchAll(/https:\/\/[^"'`\s)\\]*/g)].map((m) => m[0]);
-  assert.deepEqual(urls.filter((u) => !REDOC_INERT.test(u)), [], 'every https URL in the bundle is inert');
+  assert.deepEqual(
+    urls.filter((u) => !REDOC_INERT.test(u)),
+    [],
+    'every https URL in the bundle is inert',
+  );
   assert.ok(script.text.includes('/api/v3/redoc/logo.svg'));
   const logo = await t.request('GET', '/api/v3/redoc/logo.svg', anonymous);
   assert.equal(logo.status, 200);

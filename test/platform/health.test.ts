@@ -32,25 +32,62 @@ async function closedPort(): Promise<number> {
 /** A real Redis on a unix socket (no TCP port to collide on), without persistence. */
 async function startRedis() {
   const socket = path.join(tmp, `redis-${Date.now()}.sock`);
-  const child = spawn('redis-server', ['--port', '0', '--unixsocket', socket, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  after(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
-  for (let i = 0; i < 100 && !(await fs.access(socket).then(() => true, () => false)); i++) await sleep(50);
-  return { socket, stop: async () => { const exited = once(child, 'exit'); child.kill('SIGTERM'); await exited; } };
+  const child = spawn('redis-server', ['--port', '0', '--unixsocket', socket, '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+  after(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  for (
+    let i = 0;
+    i < 100 &&
+    !(await fs.access(socket).then(
+      () => true,
+      () => false,
+    ));
+    i++
+  )
+    await sleep(50);
+  return {
+    socket,
+    stop: async () => {
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 /** The real app on its own database clone, with a Redis client. */
 async function appWithRedis(redis: Redis) {
   const url = await cloneDatabase();
   const db = openDatabase(url, { max: 2 });
-  const config = { ...loadConfig({ SVC_RATE_LIMIT_READ: '0', SVC_RATE_LIMIT_WRITE: '0', SVC_RATE_LIMIT_ADDRESS: '0', LOG_LEVEL: 'silent' }), databaseUrl: url };
+  const config = {
+    ...loadConfig({
+      SVC_RATE_LIMIT_READ: '0',
+      SVC_RATE_LIMIT_WRITE: '0',
+      SVC_RATE_LIMIT_ADDRESS: '0',
+      LOG_LEVEL: 'silent',
+    }),
+    databaseUrl: url,
+  };
   const app = await buildApp({ config, db, redis });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
-  after(async () => { await app.close(); await db.close(); redis.disconnect(); });
+  after(async () => {
+    await app.close();
+    await db.close();
+    redis.disconnect();
+  });
   return (p: string) => fetch(`${base}/api/v3${p}`);
 }
 
 const redisClient = (options: RedisOptions) => {
-  const client = new Redis({ ...options, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: () => 200 });
+  const client = new Redis({
+    ...options,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    retryStrategy: () => 200,
+  });
   client.on('error', () => {});
   return client;
 };
@@ -93,7 +130,10 @@ test('a database pool pointing nowhere makes the database down: 503 degraded', a
   const nowhere = openDatabase(`postgres://postgres:x@127.0.0.1:${await closedPort()}/none`, { max: 1 });
   const app = Fastify();
   await app.register(healthRoutes, { db: nowhere.db });
-  after(async () => { await app.close(); await nowhere.close(); });
+  after(async () => {
+    await app.close();
+    await nowhere.close();
+  });
   const res = await app.inject({ method: 'GET', url: '/health' });
   assert.equal(res.statusCode, 503);
   assert.deepEqual(res.json(), { status: 'degraded', components: { database: 'down', cache: 'up' } });

@@ -12,7 +12,11 @@ const post = (path: string, key: string, body: unknown, options: RequestOptions 
   t.request('POST', path, { ...options, body, headers: { 'idempotency-key': key, ...options.headers } });
 
 async function countClients(name: string): Promise<number> {
-  const row = await t.db.db.selectFrom('clients').select((eb) => eb.fn.countAll<number>().as('n')).where('name', '=', name).executeTakeFirstOrThrow();
+  const row = await t.db.db
+    .selectFrom('clients')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('name', '=', name)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -34,9 +38,15 @@ test('a repeat replays the stored response verbatim and does not run again (/cli
   assert.equal(again.headers.get('etag'), first.headers.get('etag'));
   assert.ok(again.headers.get('x-request-id'));
   assert.equal(await countClients(name), 1);
-  const stored = await t.db.db.selectFrom('idempotency_keys').select(['state', 'response_status', sql<number>`extract(epoch from expires_at - created_at)`.as('lifetime')])
-    .where('key', '=', 'replay-1').executeTakeFirstOrThrow();
-  assert.deepEqual({ ...stored, lifetime: Number(stored.lifetime) }, { state: 'done', response_status: 201, lifetime: 24 * 3600 });
+  const stored = await t.db.db
+    .selectFrom('idempotency_keys')
+    .select(['state', 'response_status', sql<number>`extract(epoch from expires_at - created_at)`.as('lifetime')])
+    .where('key', '=', 'replay-1')
+    .executeTakeFirstOrThrow();
+  assert.deepEqual(
+    { ...stored, lifetime: Number(stored.lifetime) },
+    { state: 'done', response_status: 201, lifetime: 24 * 3600 },
+  );
 });
 
 test('a repeat replays verbatim on /contacts too', async () => {
@@ -75,7 +85,10 @@ test('errors are never stored: fix the body and retry with the same key', async 
   const refused = await post('/contacts', 'fix-contact', { client_id: 999999, name: 'Ann' });
   assert.equal(refused.status, 400);
   assert.equal(code(refused), 'INVALID_CLIENT');
-  assert.equal((await t.db.db.selectFrom('idempotency_keys').select('key').where('key', '=', 'fix-contact').execute()).length, 0);
+  assert.equal(
+    (await t.db.db.selectFrom('idempotency_keys').select('key').where('key', '=', 'fix-contact').execute()).length,
+    0,
+  );
   const repeated = await post('/contacts', 'fix-contact', { client_id: 999999, name: 'Ann' });
   assert.equal(code(repeated), 'INVALID_CLIENT', 'the error is produced again, not replayed');
   assert.equal(repeated.headers.get('idempotency-replayed'), null);
@@ -105,7 +118,9 @@ test('IDEMPOTENCY_CONFLICT (409) while the first request is still running; exact
     let state: string | undefined;
     for (let i = 0; i < 100 && state !== 'running'; i++) {
       await new Promise((r) => setTimeout(r, 20));
-      state = (await t.db.db.selectFrom('idempotency_keys').select('state').where('key', '=', 'race-1').executeTakeFirst())?.state;
+      state = (
+        await t.db.db.selectFrom('idempotency_keys').select('state').where('key', '=', 'race-1').executeTakeFirst()
+      )?.state;
     }
     assert.equal(state, 'running', 'the first request holds the key while it waits');
     const second = await post('/clients', 'race-1', { name });
@@ -134,7 +149,11 @@ test('Idempotency-Key longer than 200 characters is 400; 200 is accepted', async
 test('an expired entry runs again', async () => {
   const name = uniqueName('Expired');
   const first = await post('/clients', 'expire-1', { name });
-  await t.db.db.updateTable('idempotency_keys').set({ expires_at: sql`now() - interval '1 second'` as never }).where('key', '=', 'expire-1').execute();
+  await t.db.db
+    .updateTable('idempotency_keys')
+    .set({ expires_at: sql`now() - interval '1 second'` as never })
+    .where('key', '=', 'expire-1')
+    .execute();
   const again = await post('/clients', 'expire-1', { name });
   assert.equal(again.status, 201);
   assert.equal(again.headers.get('idempotency-replayed'), null);
@@ -150,14 +169,24 @@ test('without the header, and on paths not covered, nothing changes', async () =
   await t.request('POST', '/clients', { body: { name } });
   assert.equal(await countClients(name), 2);
   const id = await makeClient();
-  const patched = await t.request('PATCH', `/clients/${id}`, { body: { name: 'P1' }, headers: { 'idempotency-key': 'patch-1' } });
+  const patched = await t.request('PATCH', `/clients/${id}`, {
+    body: { name: 'P1' },
+    headers: { 'idempotency-key': 'patch-1' },
+  });
   assert.equal(patched.status, 200);
-  const repatched = await t.request('PATCH', `/clients/${id}`, { body: { name: 'P2' }, headers: { 'idempotency-key': 'patch-1' } });
+  const repatched = await t.request('PATCH', `/clients/${id}`, {
+    body: { name: 'P2' },
+    headers: { 'idempotency-key': 'patch-1' },
+  });
   assert.equal(repatched.status, 200);
   assert.equal(repatched.body.data.name, 'P2');
   assert.equal(repatched.headers.get('idempotency-replayed'), null);
   const longKey = await t.request('DELETE', `/clients/${id}`, { headers: { 'idempotency-key': 'k'.repeat(500) } });
   assert.equal(longKey.status, 204, 'the header is ignored, not validated, off the covered paths');
-  const stored = await t.db.db.selectFrom('idempotency_keys').select('key').where('key', 'in', ['patch-1', 'k'.repeat(500)]).execute();
+  const stored = await t.db.db
+    .selectFrom('idempotency_keys')
+    .select('key')
+    .where('key', 'in', ['patch-1', 'k'.repeat(500)])
+    .execute();
   assert.deepEqual(stored, []);
 });

@@ -8,7 +8,13 @@ const code = (res: Response) => res.body?.error?.code;
 
 /** Inserts clients straight into the table; returns their ids in insertion order. */
 async function insertClients(tenant: TenantFixture, names: string[], status = 'active'): Promise<number[]> {
-  const rows = await t.db.db.insertInto('clients').values(names.map((name) => ({ company_id: tenant.companyId, name, status, timing_required: 0, topic_required: 0 }))).returning('id').execute();
+  const rows = await t.db.db
+    .insertInto('clients')
+    .values(
+      names.map((name) => ({ company_id: tenant.companyId, name, status, timing_required: 0, topic_required: 0 })),
+    )
+    .returning('id')
+    .execute();
   return rows.map((r) => r.id);
 }
 
@@ -28,19 +34,31 @@ async function walk(tenant: TenantFixture, first: string, between: (page: number
     seen.push(...res.body.data.map((c: { id: number }) => c.id));
     if (!res.body.meta.next_cursor) break;
     await between(page);
-    res = await t.request('GET', `/clients?limit=2&cursor=${encodeURIComponent(res.body.meta.next_cursor)}`, { tenant });
+    res = await t.request('GET', `/clients?limit=2&cursor=${encodeURIComponent(res.body.meta.next_cursor)}`, {
+      tenant,
+    });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(Object.keys(res.body.meta).sort(), ['has_more', 'limit', 'next_cursor'], 'a cursor page has no total or offset');
+    assert.deepEqual(
+      Object.keys(res.body.meta).sort(),
+      ['has_more', 'limit', 'next_cursor'],
+      'a cursor page has no total or offset',
+    );
   }
   return { seen, last: res };
 }
 
 test('limit: default 50, 1-200 accepted, 0 and 201 refused', async () => {
   const tenant = await t.newTenant();
-  await insertClients(tenant, Array.from({ length: 60 }, (_, i) => `C${i}`));
+  await insertClients(
+    tenant,
+    Array.from({ length: 60 }, (_, i) => `C${i}`),
+  );
   const page = await t.request('GET', '/clients', { tenant });
   assert.equal(page.body.data.length, 50);
-  assert.deepEqual({ ...page.body.meta, next_cursor: typeof page.body.meta.next_cursor }, { total: 60, limit: 50, offset: 0, has_more: true, next_cursor: 'string' });
+  assert.deepEqual(
+    { ...page.body.meta, next_cursor: typeof page.body.meta.next_cursor },
+    { total: 60, limit: 50, offset: 0, has_more: true, next_cursor: 'string' },
+  );
   assert.equal((await t.request('GET', '/clients?limit=200', { tenant })).body.data.length, 60);
   assert.equal((await t.request('GET', '/clients?limit=1', { tenant })).body.data.length, 1);
   for (const bad of ['0', '201', 'abc', '-1', '2.5']) {
@@ -54,11 +72,17 @@ test('offset: 0-10000, 10001 refused; meta reports the page position', async () 
   const tenant = await t.newTenant();
   const ids = await insertClients(tenant, ['a', 'b', 'c', 'd', 'e']);
   const page = await t.request('GET', '/clients?offset=2&limit=2', { tenant });
-  assert.deepEqual(page.body.data.map((c: { id: number }) => c.id), ids.slice(2, 4));
+  assert.deepEqual(
+    page.body.data.map((c: { id: number }) => c.id),
+    ids.slice(2, 4),
+  );
   assert.deepEqual(page.body.meta.offset, 2);
   assert.equal(page.body.meta.has_more, true);
   const last = await t.request('GET', '/clients?offset=4&limit=2', { tenant });
-  assert.deepEqual({ has_more: last.body.meta.has_more, next_cursor: last.body.meta.next_cursor }, { has_more: false, next_cursor: null });
+  assert.deepEqual(
+    { has_more: last.body.meta.has_more, next_cursor: last.body.meta.next_cursor },
+    { has_more: false, next_cursor: null },
+  );
   assert.equal((await t.request('GET', '/clients?offset=10000', { tenant })).status, 200);
   await expectError('/clients?offset=10001', 400, 'VALIDATION_ERROR', tenant);
   await expectError('/clients?offset=-1', 400, 'VALIDATION_ERROR', tenant);
@@ -66,7 +90,9 @@ test('offset: 0-10000, 10001 refused; meta reports the page position', async () 
 
 test('meta.total is exact up to 10000 and the text "10000+" past it', async () => {
   const tenant = await t.newTenant();
-  await sql`insert into clients (company_id, name) select ${tenant.companyId}::uuid, 'Bulk ' || g from generate_series(1, 10000) g`.execute(t.db.db);
+  await sql`insert into clients (company_id, name) select ${tenant.companyId}::uuid, 'Bulk ' || g from generate_series(1, 10000) g`.execute(
+    t.db.db,
+  );
   const exact = await t.request('GET', '/clients?limit=1', { tenant });
   assert.equal(exact.body.meta.total, 10000);
   await insertClients(tenant, ['One more']);
@@ -74,7 +100,10 @@ test('meta.total is exact up to 10000 and the text "10000+" past it', async () =
   assert.equal(capped.status, 200);
   assert.equal(capped.body.meta.total, '10000+');
   const far = await t.request('GET', '/clients?offset=10000&limit=5', { tenant });
-  assert.deepEqual(far.body.data.map((c: { name: string }) => c.name), ['One more']);
+  assert.deepEqual(
+    far.body.data.map((c: { name: string }) => c.name),
+    ['One more'],
+  );
   assert.equal(far.body.meta.total, '10000+');
   const filtered = await t.request('GET', '/clients?limit=1&name=One%20more', { tenant });
   assert.equal(filtered.body.meta.total, 1, 'the total follows the filters');
@@ -83,7 +112,8 @@ test('meta.total is exact up to 10000 and the text "10000+" past it', async () =
 test('sort: field name, "-" for descending; unknown fields refused', async () => {
   const tenant = await t.newTenant();
   await insertClients(tenant, ['bravo', 'alpha', 'charlie']);
-  const names = async (path: string) => (await t.request('GET', path, { tenant })).body.data.map((c: { name: string }) => c.name);
+  const names = async (path: string) =>
+    (await t.request('GET', path, { tenant })).body.data.map((c: { name: string }) => c.name);
   assert.deepEqual(await names('/clients?sort=name'), ['alpha', 'bravo', 'charlie']);
   assert.deepEqual(await names('/clients?sort=-name'), ['charlie', 'bravo', 'alpha']);
   assert.deepEqual(await names('/clients?sort=-id'), ['charlie', 'alpha', 'bravo']);
@@ -104,7 +134,12 @@ test('cursor walk survives inserts and deletes between pages (by id)', async () 
     // Delete the anchor of the page just read and one row not yet read.
     const victims = [ids[page * 2 - 1]!, ids[ids.length - page]!];
     for (const id of victims) removed.add(id);
-    await t.db.db.updateTable('clients').set({ deleted_at: sql`now()` as never }).where('company_id', '=', tenant.companyId).where('id', 'in', victims).execute();
+    await t.db.db
+      .updateTable('clients')
+      .set({ deleted_at: sql`now()` as never })
+      .where('company_id', '=', tenant.companyId)
+      .where('id', 'in', victims)
+      .execute();
   });
   const throughout = ids.filter((id) => !removed.has(id));
   for (const id of throughout) assert.equal(seen.filter((s) => s === id).length, 1, `client ${id} seen exactly once`);
@@ -120,13 +155,28 @@ test('cursor walk by a non-unique sort field, descending, with changes between p
   const { seen } = await walk(tenant, '/clients?limit=2&sort=-name', async (page) => {
     await insertClients(tenant, ['m', 'zz', 'b']);
     removed.add(ids[page]!);
-    await t.db.db.updateTable('clients').set({ deleted_at: sql`now()` as never }).where('company_id', '=', tenant.companyId).where('id', '=', ids[page]!).execute();
+    await t.db.db
+      .updateTable('clients')
+      .set({ deleted_at: sql`now()` as never })
+      .where('company_id', '=', tenant.companyId)
+      .where('id', '=', ids[page]!)
+      .execute();
   });
-  for (const id of ids.filter((i) => !removed.has(i))) assert.equal(seen.filter((s) => s === id).length, 1, `client ${id} seen exactly once`);
+  for (const id of ids.filter((i) => !removed.has(i)))
+    assert.equal(seen.filter((s) => s === id).length, 1, `client ${id} seen exactly once`);
   assert.equal(new Set(seen).size, seen.length);
   const byTime = await walk(tenant, '/clients?limit=2&sort=-created_at');
-  const live = await t.db.db.selectFrom('clients').select('id').where('company_id', '=', tenant.companyId).where('deleted_at', 'is', null).execute();
-  assert.deepEqual([...byTime.seen].sort(), live.map((r) => r.id).sort(), 'a timestamp keyset walks every live row once');
+  const live = await t.db.db
+    .selectFrom('clients')
+    .select('id')
+    .where('company_id', '=', tenant.companyId)
+    .where('deleted_at', 'is', null)
+    .execute();
+  assert.deepEqual(
+    [...byTime.seen].sort(),
+    live.map((r) => r.id).sort(),
+    'a timestamp keyset walks every live row once',
+  );
 });
 
 test('a cursor keeps its filters and sort; other filters or sort with it are INVALID_CURSOR', async () => {
@@ -136,7 +186,10 @@ test('a cursor keeps its filters and sort; other filters or sort with it are INV
   const first = await t.request('GET', '/clients?status=prospect&limit=1&sort=-id', { tenant });
   const cursor = encodeURIComponent(first.body.meta.next_cursor);
   const reused = await t.request('GET', `/clients?limit=5&cursor=${cursor}`, { tenant });
-  assert.deepEqual(reused.body.data.map((c: { id: number }) => c.id), [prospects[1], prospects[0]]);
+  assert.deepEqual(
+    reused.body.data.map((c: { id: number }) => c.id),
+    [prospects[1], prospects[0]],
+  );
   const same = await t.request('GET', `/clients?status=prospect&sort=-id&limit=5&cursor=${cursor}`, { tenant });
   assert.deepEqual(same.body.data, reused.body.data);
   await expectError(`/clients?status=active&cursor=${cursor}`, 400, 'INVALID_CURSOR', tenant);
@@ -152,18 +205,34 @@ test('INVALID_CURSOR: tampered, malformed, another company, another list', async
   await insertClients(other, ['o1', 'o2']);
   const cursor: string = (await t.request('GET', '/clients?limit=1', { tenant })).body.meta.next_cursor;
   const [body, mac] = cursor.split('.') as [string, string];
-  const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), v: [0, 0] })).toString('base64url');
+  const forged = Buffer.from(
+    JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), v: [0, 0] }),
+  ).toString('base64url');
   const bad = [
-    `${forged}.${mac}`, `${body}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`, `${body}x.${mac}`, 'abc', `${body}.`, '.', `${body}.${mac}.extra`,
-    `${body}.${'é'.repeat(22)}`, `${body}.${'A'.repeat(21)}é`, Buffer.from('{"l":"clients"}').toString('base64url'),
+    `${forged}.${mac}`,
+    `${body}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`,
+    `${body}x.${mac}`,
+    'abc',
+    `${body}.`,
+    '.',
+    `${body}.${mac}.extra`,
+    `${body}.${'é'.repeat(22)}`,
+    `${body}.${'A'.repeat(21)}é`,
+    Buffer.from('{"l":"clients"}').toString('base64url'),
   ];
   for (const raw of bad) await expectError(`/clients?cursor=${encodeURIComponent(raw)}`, 400, 'INVALID_CURSOR', tenant);
   const foreign: string = (await t.request('GET', '/clients?limit=1', { tenant: other })).body.meta.next_cursor;
   const res = await expectError(`/clients?cursor=${encodeURIComponent(foreign)}`, 400, 'INVALID_CURSOR', tenant);
   assert.deepEqual(Object.keys(res.body.error).sort(), ['code', 'message']);
-  await t.db.db.insertInto('contacts').values(['c1', 'c2'].map((name) => ({ company_id: tenant.companyId, client_id: clientId!, name, is_primary: 0 }))).execute();
+  await t.db.db
+    .insertInto('contacts')
+    .values(['c1', 'c2'].map((name) => ({ company_id: tenant.companyId, client_id: clientId!, name, is_primary: 0 })))
+    .execute();
   const contactsCursor: string = (await t.request('GET', '/contacts?limit=1', { tenant })).body.meta.next_cursor;
-  assert.equal((await t.request('GET', `/contacts?cursor=${encodeURIComponent(contactsCursor)}`, { tenant })).status, 200);
+  assert.equal(
+    (await t.request('GET', `/contacts?cursor=${encodeURIComponent(contactsCursor)}`, { tenant })).status,
+    200,
+  );
   await expectError(`/clients?cursor=${encodeURIComponent(contactsCursor)}`, 400, 'INVALID_CURSOR', tenant);
   await expectError(`/contacts?cursor=${encodeURIComponent(cursor)}`, 400, 'INVALID_CURSOR', tenant);
 });
@@ -177,8 +246,11 @@ test('UNKNOWN_FILTER_FIELD for query parameters a list does not know', async () 
 
 test('422 INVALID_FILTER_VALUE for filter values that do not parse', async () => {
   const cases: Array<[string, string]> = [
-    ['/clients?default_person_id=abc', 'default_person_id'], ['/clients?status=bogus', 'status'], ['/clients?status=active,bogus', 'status'],
-    ['/contacts?client_id=abc', 'client_id'], ['/contacts?client_id=0', 'client_id'],
+    ['/clients?default_person_id=abc', 'default_person_id'],
+    ['/clients?status=bogus', 'status'],
+    ['/clients?status=active,bogus', 'status'],
+    ['/contacts?client_id=abc', 'client_id'],
+    ['/contacts?client_id=0', 'client_id'],
   ];
   for (const [path, field] of cases) {
     const res = await expectError(path, 422, 'INVALID_FILTER_VALUE');

@@ -7,16 +7,34 @@ import { createTestApp, type TestApp, type TenantFixture } from '../helpers.ts';
 const t = await createTestApp();
 const REMOTE = '203.0.113.7';
 
-function inject(app: TestApp, options: { method?: string; path: string; remote?: string; headers?: Record<string, string>; key?: string | null; tenant?: TenantFixture }) {
+function inject(
+  app: TestApp,
+  options: {
+    method?: string;
+    path: string;
+    remote?: string;
+    headers?: Record<string, string>;
+    key?: string | null;
+    tenant?: TenantFixture;
+  },
+) {
   const tenant = options.tenant ?? app.tenant;
   const headers: Record<string, string> = { 'x-service-company': tenant.companyId, ...options.headers };
   if (options.key !== null) headers['x-api-key'] = options.key ?? tenant.keys.admin;
-  return app.app.inject({ method: (options.method ?? 'GET') as 'GET', url: `/api/v3${options.path}`, remoteAddress: options.remote ?? REMOTE, headers });
+  return app.app.inject({
+    method: (options.method ?? 'GET') as 'GET',
+    url: `/api/v3${options.path}`,
+    remoteAddress: options.remote ?? REMOTE,
+    headers,
+  });
 }
 
 const code = (res: { body: any }) => res.body?.error?.code;
 
-async function setCompany(tenant: TenantFixture, values: { subscription_status?: 'active' | 'lapsed'; plan?: 'pro' | 'basic' }) {
+async function setCompany(
+  tenant: TenantFixture,
+  values: { subscription_status?: 'active' | 'lapsed'; plan?: 'pro' | 'basic' },
+) {
   await t.db.db.updateTable('companies').set(values).where('id', '=', tenant.companyId).execute();
 }
 
@@ -24,7 +42,13 @@ test('order: plain HTTP from a non-loopback peer is refused before the company h
   const res = await t.app.inject({ method: 'GET', url: '/api/v3/clients', remoteAddress: REMOTE });
   assert.equal(res.statusCode, 403);
   assert.deepEqual(res.json(), { error: { code: 'HTTPS_REQUIRED', message: 'Requests must use HTTPS' } });
-  const post = await t.app.inject({ method: 'POST', url: '/api/v3/clients', remoteAddress: REMOTE, payload: '{not json', headers: { 'content-type': 'application/json' } });
+  const post = await t.app.inject({
+    method: 'POST',
+    url: '/api/v3/clients',
+    remoteAddress: REMOTE,
+    payload: '{not json',
+    headers: { 'content-type': 'application/json' },
+  });
   assert.equal(post.json().error.code, 'HTTPS_REQUIRED');
 });
 
@@ -92,7 +116,11 @@ test('order: rate limit before scope; gates before rate limit', async () => {
   assert.equal(second.status, 429);
   assert.equal(code(second), 'RATE_LIMIT_EXCEEDED');
   const lapsed = await limited.newTenant();
-  await limited.db.db.updateTable('companies').set({ subscription_status: 'lapsed' }).where('id', '=', lapsed.companyId).execute();
+  await limited.db.db
+    .updateTable('companies')
+    .set({ subscription_status: 'lapsed' })
+    .where('id', '=', lapsed.companyId)
+    .execute();
   for (let i = 0; i < 3; i++) {
     const res = await limited.request('POST', '/clients', { tenant: lapsed, key: 'write', body: { name: 'x' } });
     assert.equal(code(res), 'SUBSCRIPTION_READ_ONLY');
@@ -103,7 +131,10 @@ test('order: rate limit before scope; gates before rate limit', async () => {
 test('lapsed subscription: reads work, every write is 403 SUBSCRIPTION_READ_ONLY and changes nothing', async () => {
   const tenant = await t.newTenant();
   const client = await t.request('POST', '/clients', { tenant, body: { name: 'Kept' } });
-  const contact = await t.request('POST', '/contacts', { tenant, body: { client_id: client.body.data.id, name: 'Ann' } });
+  const contact = await t.request('POST', '/contacts', {
+    tenant,
+    body: { client_id: client.body.data.id, name: 'Ann' },
+  });
   assert.equal(contact.status, 201, contact.text);
   await setCompany(tenant, { subscription_status: 'lapsed' });
   const id = client.body.data.id;
@@ -111,15 +142,23 @@ test('lapsed subscription: reads work, every write is 403 SUBSCRIPTION_READ_ONLY
   assert.equal((await t.request('GET', `/clients/${id}`, { tenant, key: 'read' })).status, 200);
   assert.equal((await t.request('GET', '/contacts', { tenant })).status, 200);
   const writes: Array<[string, string, unknown]> = [
-    ['POST', '/clients', { name: 'New' }], ['PATCH', `/clients/${id}`, { name: 'Renamed' }], ['DELETE', `/clients/${id}`, undefined],
-    ['POST', '/contacts', { client_id: id, name: 'Bob' }], ['PATCH', `/contacts/${contact.body.data.id}`, { name: 'X' }], ['DELETE', `/contacts/${contact.body.data.id}`, undefined],
+    ['POST', '/clients', { name: 'New' }],
+    ['PATCH', `/clients/${id}`, { name: 'Renamed' }],
+    ['DELETE', `/clients/${id}`, undefined],
+    ['POST', '/contacts', { client_id: id, name: 'Bob' }],
+    ['PATCH', `/contacts/${contact.body.data.id}`, { name: 'X' }],
+    ['DELETE', `/contacts/${contact.body.data.id}`, undefined],
   ];
   for (const [method, path, body] of writes) {
     const res = await t.request(method, path, { tenant, key: 'admin', body });
     assert.equal(res.status, 403, `${method} ${path}`);
     assert.equal(code(res), 'SUBSCRIPTION_READ_ONLY');
   }
-  const stored = await t.db.db.selectFrom('clients').select(['name', 'deleted_at']).where('company_id', '=', tenant.companyId).execute();
+  const stored = await t.db.db
+    .selectFrom('clients')
+    .select(['name', 'deleted_at'])
+    .where('company_id', '=', tenant.companyId)
+    .execute();
   assert.deepEqual(stored, [{ name: 'Kept', deleted_at: null }]);
 });
 
@@ -127,7 +166,13 @@ test('plan gate: PLAN_UPGRADE_REQUIRED on every v3 request, reads included', asy
   const tenant = await t.newTenant();
   const client = await t.request('POST', '/clients', { tenant, body: { name: 'Kept' } });
   await setCompany(tenant, { plan: 'basic' });
-  for (const [method, path] of [['GET', '/clients'], ['GET', `/clients/${client.body.data.id}`], ['GET', '/contacts'], ['POST', '/clients'], ['DELETE', `/clients/${client.body.data.id}`]] as const) {
+  for (const [method, path] of [
+    ['GET', '/clients'],
+    ['GET', `/clients/${client.body.data.id}`],
+    ['GET', '/contacts'],
+    ['POST', '/clients'],
+    ['DELETE', `/clients/${client.body.data.id}`],
+  ] as const) {
     const res = await t.request(method, path, { tenant, body: method === 'POST' ? { name: 'n' } : undefined });
     assert.equal(res.status, 403, `${method} ${path}`);
     assert.equal(code(res), 'PLAN_UPGRADE_REQUIRED');
@@ -160,7 +205,9 @@ test('SVC_REQUIRE_HTTPS=always refuses loopback plain HTTP; X-Forwarded-Proto co
   assert.equal(code(untrusted), 'HTTPS_REQUIRED');
 
   const proxied = await createTestApp({}, { SVC_REQUIRE_HTTPS: 'always', SVC_TRUST_PROXY: '127.0.0.1' });
-  const viaProxy = await proxied.request('GET', '/clients', { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': REMOTE } });
+  const viaProxy = await proxied.request('GET', '/clients', {
+    headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': REMOTE },
+  });
   assert.equal(viaProxy.status, 200, viaProxy.text);
   const plainViaProxy = await proxied.request('GET', '/clients', { headers: { 'x-forwarded-proto': 'http' } });
   assert.equal(code(plainViaProxy), 'HTTPS_REQUIRED');
@@ -171,7 +218,9 @@ test('SVC_REQUIRE_HTTPS=on behind a trusted local proxy judges the forwarded cli
   const remote = await proxied.request('GET', '/clients', { headers: { 'x-forwarded-for': REMOTE } });
   assert.equal(remote.status, 403);
   assert.equal(code(remote), 'HTTPS_REQUIRED');
-  const secure = await proxied.request('GET', '/clients', { headers: { 'x-forwarded-for': REMOTE, 'x-forwarded-proto': 'https' } });
+  const secure = await proxied.request('GET', '/clients', {
+    headers: { 'x-forwarded-for': REMOTE, 'x-forwarded-proto': 'https' },
+  });
   assert.equal(secure.status, 200);
   assert.equal((await proxied.request('GET', '/clients')).status, 200);
 });

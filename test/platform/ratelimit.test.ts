@@ -15,12 +15,18 @@ function assertHeaders(res: Response, tier: 'read' | 'write', limit: number, rem
   assert.equal(res.headers.get('x-ratelimit-remaining'), String(remaining));
   const reset = Number(res.headers.get('x-ratelimit-reset'));
   const now = Date.now() / 1000;
-  assert.ok(Number.isInteger(reset) && reset >= Math.floor(now) && reset <= now + 61, `reset ${reset} is epoch seconds within the window`);
+  assert.ok(
+    Number.isInteger(reset) && reset >= Math.floor(now) && reset <= now + 61,
+    `reset ${reset} is epoch seconds within the window`,
+  );
 }
 
 test('defaults come from the spec and limits are configurable; bad values refuse to start', () => {
   assert.deepEqual(loadConfig({}).rateLimits, { read: 120, write: 30, address: 300 });
-  assert.deepEqual(loadConfig({ SVC_RATE_LIMIT_READ: '3', SVC_RATE_LIMIT_WRITE: '0', SVC_RATE_LIMIT_ADDRESS: '9' }).rateLimits, { read: 3, write: 0, address: 9 });
+  assert.deepEqual(
+    loadConfig({ SVC_RATE_LIMIT_READ: '3', SVC_RATE_LIMIT_WRITE: '0', SVC_RATE_LIMIT_ADDRESS: '9' }).rateLimits,
+    { read: 3, write: 0, address: 9 },
+  );
   assert.throws(() => loadConfig({ SVC_RATE_LIMIT_READ: '-1' }), /non-negative integer/);
 });
 
@@ -49,12 +55,20 @@ test('write tier: POST, PATCH and DELETE share the write counter', async () => {
   const created = await t.request('POST', '/clients', { tenant, key: 'write', body: { name: 'A' } });
   assert.equal(created.status, 201);
   assertHeaders(created, 'write', 2, 1);
-  const patched = await t.request('PATCH', `/clients/${created.body.data.id}`, { tenant, key: 'write', body: { name: 'B' } });
+  const patched = await t.request('PATCH', `/clients/${created.body.data.id}`, {
+    tenant,
+    key: 'write',
+    body: { name: 'B' },
+  });
   assertHeaders(patched, 'write', 2, 0);
   const deleted = await t.request('DELETE', `/clients/${created.body.data.id}`, { tenant, key: 'write' });
   assert.equal(deleted.status, 429);
   assert.equal(code(deleted), 'RATE_LIMIT_EXCEEDED');
-  const stored = await t.db.db.selectFrom('clients').select(['name', 'deleted_at']).where('company_id', '=', tenant.companyId).executeTakeFirstOrThrow();
+  const stored = await t.db.db
+    .selectFrom('clients')
+    .select(['name', 'deleted_at'])
+    .where('company_id', '=', tenant.companyId)
+    .executeTakeFirstOrThrow();
   assert.deepEqual(stored, { name: 'B', deleted_at: null });
   // Reads are still open.
   assertHeaders(await t.request('GET', '/clients', { tenant, key: 'write' }), 'read', 3, 2);
@@ -116,7 +130,12 @@ test('with Redis, two app instances share one counter per key', async () => {
   const env = { SVC_RATE_LIMIT_READ: '3', SVC_RATE_LIMIT_WRITE: '2', SVC_RATE_LIMIT_ADDRESS: '0' };
   const first = await createTestApp({}, env, { redis });
   // The second instance: another process in production, here another app over the same database and Redis.
-  const second = await buildApp({ config: loadConfig(env), db: first.db, redis, logStream: new Writable({ write: (_c, _e, cb) => cb() }) });
+  const second = await buildApp({
+    config: loadConfig(env),
+    db: first.db,
+    redis,
+    logStream: new Writable({ write: (_c, _e, cb) => cb() }),
+  });
   after(async () => {
     await second.close();
     const keys = await redis.keys(`rl:*:${first.tenant.companyId}:*`);

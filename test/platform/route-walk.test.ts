@@ -9,10 +9,21 @@ const V3 = '/api/v3';
 const ACCESS_CODES = new Set(['FORBIDDEN', 'FINANCIAL_SCOPE_REQUIRED', 'PERSONAL_KEY_CANNOT_MANAGE_KEYS']);
 
 /** Every v3 route that needs credentials, straight from the app's route table. */
-const routes = t.app.routeTable.filter((r) => r.url.startsWith(`${V3}/`) && r.config.tier && r.config.tier !== 'none' && r.config.tier !== 'operator' && r.method !== 'HEAD');
+const routes = t.app.routeTable.filter(
+  (r) =>
+    r.url.startsWith(`${V3}/`) &&
+    r.config.tier &&
+    r.config.tier !== 'none' &&
+    r.config.tier !== 'operator' &&
+    r.method !== 'HEAD',
+);
 
 const scopesOf: Record<KeyName, string[]> = {
-  read: ['read'], write: ['read', 'write'], admin: ['read', 'write', 'admin'], personal: ['read', 'write'], personalAdmin: ['read', 'write'],
+  read: ['read'],
+  write: ['read', 'write'],
+  admin: ['read', 'write', 'admin'],
+  personal: ['read', 'write'],
+  personalAdmin: ['read', 'write'],
 };
 
 const bodyFor = (method: string) => (method === 'GET' || method === 'DELETE' ? undefined : {});
@@ -45,7 +56,7 @@ test('scope walk: every route answers each key kind according to its declared ti
   assert.deepEqual(problems, []);
 });
 
-test('tenant walk: another company\'s ids answer 404 on every route and change nothing', async () => {
+test("tenant walk: another company's ids answer 404 on every route and change nothing", async () => {
   const other = await t.newTenant({ name: 'Intruder Co' });
   const allParams = new Set(routes.flatMap((r) => paramsOf(r.url)));
   const mine = await makeFixtures(t, t.tenant, allParams);
@@ -56,16 +67,22 @@ test('tenant walk: another company\'s ids answer 404 on every route and change n
   for (const route of withParams) {
     const url = fill(route.url, mine);
     const response = await t.request(route.method, url, { key: 'admin', tenant: other, body: bodyFor(route.method) });
-    if (response.status !== 404) problems.push(`${route.method} ${route.url}: expected 404 for another company's ids, got ${response.status} ${response.body?.error?.code ?? ''}`);
+    if (response.status !== 404)
+      problems.push(
+        `${route.method} ${route.url}: expected 404 for another company's ids, got ${response.status} ${response.body?.error?.code ?? ''}`,
+      );
   }
   assert.deepEqual(problems, []);
   for (const route of withParams.filter((r) => r.method === 'GET')) {
     const response = await t.request('GET', fill(route.url, mine), { key: 'admin' });
-    assert.ok(response.status < 400 || response.status === 409, `owner lost access to ${route.url} after the walk: ${response.status}`);
+    assert.ok(
+      response.status < 400 || response.status === 409,
+      `owner lost access to ${route.url} after the walk: ${response.status}`,
+    );
   }
 });
 
-test('list walk: another company\'s lists and id filters never show this company\'s rows', async () => {
+test("list walk: another company's lists and id filters never show this company's rows", async () => {
   const other = await t.newTenant({ name: 'Lister Co' });
   const allParams = new Set(routes.flatMap((r) => paramsOf(r.url)));
   const mine = await makeFixtures(t, t.tenant, allParams);
@@ -73,11 +90,17 @@ test('list walk: another company\'s lists and id filters never show this company
   for (const route of routes.filter((r) => r.method === 'GET' && paramsOf(r.url).length === 0)) {
     const plain = await t.request('GET', route.url, { key: 'admin', tenant: other });
     const rows = Array.isArray(plain.body?.data) ? plain.body.data : [];
-    for (const row of rows) if (row.company_id && row.company_id !== other.companyId) problems.push(`${route.url} shows company ${row.company_id}`);
+    for (const row of rows)
+      if (row.company_id && row.company_id !== other.companyId)
+        problems.push(`${route.url} shows company ${row.company_id}`);
     for (const filter of route.config.filters ?? []) {
       if (!filter.endsWith('_id') || !(filter in mine)) continue;
-      const filtered = await t.request('GET', `${route.url}?${filter}=${mine[filter]}`, { key: 'admin', tenant: other });
-      if (filtered.status === 200 && filtered.body.data.length > 0) problems.push(`${route.url}?${filter}=<other company's id> returned rows`);
+      const filtered = await t.request('GET', `${route.url}?${filter}=${mine[filter]}`, {
+        key: 'admin',
+        tenant: other,
+      });
+      if (filtered.status === 200 && filtered.body.data.length > 0)
+        problems.push(`${route.url}?${filter}=<other company's id> returned rows`);
     }
   }
   assert.deepEqual(problems, []);

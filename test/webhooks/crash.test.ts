@@ -15,8 +15,14 @@ function spawnWorker(): ChildProcess & { output: string[] } {
   const child = spawn(process.execPath, ['src/worker.ts'], {
     cwd: ROOT,
     env: {
-      ...process.env, DATABASE_URL: databaseUrl, SVC_WEBHOOK_ALLOW_PRIVATE: 'true', SVC_WEBHOOK_RATE: '0', SVC_WEBHOOK_CONCURRENCY: '4',
-      SVC_WEBHOOK_POLL: '0.05', SVC_WEBHOOK_RETRY_DELAYS: '0.05,0.05,0.05', LOG_LEVEL: 'info',
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      SVC_WEBHOOK_ALLOW_PRIVATE: 'true',
+      SVC_WEBHOOK_RATE: '0',
+      SVC_WEBHOOK_CONCURRENCY: '4',
+      SVC_WEBHOOK_POLL: '0.05',
+      SVC_WEBHOOK_RETRY_DELAYS: '0.05,0.05,0.05',
+      LOG_LEVEL: 'info',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   }) as ChildProcess & { output: string[] };
@@ -26,10 +32,12 @@ function spawnWorker(): ChildProcess & { output: string[] } {
   return child;
 }
 
-const exited = (child: ChildProcess) => new Promise<{ code: number | null; signal: string | null }>((resolve) => {
-  if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
-  else child.once('exit', (code, signal) => resolve({ code, signal }));
-});
+const exited = (child: ChildProcess) =>
+  new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null)
+      resolve({ code: child.exitCode, signal: child.signalCode });
+    else child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
 
 async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
@@ -42,7 +50,9 @@ async function until(check: () => boolean | Promise<boolean>, what: string, time
 /** Answers the first `fast` requests at once, then holds every answer until release(). */
 function holdAfter(receiver: Receiver, fast: number) {
   let release!: () => void;
-  const gate = new Promise<void>((r) => { release = r; });
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
   receiver.handle(async (_req, i) => {
     if (i >= fast) await gate;
     return { status: 200, body: 'ok' };
@@ -56,7 +66,8 @@ test('SIGKILL mid-burst: after a restart every event is delivered at least once,
   const release = holdAfter(receiver, 30);
   const first = spawnWorker();
   const burst = Array.from({ length: 100 }, (_, i) => `Burst ${i}`);
-  for (let i = 0; i < burst.length; i += 10) await Promise.all(burst.slice(i, i + 10).map((name) => createClient(t, name)));
+  for (let i = 0; i < burst.length; i += 10)
+    await Promise.all(burst.slice(i, i + 10).map((name) => createClient(t, name)));
   // 30 answered, 4 more (one per loop) claimed and waiting for their answer: kill it now.
   await until(() => receiver.received.length >= 34, 'the first worker to be mid-burst');
   const inFlight = receiver.received.slice(30).map((r) => r.body.id as string);
@@ -64,7 +75,12 @@ test('SIGKILL mid-burst: after a restart every event is delivered at least once,
   assert.equal((await exited(first)).signal, 'SIGKILL');
   release();
 
-  const events = await t.db.db.selectFrom('events').select('uuid').where('company_id', '=', t.tenant.companyId).where('event', '=', 'client.created').execute();
+  const events = await t.db.db
+    .selectFrom('events')
+    .select('uuid')
+    .where('company_id', '=', t.tenant.companyId)
+    .where('event', '=', 'client.created')
+    .execute();
   assert.equal(events.length, 100);
   const second = spawnWorker();
   try {
@@ -81,8 +97,13 @@ test('SIGKILL mid-burst: after a restart every event is delivered at least once,
     assert.ok(expected.has(r.body.id), 'only recorded events are delivered');
     seen.set(r.body.id, (seen.get(r.body.id) ?? 0) + 1);
   }
-  assert.deepEqual([...expected].filter((uuid) => !seen.has(uuid)), [], 'no event was lost');
-  for (const uuid of inFlight) assert.ok(seen.get(uuid)! >= 2, 'an attempt cut by the crash was made again, with the same id');
+  assert.deepEqual(
+    [...expected].filter((uuid) => !seen.has(uuid)),
+    [],
+    'no event was lost',
+  );
+  for (const uuid of inFlight)
+    assert.ok(seen.get(uuid)! >= 2, 'an attempt cut by the crash was made again, with the same id');
   const rows = await attemptsOf(t, id);
   assert.equal(rows.length, 100, 'one recorded attempt per event: the cut attempts were never recorded');
   assert.ok(rows.every((r) => r.status === 'delivered' && r.attempt === 1));
@@ -101,7 +122,10 @@ test('SIGTERM lets an in-flight attempt finish and record before the worker exit
   worker.kill('SIGTERM');
   assert.equal((await exited(worker)).code, 0, worker.output.join(''));
   const rows = await attemptsOf(t, id);
-  assert.deepEqual(rows.map((r) => [r.status, r.response_body]), [['delivered', 'slow but fine']]);
+  assert.deepEqual(
+    rows.map((r) => [r.status, r.response_body]),
+    [['delivered', 'slow but fine']],
+  );
   assert.match(worker.output.join(''), /webhook delivery worker stopped/);
 });
 
@@ -114,12 +138,19 @@ test('stopping past the grace period releases the attempt to the queue, unrecord
   await receiver.waitFor(1);
   await worker.stop({ graceMs: 100 });
   release();
-  const row = await t.db.db.selectFrom('webhook_deliveries').select(['state', 'attempt']).where('webhook_id', '=', id).executeTakeFirstOrThrow();
+  const row = await t.db.db
+    .selectFrom('webhook_deliveries')
+    .select(['state', 'attempt'])
+    .where('webhook_id', '=', id)
+    .executeTakeFirstOrThrow();
   assert.deepEqual(row, { state: 'pending', attempt: 1 }, 'back in the queue with its attempt number');
   assert.equal((await attemptsOf(t, id)).length, 0);
   await deliverAll(t);
   const rows = await attemptsOf(t, id);
-  assert.deepEqual(rows.map((r) => [r.attempt, r.status]), [[1, 'delivered']]);
+  assert.deepEqual(
+    rows.map((r) => [r.attempt, r.status]),
+    [[1, 'delivered']],
+  );
   assert.equal(receiver.received.length, 2);
   assert.equal(receiver.received[1]!.body.id, receiver.received[0]!.body.id);
 });

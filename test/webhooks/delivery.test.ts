@@ -11,13 +11,20 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** An implementation of the signature rule that shares nothing with the service: WebCrypto. */
 async function independentSignature(secret: string, timestamp: string, raw: Buffer): Promise<string> {
-  const key = await webcrypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const key = await webcrypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
   const message = Buffer.concat([Buffer.from(`${timestamp}.`), raw]);
   const mac = new Uint8Array(await webcrypto.subtle.sign('HMAC', key, message));
   return `sha256=${Array.from(mac, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-const header = (raw: string[], name: string) => raw.filter((_, i) => i % 2 === 0 && raw[i]!.toLowerCase() === name).length;
+const header = (raw: string[], name: string) =>
+  raw.filter((_, i) => i % 2 === 0 && raw[i]!.toLowerCase() === name).length;
 
 test('a delivery carries the spec body, every header and a verifiable signature', async () => {
   const receiver = await startReceiver('/hook?source=svc');
@@ -42,12 +49,26 @@ test('a delivery carries the spec body, every header and a verifiable signature'
   assert.ok(Math.abs(Number(timestamp) - Date.now() / 1000) < 30);
   assert.equal(h['x-service-signature'], await independentSignature(sub.secret, timestamp, got!.raw));
   assert.match(h['x-service-signature'] as string, /^sha256=[0-9a-f]{64}$/);
-  assert.ok(verifySignature(got!.raw, h['x-service-signature'] as string, timestamp, sub.secret), 'the README snippet accepts it');
-  assert.ok(!verifySignature(got!.raw, h['x-service-signature'] as string, timestamp, 'whsec_wrong'), 'and refuses another secret');
-  assert.ok(!verifySignature(got!.raw, h['x-service-signature'] as string, String(Number(timestamp) - 301), sub.secret), 'and an old timestamp');
+  assert.ok(
+    verifySignature(got!.raw, h['x-service-signature'] as string, timestamp, sub.secret),
+    'the README snippet accepts it',
+  );
+  assert.ok(
+    !verifySignature(got!.raw, h['x-service-signature'] as string, timestamp, 'whsec_wrong'),
+    'and refuses another secret',
+  );
+  assert.ok(
+    !verifySignature(got!.raw, h['x-service-signature'] as string, String(Number(timestamp) - 301), sub.secret),
+    'and an old timestamp',
+  );
 
-  const event = await t.db.db.selectFrom('events').select(['uuid', 'occurred_at']).where('company_id', '=', t.tenant.companyId)
-    .where('event', '=', 'client.created').where('record_id', '=', client.id).executeTakeFirstOrThrow();
+  const event = await t.db.db
+    .selectFrom('events')
+    .select(['uuid', 'occurred_at'])
+    .where('company_id', '=', t.tenant.companyId)
+    .where('event', '=', 'client.created')
+    .where('record_id', '=', client.id)
+    .executeTakeFirstOrThrow();
   assert.deepEqual(Object.keys(got!.body), ['id', 'event', 'occurred_at', 'data']);
   assert.equal(got!.body.id, event.uuid);
   assert.equal(got!.body.id, h['x-service-delivery-id']);
@@ -92,7 +113,11 @@ test('Host names the subscribed host with its port (IPv6 in brackets) while the 
   // receiver.test exists only in this resolver: a second (system) lookup would fail the delivery.
   const named = await startReceiver('/named');
   const byNameSub = await subscribe(t, 'contact.created', named.url);
-  await t.db.db.updateTable('webhooks').set({ url: `http://receiver.test:${named.port}/named` }).where('id', '=', byNameSub.id).execute();
+  await t.db.db
+    .updateTable('webhooks')
+    .set({ url: `http://receiver.test:${named.port}/named` })
+    .where('id', '=', byNameSub.id)
+    .execute();
   const resolve = async (host: string) => (host === 'receiver.test' ? [{ address: '127.0.0.1', family: 4 }] : []);
   const client = await createClient(t, 'Contacts Co');
   assert.equal((await t.request('POST', '/contacts', { body: { client_id: client.id, name: 'Jo' } })).status, 201);
@@ -112,7 +137,10 @@ test('retries: numbered by attempt, spaced by the ladder, same delivery id, then
   await deliverAll(t);
   const got = await receiver.waitFor(4);
   assert.equal(got.length, 4);
-  assert.deepEqual(got.map((r) => r.headers['x-service-retry-num']), [undefined, '2', '3', '4']);
+  assert.deepEqual(
+    got.map((r) => r.headers['x-service-retry-num']),
+    [undefined, '2', '3', '4'],
+  );
   assert.equal(new Set(got.map((r) => r.headers['x-service-delivery-id'])).size, 1, 'one delivery id across retries');
   assert.equal(new Set(got.map((r) => r.body.id)).size, 1);
   const delays = t.deps.config.webhooks.retryDelaysMs;
@@ -121,7 +149,15 @@ test('retries: numbered by attempt, spaced by the ladder, same delivery id, then
     assert.ok(gap >= delays[i - 1]! - 5, `retry ${i} came after ${gap} ms, the ladder says ${delays[i - 1]} ms`);
   }
   const rows = await attemptsOf(t, sub.id);
-  assert.deepEqual(rows.map((r) => [r.attempt, r.status, r.response_status]), [[1, 'failed', 500], [2, 'failed', 500], [3, 'failed', 500], [4, 'delivered', 204]]);
+  assert.deepEqual(
+    rows.map((r) => [r.attempt, r.status, r.response_status]),
+    [
+      [1, 'failed', 500],
+      [2, 'failed', 500],
+      [3, 'failed', 500],
+      [4, 'delivered', 204],
+    ],
+  );
   assert.ok(rows.slice(0, 3).every((r) => r.next_retry_at !== null && r.response_body === 'busy'));
   assert.equal(rows[3].next_retry_at, null);
   const after = await t.request('GET', `/webhooks/${sub.id}`);
@@ -137,9 +173,16 @@ test('four attempts in all, then the delivery stops', async () => {
   await new Promise((r) => setTimeout(r, 250));
   assert.equal(receiver.received.length, 4);
   const rows = await attemptsOf(t, sub.id);
-  assert.deepEqual(rows.map((r) => r.attempt), [1, 2, 3, 4]);
+  assert.deepEqual(
+    rows.map((r) => r.attempt),
+    [1, 2, 3, 4],
+  );
   assert.equal(rows[3].next_retry_at, null);
-  const delivery = await t.db.db.selectFrom('webhook_deliveries').select('state').where('webhook_id', '=', sub.id).executeTakeFirstOrThrow();
+  const delivery = await t.db.db
+    .selectFrom('webhook_deliveries')
+    .select('state')
+    .where('webhook_id', '=', sub.id)
+    .executeTakeFirstOrThrow();
   assert.equal(delivery.state, 'failed');
   assert.equal((await t.request('GET', `/webhooks/${sub.id}`)).body.data.failure_count, 4);
 });
@@ -173,9 +216,16 @@ test('no retry on 400, 401, 403, 404, 405, 410 and 422; 410 retires the subscrip
     }
   }
   const retired = subs.get(410)!;
-  const notes = await t.db.db.selectFrom('notifications').select(['person_id', 'type']).where('company_id', '=', t.tenant.companyId)
-    .where(sql<boolean>`data->>'webhook_id' = ${String(retired)}`).execute();
-  assert.deepEqual(notes.map((n) => n.type), ['webhook_disabled']);
+  const notes = await t.db.db
+    .selectFrom('notifications')
+    .select(['person_id', 'type'])
+    .where('company_id', '=', t.tenant.companyId)
+    .where(sql<boolean>`data->>'webhook_id' = ${String(retired)}`)
+    .execute();
+  assert.deepEqual(
+    notes.map((n) => n.type),
+    ['webhook_disabled'],
+  );
 });
 
 test('a redirect answer is recorded and never followed', async () => {
@@ -226,7 +276,10 @@ test('a subscription without a signing secret is refused, nothing is sent', asyn
   await deliverAll(t);
   assert.equal(receiver.received.length, 0);
   const rows = await attemptsOf(t, sub.id);
-  assert.deepEqual(rows.map((r) => [r.status, r.response_body, r.response_status]), [['refused', 'refused: no signing secret', null]]);
+  assert.deepEqual(
+    rows.map((r) => [r.status, r.response_body, r.response_status]),
+    [['refused', 'refused: no signing secret', null]],
+  );
 });
 
 test('rotate-secret: the next delivery is signed with the new secret only', async () => {
@@ -242,23 +295,43 @@ test('rotate-secret: the next delivery is signed with the new secret only', asyn
   const got = receiver.received[0]!;
   const ts = got.headers['x-service-timestamp'] as string;
   assert.ok(verifySignature(got.raw, got.headers['x-service-signature'] as string, ts, secret));
-  assert.ok(!verifySignature(got.raw, got.headers['x-service-signature'] as string, ts, sub.secret), 'the old secret stopped at once');
+  assert.ok(
+    !verifySignature(got.raw, got.headers['x-service-signature'] as string, ts, sub.secret),
+    'the old secret stopped at once',
+  );
 });
 
 test('a failure inside the service is logged with a fixed generic text and retried', async () => {
   const receiver = await startReceiver();
   const sub = await subscribe(t, 'contact.deleted', receiver.url);
-  await t.db.db.updateTable('webhooks').set({ url: receiver.url.replace('127.0.0.1', 'inside.test') }).where('id', '=', sub.id).execute();
+  await t.db.db
+    .updateTable('webhooks')
+    .set({ url: receiver.url.replace('127.0.0.1', 'inside.test') })
+    .where('id', '=', sub.id)
+    .execute();
   await recordRaw(t, 'contact.deleted', 8);
   let calls = 0;
   // The first answer is garbage that makes the service itself throw; the second is fine.
   const resolve = async () => (++calls === 1 ? (null as never) : [{ address: '127.0.0.1', family: 4 }]);
   await deliverAll(t, { resolve });
   const rows = await attemptsOf(t, sub.id);
-  assert.deepEqual(rows.map((r) => [r.attempt, r.status]), [[1, 'error'], [2, 'delivered']]);
+  assert.deepEqual(
+    rows.map((r) => [r.attempt, r.status]),
+    [
+      [1, 'error'],
+      [2, 'delivered'],
+    ],
+  );
   assert.equal(rows[0].response_body, 'not delivered: internal error in the delivery service; it will be retried');
   assert.equal(rows[0].response_status, null);
   assert.equal(receiver.received[0]!.headers['x-service-retry-num'], '2');
-  assert.ok(t.deps.log.lines.some((l) => l.level === 'error' && l.msg === 'webhook delivery failed inside the service'), 'the detail goes to the log only');
-  assert.equal((await t.request('GET', `/webhooks/${sub.id}`)).body.data.failure_count, 0, 'not held against the receiver');
+  assert.ok(
+    t.deps.log.lines.some((l) => l.level === 'error' && l.msg === 'webhook delivery failed inside the service'),
+    'the detail goes to the log only',
+  );
+  assert.equal(
+    (await t.request('GET', `/webhooks/${sub.id}`)).body.data.failure_count,
+    0,
+    'not held against the receiver',
+  );
 });

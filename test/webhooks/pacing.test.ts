@@ -8,10 +8,23 @@ import { attemptsOf, deliverAll, pendingCount, subscribe, webhookApp, type Webho
 /** A burst: n events recorded at once, as a bulk write would (the outbox trigger fans them out). */
 async function burst(t: WebhookTestApp, n: number, companyId = t.tenant.companyId) {
   const now = new Date().toISOString();
-  await t.db.db.insertInto('events').values(Array.from({ length: n }, (_, i) => ({
-    company_id: companyId, uuid: randomUUID(), event: 'time_entry.created', entity: 'time_entry', action: 'created', record_id: i + 1,
-    data: JSON.stringify({ id: i + 1, duration: 60 }), api_key_id: null, person_id: null, occurred_at: now,
-  }))).execute();
+  await t.db.db
+    .insertInto('events')
+    .values(
+      Array.from({ length: n }, (_, i) => ({
+        company_id: companyId,
+        uuid: randomUUID(),
+        event: 'time_entry.created',
+        entity: 'time_entry',
+        action: 'created',
+        record_id: i + 1,
+        data: JSON.stringify({ id: i + 1, duration: 60 }),
+        api_key_id: null,
+        person_id: null,
+        occurred_at: now,
+      })),
+    )
+    .execute();
 }
 
 test('a burst of 500 events is spaced by the per-company rate and consumes no attempt', async () => {
@@ -21,7 +34,10 @@ test('a burst of 500 events is spaced by the per-company rate and consumes no at
   const { id } = await subscribe(t, 'time_entry.created', receiver.url);
   const other = await t.newTenant();
   const otherReceiver = await startReceiver();
-  const otherSub = await t.request('POST', '/webhooks', { tenant: other, body: { webhook: 'time_entry.created', url: otherReceiver.url } });
+  const otherSub = await t.request('POST', '/webhooks', {
+    tenant: other,
+    body: { webhook: 'time_entry.created', url: otherReceiver.url },
+  });
   assert.equal(otherSub.status, 201);
 
   const worker = startDeliveryWorker({ db: t.db, config: t.deps.config, log: t.deps.log, shapes: t.deps.shapes });
@@ -31,21 +47,31 @@ test('a burst of 500 events is spaced by the per-company rate and consumes no at
     const got = await receiver.waitFor(500, 30_000);
     const span = got.at(-1)!.at - got[0]!.at;
     const floor = ((500 - 1) / rate) * 1000;
-    assert.ok(span >= floor * 0.95, `500 deliveries took ${Math.round(span)} ms; pacing at ${rate}/s needs about ${floor} ms`);
+    assert.ok(
+      span >= floor * 0.95,
+      `500 deliveries took ${Math.round(span)} ms; pacing at ${rate}/s needs about ${floor} ms`,
+    );
     // No one-second window holds more than the rate (slack of a few for network jitter at the receiver).
     const times = got.map((r) => r.at);
     for (let i = 0, j = 0; i < times.length; i++) {
       while (times[i]! - times[j]! >= 1000) j++;
       assert.ok(i - j + 1 <= rate + 3, `${i - j + 1} deliveries within one second`);
     }
-    assert.ok(got.every((r) => r.headers['x-service-retry-num'] === undefined), 'nobody was retried');
+    assert.ok(
+      got.every((r) => r.headers['x-service-retry-num'] === undefined),
+      'nobody was retried',
+    );
     assert.equal(new Set(got.map((r) => r.body.id)).size, 500, 'each event once');
     const other5 = await otherReceiver.waitFor(5, 5000);
     assert.ok(other5[4]!.at < got.at(-1)!.at, 'another company is not queued behind the burst');
   } finally {
     await worker.stop();
   }
-  const rows = await t.db.db.selectFrom('webhook_attempts').select(['attempt', 'status']).where('webhook_id', '=', id).execute();
+  const rows = await t.db.db
+    .selectFrom('webhook_attempts')
+    .select(['attempt', 'status'])
+    .where('webhook_id', '=', id)
+    .execute();
   assert.equal(rows.length, 500, 'one log row per delivery: waiting is not an attempt');
   assert.ok(rows.every((r) => r.attempt === 1 && r.status === 'delivered'));
   assert.equal((await t.request('GET', `/webhooks/${id}`)).body.data.failure_count, 0);
@@ -67,10 +93,22 @@ test('a delivery held back longer than the limit is parked as throttled, and can
   for (const row of parked) {
     assert.equal(row.attempt, 1, 'parking consumes no attempt');
     assert.equal(row.response_status, null);
-    assert.match(row.response_body, /^not delivered: throttled \(held back by pacing for more than 0\.5 s\); replay it to send it$/);
+    assert.match(
+      row.response_body,
+      /^not delivered: throttled \(held back by pacing for more than 0\.5 s\); replay it to send it$/,
+    );
   }
-  assert.equal((await t.request('GET', `/webhooks/${id}`)).body.data.failure_count, 0, 'pacing never counts as a failure');
-  const states = await t.db.db.selectFrom('webhook_deliveries').select('state').where('webhook_id', '=', id).where('state', '=', 'throttled').execute();
+  assert.equal(
+    (await t.request('GET', `/webhooks/${id}`)).body.data.failure_count,
+    0,
+    'pacing never counts as a failure',
+  );
+  const states = await t.db.db
+    .selectFrom('webhook_deliveries')
+    .select('state')
+    .where('webhook_id', '=', id)
+    .where('state', '=', 'throttled')
+    .execute();
   assert.equal(states.length, parked.length);
 
   await new Promise((r) => setTimeout(r, 300));
@@ -78,5 +116,8 @@ test('a delivery held back longer than the limit is parked as throttled, and can
   assert.equal(replay.status, 202, replay.text);
   await deliverAll(t);
   assert.equal(await pendingCount(t), 0);
-  assert.ok(receiver.received.some((r) => r.body.id === parked[0].event_id), 'the parked event arrived after the replay');
+  assert.ok(
+    receiver.received.some((r) => r.body.id === parked[0].event_id),
+    'the parked event arrived after the replay',
+  );
 });

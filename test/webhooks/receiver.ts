@@ -42,8 +42,20 @@ export async function startReceiver(path = '/hook', host = '127.0.0.1'): Promise
     req.on('end', async () => {
       const raw = Buffer.concat(chunks);
       let body: any;
-      try { body = JSON.parse(raw.toString()); } catch { body = undefined; }
-      const entry: Received = { method: req.method!, url: req.url!, headers: req.headers, rawHeaders: req.rawHeaders, raw, body, at: performance.now() };
+      try {
+        body = JSON.parse(raw.toString());
+      } catch {
+        body = undefined;
+      }
+      const entry: Received = {
+        method: req.method!,
+        url: req.url!,
+        headers: req.headers,
+        rawHeaders: req.rawHeaders,
+        raw,
+        body,
+        at: performance.now(),
+      };
       received.push(entry);
       const answer = await handler(entry, received.length - 1);
       if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
@@ -58,7 +70,9 @@ export async function startReceiver(path = '/hook', host = '127.0.0.1'): Promise
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}`,
     port,
     received,
-    handle: (h) => { handler = h; },
+    handle: (h) => {
+      handler = h;
+    },
     waitFor: async (count, timeoutMs = 10_000) => {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {
@@ -67,7 +81,11 @@ export async function startReceiver(path = '/hook', host = '127.0.0.1'): Promise
       }
       return received;
     },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   after(() => receiver.close());
   return receiver;

@@ -25,7 +25,10 @@ test('replay: 409 DELIVERY_IN_PROGRESS while retries run, then the same event is
   receiver.handle(() => ({ status: 200, body: 'thanks' }));
   const replay = await t.request('POST', `/webhooks/${id}/deliveries/${eventId.toUpperCase()}/replay`);
   assert.equal(replay.status, 202, replay.text);
-  assert.deepEqual({ ...replay.body.data, queued_at: undefined }, { webhook_id: id, event_id: eventId, status: 'queued', queued_at: undefined });
+  assert.deepEqual(
+    { ...replay.body.data, queued_at: undefined },
+    { webhook_id: id, event_id: eventId, status: 'queued', queued_at: undefined },
+  );
   assert.match(replay.body.data.queued_at, /Z$/);
   const again = await t.request('POST', `/webhooks/${id}/deliveries/${eventId}/replay`);
   assert.equal(again.status, 409, 'a queued replay is in progress too');
@@ -36,7 +39,16 @@ test('replay: 409 DELIVERY_IN_PROGRESS while retries run, then the same event is
   assert.equal(sent.headers['x-service-retry-num'], undefined, 'a replay starts at attempt 1');
   assert.deepEqual(sent.body.data, receiver.received[0]!.body.data);
   const rows = await attemptsOf(t, id);
-  assert.deepEqual(rows.map((r) => [r.attempt, r.status, r.replay]), [[1, 'failed', false], [2, 'failed', false], [3, 'failed', false], [4, 'failed', false], [1, 'delivered', true]]);
+  assert.deepEqual(
+    rows.map((r) => [r.attempt, r.status, r.replay]),
+    [
+      [1, 'failed', false],
+      [2, 'failed', false],
+      [3, 'failed', false],
+      [4, 'failed', false],
+      [1, 'delivered', true],
+    ],
+  );
   const filtered = await t.request('GET', `/webhooks/${id}/deliveries?event_id=${eventId}&status=delivered`);
   assert.equal(filtered.body.meta.total, 1);
   assert.equal(filtered.body.data[0].response_body, 'thanks');
@@ -56,7 +68,12 @@ test('replay with an Idempotency-Key is queued once and answered again verbatim'
   assert.equal(second.status, 202);
   assert.equal(second.headers.get('idempotency-replayed'), 'true');
   assert.deepEqual(second.body, first.body);
-  const queued = await t.db.db.selectFrom('webhook_deliveries').select('id').where('webhook_id', '=', id).where('replay', '=', true).execute();
+  const queued = await t.db.db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('webhook_id', '=', id)
+    .where('replay', '=', true)
+    .execute();
   assert.equal(queued.length, 1);
 });
 
@@ -71,10 +88,17 @@ test('replay answers 404 for an unknown event, an event never sent to this subsc
   const unknown = await t.request('POST', `/webhooks/${a.id}/deliveries/00000000-0000-4000-8000-000000000000/replay`);
   assert.equal(unknown.status, 404);
   assert.equal(unknown.body.error.code, 'NOT_FOUND');
-  assert.equal((await t.request('POST', `/webhooks/${b.id}/deliveries/${eventId}/replay`)).status, 404, 'never delivered to b');
+  assert.equal(
+    (await t.request('POST', `/webhooks/${b.id}/deliveries/${eventId}/replay`)).status,
+    404,
+    'never delivered to b',
+  );
   assert.equal((await t.request('POST', `/webhooks/999999/deliveries/${eventId}/replay`)).status, 404);
   const other = await t.newTenant();
-  assert.equal((await t.request('POST', `/webhooks/${a.id}/deliveries/${eventId}/replay`, { tenant: other })).status, 404);
+  assert.equal(
+    (await t.request('POST', `/webhooks/${a.id}/deliveries/${eventId}/replay`, { tenant: other })).status,
+    404,
+  );
   const malformed = await t.request('POST', `/webhooks/${a.id}/deliveries/not-a-uuid/replay`);
   assert.equal(malformed.status, 400);
   assert.equal(malformed.body.error.code, 'VALIDATION_ERROR');

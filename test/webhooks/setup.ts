@@ -13,11 +13,17 @@ export const TEST_ENV = {
   SVC_WEBHOOK_TIMEOUT: '2',
 };
 
-export interface LogLine { level: string; obj: Record<string, unknown>; msg: string }
+export interface LogLine {
+  level: string;
+  obj: Record<string, unknown>;
+  msg: string;
+}
 
 export function memoryLog(): Log & { lines: LogLine[] } {
   const lines: LogLine[] = [];
-  const at = (level: string) => (obj: object, msg: string) => { lines.push({ level, obj: obj as Record<string, unknown>, msg }); };
+  const at = (level: string) => (obj: object, msg: string) => {
+    lines.push({ level, obj: obj as Record<string, unknown>, msg });
+  };
   return { lines, info: at('info'), warn: at('warn'), error: at('error') };
 }
 
@@ -32,7 +38,11 @@ export async function webhookApp(env: Record<string, string> = {}, resolve?: Res
 }
 
 export async function pendingCount(t: WebhookTestApp): Promise<number> {
-  const row = await t.db.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '=', 'pending').executeTakeFirstOrThrow();
+  const row = await t.db.db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('state', '=', 'pending')
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -66,12 +76,28 @@ export async function attemptsOf(t: TestApp, webhookId: number): Promise<any[]> 
 }
 
 /** Records an event straight into the outbox, as a write of that entity would (the trigger fans it out). */
-export async function recordRaw(t: TestApp, event: string, recordId: number, data: Record<string, unknown> = { id: recordId }): Promise<string> {
+export async function recordRaw(
+  t: TestApp,
+  event: string,
+  recordId: number,
+  data: Record<string, unknown> = { id: recordId },
+): Promise<string> {
   const [entity, action] = event.split('.') as [string, string];
   const uuid = crypto.randomUUID();
-  await t.db.db.insertInto('events').values({
-    company_id: t.tenant.companyId, uuid, event, entity, action, record_id: recordId, data: JSON.stringify(data), api_key_id: null, person_id: null,
-    occurred_at: new Date().toISOString(),
-  }).execute();
+  await t.db.db
+    .insertInto('events')
+    .values({
+      company_id: t.tenant.companyId,
+      uuid,
+      event,
+      entity,
+      action,
+      record_id: recordId,
+      data: JSON.stringify(data),
+      api_key_id: null,
+      person_id: null,
+      occurred_at: new Date().toISOString(),
+    })
+    .execute();
   return uuid;
 }

@@ -18,12 +18,37 @@ const REFUSED = [
 ] as const;
 
 test('address classification: only public unicast passes', () => {
-  for (const address of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '255.255.255.255', '224.0.0.1',
-    '192.0.2.1', '240.0.0.1', '::1', '::', 'fe80::1', 'fc00::1', 'fd12:3456::1', 'ff02::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:7f00:1',
-    '::7f00:1', '64:ff9b::a00:1', '2002:a00:1::', '2001::1', '2001:db8::1']) {
+  for (const address of [
+    '127.0.0.1',
+    '10.0.0.1',
+    '172.16.5.4',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '255.255.255.255',
+    '224.0.0.1',
+    '192.0.2.1',
+    '240.0.0.1',
+    '::1',
+    '::',
+    'fe80::1',
+    'fc00::1',
+    'fd12:3456::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    '::ffff:7f00:1',
+    '::7f00:1',
+    '64:ff9b::a00:1',
+    '2002:a00:1::',
+    '2001::1',
+    '2001:db8::1',
+  ]) {
     assert.notEqual(blockedRange(address), null, `${address} must be refused`);
   }
-  for (const address of ['8.8.8.8', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8']) assert.equal(blockedRange(address), null, `${address} is public`);
+  for (const address of ['8.8.8.8', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8'])
+    assert.equal(blockedRange(address), null, `${address} is public`);
 });
 
 test('subscribing to a private, loopback, link-local or mapped address is refused with 400', async () => {
@@ -35,9 +60,18 @@ test('subscribing to a private, loopback, link-local or mapped address is refuse
     assert.equal(res.body.error.details.field, 'url');
     assert.match(res.body.error.message, new RegExp(range), url);
   }
-  const named = await strict.request('POST', '/webhooks', { body: { webhook: 'client.created', url: 'https://localhost:8443/hook' } });
-  assert.match(named.body.error.message, /^localhost resolves to (127\.0\.0\.1|::1), which is not a public address \(loopback\)$/);
-  const rows = await strict.db.db.selectFrom('webhooks').select('id').where('company_id', '=', strict.tenant.companyId).execute();
+  const named = await strict.request('POST', '/webhooks', {
+    body: { webhook: 'client.created', url: 'https://localhost:8443/hook' },
+  });
+  assert.match(
+    named.body.error.message,
+    /^localhost resolves to (127\.0\.0\.1|::1), which is not a public address \(loopback\)$/,
+  );
+  const rows = await strict.db.db
+    .selectFrom('webhooks')
+    .select('id')
+    .where('company_id', '=', strict.tenant.companyId)
+    .execute();
   assert.equal(rows.length, 0, 'nothing was stored');
 });
 
@@ -55,20 +89,41 @@ test('http, credentials in the URL and non-URLs are refused; PATCH checks the UR
     assert.equal(res.body.error.code, 'VALIDATION_ERROR');
     if (reason !== 'VALIDATION_ERROR') assert.equal(res.body.error.details.reason, reason, url);
   }
-  const ok = await strict.request('POST', '/webhooks', { body: { webhook: 'client.created', url: 'https://93.184.216.34/hook' } });
+  const ok = await strict.request('POST', '/webhooks', {
+    body: { webhook: 'client.created', url: 'https://93.184.216.34/hook' },
+  });
   assert.equal(ok.status, 201, ok.text);
-  const patched = await strict.request('PATCH', `/webhooks/${ok.body.data.id}`, { body: { url: 'https://10.1.2.3/hook' } });
+  const patched = await strict.request('PATCH', `/webhooks/${ok.body.data.id}`, {
+    body: { url: 'https://10.1.2.3/hook' },
+  });
   assert.equal(patched.status, 400);
   assert.equal(patched.body.error.details.reason, 'URL_PRIVATE_ADDRESS');
-  assert.equal((await strict.request('GET', `/webhooks/${ok.body.data.id}`)).body.data.url, 'https://93.184.216.34/hook');
+  assert.equal(
+    (await strict.request('GET', `/webhooks/${ok.body.data.id}`)).body.data.url,
+    'https://93.184.216.34/hook',
+  );
 });
 
 test('resolveTarget: a mixed DNS answer is refused, a name that does not resolve too', async () => {
-  const mixed = async () => [{ address: '93.184.216.34', family: 4 }, { address: '10.0.0.7', family: 4 }];
-  await assert.rejects(resolveTarget('https://rebind.test/', { allowPrivate: false, resolve: mixed }), (e) => e instanceof UnsafeTarget && e.reason === 'URL_PRIVATE_ADDRESS' && /10\.0\.0\.7/.test(e.message));
-  const none = async () => { throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }); };
-  await assert.rejects(resolveTarget('https://nowhere.test/', { allowPrivate: false, resolve: none }), (e) => e instanceof UnsafeTarget && e.reason === 'URL_UNRESOLVABLE');
-  const target = await resolveTarget('https://api.test/x?y=1', { allowPrivate: false, resolve: async () => [{ address: '93.184.216.34', family: 4 }] });
+  const mixed = async () => [
+    { address: '93.184.216.34', family: 4 },
+    { address: '10.0.0.7', family: 4 },
+  ];
+  await assert.rejects(
+    resolveTarget('https://rebind.test/', { allowPrivate: false, resolve: mixed }),
+    (e) => e instanceof UnsafeTarget && e.reason === 'URL_PRIVATE_ADDRESS' && /10\.0\.0\.7/.test(e.message),
+  );
+  const none = async () => {
+    throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
+  };
+  await assert.rejects(
+    resolveTarget('https://nowhere.test/', { allowPrivate: false, resolve: none }),
+    (e) => e instanceof UnsafeTarget && e.reason === 'URL_UNRESOLVABLE',
+  );
+  const target = await resolveTarget('https://api.test/x?y=1', {
+    allowPrivate: false,
+    resolve: async () => [{ address: '93.184.216.34', family: 4 }],
+  });
   assert.deepEqual([target.address, target.port, target.host], ['93.184.216.34', 443, 'api.test']);
   const v6 = await resolveTarget('https://[2606:4700::1111]:8443/', { allowPrivate: false });
   assert.deepEqual([v6.address, v6.family, v6.port, v6.host], ['2606:4700::1111', 6, 8443, '[2606:4700::1111]:8443']);
@@ -78,7 +133,11 @@ test('at delivery the address is checked again: refused targets get a blocked ro
   // Subscribed where private targets were allowed; delivered by a worker that allows none.
   const t = await webhookApp();
   const receiver = await startReceiver();
-  const urls = [...REFUSED.map(([url]) => url), `https://rebind.test:${receiver.port}/hook`, receiver.url.replace('http:', 'https:')];
+  const urls = [
+    ...REFUSED.map(([url]) => url),
+    `https://rebind.test:${receiver.port}/hook`,
+    receiver.url.replace('http:', 'https:'),
+  ];
   const ids: number[] = [];
   for (const url of urls) {
     const { id } = await subscribe(t, 'client.created', receiver.url);
@@ -86,8 +145,16 @@ test('at delivery the address is checked again: refused targets get a blocked ro
     ids.push(id);
   }
   // The name answered public at subscribe time and now answers private (DNS rebinding).
-  const resolve = async (host: string) => (host === 'rebind.test' ? [{ address: '127.0.0.1', family: 4 }] : host === 'localhost' ? [{ address: '127.0.0.1', family: 4 }] : []);
-  const strictConfig = { ...t.deps.config, webhooks: { ...t.deps.config.webhooks, allowPrivate: false, retryDelaysMs: [] } };
+  const resolve = async (host: string) =>
+    host === 'rebind.test'
+      ? [{ address: '127.0.0.1', family: 4 }]
+      : host === 'localhost'
+        ? [{ address: '127.0.0.1', family: 4 }]
+        : [];
+  const strictConfig = {
+    ...t.deps.config,
+    webhooks: { ...t.deps.config.webhooks, allowPrivate: false, retryDelaysMs: [] },
+  };
   assert.equal((await t.request('POST', '/clients', { body: { name: 'Target Practice' } })).status, 201);
   await deliverAll(t, { config: strictConfig, resolve });
   assert.equal(receiver.received.length, 0, 'nothing reached the loopback receiver');
@@ -101,5 +168,8 @@ test('at delivery the address is checked again: refused targets get a blocked ro
   assert.equal((await t.request('POST', '/clients', { body: { name: 'Plain Http' } })).status, 201);
   await deliverAll(t, { config: strictConfig, resolve });
   const [row] = await attemptsOf(t, http.id);
-  assert.deepEqual([row.status, row.response_body], ['blocked', 'blocked: http is not allowed; webhook URLs must use https']);
+  assert.deepEqual(
+    [row.status, row.response_body],
+    ['blocked', 'blocked: http is not allowed; webhook URLs must use https'],
+  );
 });

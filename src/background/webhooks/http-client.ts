@@ -29,7 +29,11 @@ function describe(error: NodeJS.ErrnoException): string {
  * Host and TLS SNI/certificate check), redirects are answers like any other (never followed),
  * and the whole exchange has `timeoutMs`. A shutdown `signal` aborts without a verdict.
  */
-export function send(target: Target, request: DeliveryRequest, options: { timeoutMs: number; signal?: AbortSignal }): Promise<SendResult> {
+export function send(
+  target: Target,
+  request: DeliveryRequest,
+  options: { timeoutMs: number; signal?: AbortSignal },
+): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const tls = target.url.protocol === 'https:';
@@ -56,14 +60,28 @@ export function send(target: Target, request: DeliveryRequest, options: { timeou
       // SNI must be a name, never an address literal; the certificate is checked against the host name.
       ...(tls && !ipaddr.isValid(hostname) ? { servername: hostname } : {}),
     });
-    const timer = setTimeout(() => finish({ kind: 'error', reason: `timeout: no answer within ${options.timeoutMs / 1000} s`, durationMs: elapsed() }), options.timeoutMs);
+    const timer = setTimeout(
+      () =>
+        finish({
+          kind: 'error',
+          reason: `timeout: no answer within ${options.timeoutMs / 1000} s`,
+          durationMs: elapsed(),
+        }),
+      options.timeoutMs,
+    );
     if (options.signal?.aborted) return onAbort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     req.on('error', (error) => finish({ kind: 'error', reason: describe(error), durationMs: elapsed() }));
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       let bytes = 0;
-      const done = () => finish({ kind: 'response', status: res.statusCode ?? 0, text: clip(Buffer.concat(chunks).toString('utf8')), durationMs: elapsed() });
+      const done = () =>
+        finish({
+          kind: 'response',
+          status: res.statusCode ?? 0,
+          text: clip(Buffer.concat(chunks).toString('utf8')),
+          durationMs: elapsed(),
+        });
       res.on('data', (chunk: Buffer) => {
         chunks.push(chunk);
         bytes += chunk.length;

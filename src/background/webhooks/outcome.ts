@@ -14,7 +14,8 @@ export const TEXT = {
   inactive: 'not delivered: subscription paused/disabled',
   noSecret: 'refused: no signing secret',
   internal: 'not delivered: internal error in the delivery service; it will be retried',
-  throttled: (seconds: number) => `not delivered: throttled (held back by pacing for more than ${seconds} s); replay it to send it`,
+  throttled: (seconds: number) =>
+    `not delivered: throttled (held back by pacing for more than ${seconds} s); replay it to send it`,
 };
 
 /** What one attempt came to, before it is written down. */
@@ -33,18 +34,47 @@ export interface Outcome {
 
 export function fromSend(result: Exclude<SendResult, { kind: 'aborted' }>, startedAt: string): Outcome {
   if (result.kind === 'error') {
-    return { status: 'failed', responseStatus: null, body: `not delivered: ${result.reason}`, durationMs: result.durationMs, retryable: true, failure: true, retire: false, startedAt };
+    return {
+      status: 'failed',
+      responseStatus: null,
+      body: `not delivered: ${result.reason}`,
+      durationMs: result.durationMs,
+      retryable: true,
+      failure: true,
+      retire: false,
+      startedAt,
+    };
   }
   const ok = result.status >= 200 && result.status < 300;
   return {
-    status: ok ? 'delivered' : 'failed', responseStatus: result.status, body: result.text, durationMs: result.durationMs,
-    retryable: !ok && !NO_RETRY.has(result.status), failure: !ok, retire: result.status === 410, startedAt,
+    status: ok ? 'delivered' : 'failed',
+    responseStatus: result.status,
+    body: result.text,
+    durationMs: result.durationMs,
+    retryable: !ok && !NO_RETRY.has(result.status),
+    failure: !ok,
+    retire: result.status === 410,
+    startedAt,
   };
 }
 
 /** A reason nothing was sent: final unless retryable is given. */
-export const unsent = (status: AttemptStatus, body: string, startedAt: string, extra: Partial<Outcome> = {}): Outcome =>
-  ({ status, responseStatus: null, body, durationMs: null, retryable: false, failure: false, retire: false, startedAt, ...extra });
+export const unsent = (
+  status: AttemptStatus,
+  body: string,
+  startedAt: string,
+  extra: Partial<Outcome> = {},
+): Outcome => ({
+  status,
+  responseStatus: null,
+  body,
+  durationMs: null,
+  retryable: false,
+  failure: false,
+  retire: false,
+  startedAt,
+  ...extra,
+});
 
 export interface ClaimedDelivery {
   company_id: string;
@@ -67,41 +97,98 @@ export interface SubscriptionRow {
 }
 
 /** Failure bookkeeping on the subscription; disables it (and says so) on a 410 or the 10th failure in a row. */
-async function countOutcome(tx: Tx, config: Config, row: ClaimedDelivery, sub: SubscriptionRow, outcome: Outcome): Promise<{ disabled: boolean; mails: Mail[] }> {
+async function countOutcome(
+  tx: Tx,
+  config: Config,
+  row: ClaimedDelivery,
+  sub: SubscriptionRow,
+  outcome: Outcome,
+): Promise<{ disabled: boolean; mails: Mail[] }> {
   const where = tx.updateTable('webhooks').where('company_id', '=', row.company_id).where('id', '=', row.webhook_id);
   if (outcome.status === 'delivered') {
     await where.where('failure_count', '<>', 0).set({ failure_count: 0 }).execute();
     return { disabled: false, mails: [] };
   }
   if (!outcome.failure) return { disabled: false, mails: [] };
-  const counted = await where.set({ failure_count: sql<number>`failure_count + 1`, last_failure_at: sql<string>`clock_timestamp()` })
-    .returning(['failure_count', 'is_active']).executeTakeFirstOrThrow();
-  if (!counted.is_active || (!outcome.retire && counted.failure_count < DISABLE_AFTER)) return { disabled: false, mails: [] };
+  const counted = await where
+    .set({ failure_count: sql<number>`failure_count + 1`, last_failure_at: sql<string>`clock_timestamp()` })
+    .returning(['failure_count', 'is_active'])
+    .executeTakeFirstOrThrow();
+  if (!counted.is_active || (!outcome.retire && counted.failure_count < DISABLE_AFTER))
+    return { disabled: false, mails: [] };
   const reason = outcome.retire ? 'gone' : 'failures';
-  await where.set({ is_active: false, disabled_at: sql<string>`clock_timestamp()`, disabled_reason: reason, updated_at: sql<string>`clock_timestamp()` }).execute();
+  await where
+    .set({
+      is_active: false,
+      disabled_at: sql<string>`clock_timestamp()`,
+      disabled_reason: reason,
+      updated_at: sql<string>`clock_timestamp()`,
+    })
+    .execute();
   const mails = await notifyDisabled(tx, config, {
-    companyId: row.company_id, id: sub.id, event: sub.event, url: sub.url, failureCount: counted.failure_count, createdByPersonId: sub.created_by_person_id, reason,
+    companyId: row.company_id,
+    id: sub.id,
+    event: sub.event,
+    url: sub.url,
+    failureCount: counted.failure_count,
+    createdByPersonId: sub.created_by_person_id,
+    reason,
   });
   return { disabled: true, mails };
 }
 
 /** Writes the attempt row, moves the delivery on (done, or the next rung of the retry ladder) and counts it. */
-export async function record(tx: Tx, config: Config, row: ClaimedDelivery, sub: SubscriptionRow | null, outcome: Outcome): Promise<Mail[]> {
+export async function record(
+  tx: Tx,
+  config: Config,
+  row: ClaimedDelivery,
+  sub: SubscriptionRow | null,
+  outcome: Outcome,
+): Promise<Mail[]> {
   const counted = sub ? await countOutcome(tx, config, row, sub, outcome) : { disabled: false, mails: [] };
   const delays = config.webhooks.retryDelaysMs;
   const retry = outcome.retryable && !counted.disabled && row.attempt <= delays.length;
   const clock = await sql<{ now: string; retry_at: string }>`select clock_timestamp() as now,
     clock_timestamp() + make_interval(secs => ${retry ? delays[row.attempt - 1]! / 1000 : 0}) as retry_at`.execute(tx);
   const { now, retry_at } = clock.rows[0]!;
-  await tx.insertInto('webhook_attempts').values({
-    company_id: row.company_id, webhook_id: row.webhook_id, delivery_id: row.id, event_id: row.event_id, attempt: row.attempt,
-    status: outcome.status, response_status: outcome.responseStatus, response_body: outcome.body, duration_ms: outcome.durationMs,
-    next_retry_at: retry ? retry_at : null, started_at: outcome.startedAt, finished_at: now,
-  }).execute();
-  const state: DeliveryState = retry ? 'pending' : outcome.status === 'delivered' ? 'delivered' : outcome.status === 'throttled' ? 'throttled'
-    : outcome.status === 'not_delivered' ? 'not_delivered' : 'failed';
-  await tx.updateTable('webhook_deliveries').where('company_id', '=', row.company_id).where('id', '=', row.id).set({
-    state, attempt: retry ? row.attempt + 1 : row.attempt, next_attempt_at: retry ? retry_at : now, slot_at: null, deferred_since: null, updated_at: now,
-  }).execute();
+  await tx
+    .insertInto('webhook_attempts')
+    .values({
+      company_id: row.company_id,
+      webhook_id: row.webhook_id,
+      delivery_id: row.id,
+      event_id: row.event_id,
+      attempt: row.attempt,
+      status: outcome.status,
+      response_status: outcome.responseStatus,
+      response_body: outcome.body,
+      duration_ms: outcome.durationMs,
+      next_retry_at: retry ? retry_at : null,
+      started_at: outcome.startedAt,
+      finished_at: now,
+    })
+    .execute();
+  const state: DeliveryState = retry
+    ? 'pending'
+    : outcome.status === 'delivered'
+      ? 'delivered'
+      : outcome.status === 'throttled'
+        ? 'throttled'
+        : outcome.status === 'not_delivered'
+          ? 'not_delivered'
+          : 'failed';
+  await tx
+    .updateTable('webhook_deliveries')
+    .where('company_id', '=', row.company_id)
+    .where('id', '=', row.id)
+    .set({
+      state,
+      attempt: retry ? row.attempt + 1 : row.attempt,
+      next_attempt_at: retry ? retry_at : now,
+      slot_at: null,
+      deferred_since: null,
+      updated_at: now,
+    })
+    .execute();
   return counted.mails;
 }

@@ -3,9 +3,7 @@ import type { Db, Tx } from '../../db/database.ts';
 import type { WebhookConfig } from '../../config.ts';
 
 export type PaceDecision =
-  | { kind: 'send' }
-  | { kind: 'defer'; until: string; deferredSince: string }
-  | { kind: 'park' };
+  { kind: 'send' } | { kind: 'defer'; until: string; deferredSince: string } | { kind: 'park' };
 
 interface PacedRow {
   company_id: string;
@@ -25,8 +23,11 @@ interface PacedRow {
 export async function pace(db: Db, row: PacedRow, config: WebhookConfig): Promise<PaceDecision> {
   if (config.rate <= 0 || row.slot_at !== null) return { kind: 'send' };
   const intervalSecs = 1 / config.rate;
-  await db.insertInto('webhook_pacing').values({ company_id: row.company_id, next_slot_at: sql<string>`clock_timestamp()` })
-    .onConflict((oc) => oc.column('company_id').doNothing()).execute();
+  await db
+    .insertInto('webhook_pacing')
+    .values({ company_id: row.company_id, next_slot_at: sql<string>`clock_timestamp()` })
+    .onConflict((oc) => oc.column('company_id').doNothing())
+    .execute();
   const result = await sql<{ slot: string; due: boolean; since: string }>`
     update webhook_pacing
        set next_slot_at = greatest(next_slot_at, clock_timestamp()) + make_interval(secs => ${intervalSecs})
@@ -48,7 +49,12 @@ const BACKLOG_BATCH = 200;
  * Reserves up to n consecutive slots at once, never past the park limit of rows deferred now.
  * Returns the first slot and how many were taken.
  */
-async function reserveMany(db: Db, companyId: string, n: number, config: WebhookConfig): Promise<{ base: string; count: number }> {
+async function reserveMany(
+  db: Db,
+  companyId: string,
+  n: number,
+  config: WebhookConfig,
+): Promise<{ base: string; count: number }> {
   const intervalSecs = 1 / config.rate;
   const result = await sql<{ base: string; count: number }>`
     with cur as (
@@ -68,9 +74,19 @@ async function reserveMany(db: Db, companyId: string, n: number, config: Webhook
  * few steps, and other companies' deliveries are not queued behind its bookkeeping.
  */
 export async function deferBacklog(tx: Tx, db: Db, companyId: string, config: WebhookConfig): Promise<number> {
-  const rows = await tx.selectFrom('webhook_deliveries').select('id')
-    .where('company_id', '=', companyId).where('state', '=', 'pending').where('slot_at', 'is', null).where('next_attempt_at', '<=', sql<string>`now()`)
-    .orderBy('next_attempt_at').orderBy('id').limit(BACKLOG_BATCH).forUpdate().skipLocked().execute();
+  const rows = await tx
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('state', '=', 'pending')
+    .where('slot_at', 'is', null)
+    .where('next_attempt_at', '<=', sql<string>`now()`)
+    .orderBy('next_attempt_at')
+    .orderBy('id')
+    .limit(BACKLOG_BATCH)
+    .forUpdate()
+    .skipLocked()
+    .execute();
   if (rows.length === 0) return 0;
   const { base, count } = await reserveMany(db, companyId, rows.length, config);
   if (count === 0) return 0;
@@ -89,7 +105,11 @@ export async function deferBacklog(tx: Tx, db: Db, companyId: string, config: We
  * to the schedule (a stalled worker catching up on several slots at once must not burst).
  * Returns when to try again when the turn is not free yet.
  */
-export async function takeSendTurn(db: Db, companyId: string, config: WebhookConfig): Promise<{ ok: true } | { ok: false; retryAt: string }> {
+export async function takeSendTurn(
+  db: Db,
+  companyId: string,
+  config: WebhookConfig,
+): Promise<{ ok: true } | { ok: false; retryAt: string }> {
   if (config.rate <= 0) return { ok: true };
   const intervalSecs = 1 / config.rate;
   const taken = await sql<{ ok: number }>`

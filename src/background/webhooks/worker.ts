@@ -31,11 +31,16 @@ const HOUSEKEEPING_MS = 60_000;
 function sleeper() {
   let waiters: Array<() => void> = [];
   return {
-    sleep: (ms: number) => new Promise<void>((resolve) => {
-      const done = () => { clearTimeout(timer); waiters = waiters.filter((w) => w !== done); resolve(); };
-      const timer = setTimeout(done, ms);
-      waiters.push(done);
-    }),
+    sleep: (ms: number) =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          waiters = waiters.filter((w) => w !== done);
+          resolve();
+        };
+        const timer = setTimeout(done, ms);
+        waiters.push(done);
+      }),
     wake: () => [...waiters].forEach((w) => w()),
   };
 }
@@ -69,11 +74,24 @@ export function startDeliveryWorker(options: WorkerOptions): DeliveryWorker {
     log.info({}, 'webhooks are disabled (SVC_WEBHOOKS_ENABLED=false): no deliveries are made');
     return { stop: async () => {}, wake: () => {} };
   }
-  const own = options.db ? undefined : openDatabase(options.databaseUrl!, { max: config.webhooks.concurrency * 2 + 2, applicationName: 'service-api-webhooks' });
+  const own = options.db
+    ? undefined
+    : openDatabase(options.databaseUrl!, {
+        max: config.webhooks.concurrency * 2 + 2,
+        applicationName: 'service-api-webhooks',
+      });
   const database = (options.db ?? own)!;
   const shutdown = new AbortController();
   const mailer = createMailer(config);
-  const deps: EngineDeps = { db: database.db, config, log, shapes: options.shapes, resolve: options.resolve, mailer, signal: shutdown.signal };
+  const deps: EngineDeps = {
+    db: database.db,
+    config,
+    log,
+    shapes: options.shapes,
+    resolve: options.resolve,
+    mailer,
+    signal: shutdown.signal,
+  };
   const { sleep, wake } = sleeper();
   let stopping = false;
 
@@ -83,12 +101,15 @@ export function startDeliveryWorker(options: WorkerOptions): DeliveryWorker {
         log.error({ err: (error as Error).message }, 'webhook worker: step failed');
         return { worked: false as const, nextDueMs: config.webhooks.pollMs };
       });
-      if (!step.worked && !stopping) await sleep(Math.min(step.nextDueMs ?? config.webhooks.pollMs, config.webhooks.pollMs));
+      if (!step.worked && !stopping)
+        await sleep(Math.min(step.nextDueMs ?? config.webhooks.pollMs, config.webhooks.pollMs));
     }
   };
   // Event retention is periodic work of every server and worker (src/background/periodic.ts), not the delivery loop's.
   const housekeeping = async () => {
-    await flushMail(deps.db, mailer, log).catch((error) => log.warn({ err: (error as Error).message }, 'webhook worker: mail flush failed'));
+    await flushMail(deps.db, mailer, log).catch((error) =>
+      log.warn({ err: (error as Error).message }, 'webhook worker: mail flush failed'),
+    );
   };
   const listener = listen(database.pool, wake, log);
   const timer = setInterval(() => void housekeeping(), HOUSEKEEPING_MS);
@@ -118,6 +139,9 @@ export function startDeliveryWorker(options: WorkerOptions): DeliveryWorker {
 /** Says loudly that private targets are allowed: fine on a laptop, never in production. */
 export function warnAboutWebhookConfig(config: Config, log: Log): void {
   if (config.webhooks.enabled && config.webhooks.allowPrivate) {
-    log.warn({}, 'SVC_WEBHOOK_ALLOW_PRIVATE=true: webhooks may target http and private, loopback and link-local addresses (development and tests only)');
+    log.warn(
+      {},
+      'SVC_WEBHOOK_ALLOW_PRIVATE=true: webhooks may target http and private, loopback and link-local addresses (development and tests only)',
+    );
   }
 }

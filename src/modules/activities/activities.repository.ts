@@ -5,7 +5,19 @@ import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { ACTIVITY_LIST_OPTIONS, type ActivityRecord } from './activities.schemas.ts';
 
 const OPTIONS = { ...ACTIVITY_LIST_OPTIONS, cursor: false };
-const COLUMNS = ['a.id', 'a.entity', 'a.record_id', 'a.action', 'a.fields', 'a.api_key_id', 'a.person_id', 'a.method', 'a.path', 'a.request_id', 'a.occurred_at'] as const;
+const COLUMNS = [
+  'a.id',
+  'a.entity',
+  'a.record_id',
+  'a.action',
+  'a.fields',
+  'a.api_key_id',
+  'a.person_id',
+  'a.method',
+  'a.path',
+  'a.request_id',
+  'a.occurred_at',
+] as const;
 
 /** A plain member's personal key sees the trail of its own person's writes only. */
 export const activities = tenantTable('activities', {
@@ -30,7 +42,11 @@ function applyFilters(query: Query, f: Record<string, unknown>) {
 
 export function listActivities(ctx: Ctx, params: object) {
   return listPage<ActivityRecord>(ctx, {
-    listId: 'activities', params, options: OPTIONS, idColumn: 'a.id', project,
+    listId: 'activities',
+    params,
+    options: OPTIONS,
+    idColumn: 'a.id',
+    project,
     base: (filters) => applyFilters(activities.base(ctx), filters),
   });
 }

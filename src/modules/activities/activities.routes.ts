@@ -12,7 +12,11 @@ export default async function activityRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.route({
     ...route('GET', '/activities', {
-      operationId: 'listActivities', summary: 'Audit trail of API v3 writes (newest first)', tags, tier: 'read', filters: ACTIVITY_FILTERS,
+      operationId: 'listActivities',
+      summary: 'Audit trail of API v3 writes (newest first)',
+      tags,
+      tier: 'read',
+      filters: ACTIVITY_FILTERS,
       errors: ['UNKNOWN_FILTER_FIELD', 'INVALID_FILTER_VALUE'],
       schema: { querystring: ActivityListQuery, response: { 200: OffsetOrCursorList(Activity) } },
     }),
@@ -20,7 +24,11 @@ export default async function activityRoutes(fastify: FastifyInstance) {
   });
   app.route({
     ...route('GET', '/activities/:activity_id', {
-      operationId: 'getActivity', summary: 'One audit-trail entry', tags, tier: 'read', errors: ['NOT_FOUND'],
+      operationId: 'getActivity',
+      summary: 'One audit-trail entry',
+      tags,
+      tier: 'read',
+      errors: ['NOT_FOUND'],
       schema: { params: IdParam('activity_id'), response: { 200: Single(Activity) } },
     }),
     handler: async (request, reply) => {

@@ -11,16 +11,30 @@ export const apiKeys = tenantTable('api_keys', { alias: 'k' });
 /** The masked columns only: key_hash is never selected, so it cannot leak through a response. */
 function project(query: BaseQuery<'api_keys', 'k'>) {
   return query.select([
-    'k.id', 'k.name', 'k.key_prefix', 'k.auth_type', 'k.kind', 'k.scopes', 'k.person_id',
+    'k.id',
+    'k.name',
+    'k.key_prefix',
+    'k.auth_type',
+    'k.kind',
+    'k.scopes',
+    'k.person_id',
     // A rotated key whose grace has ended no longer works: it reads as inactive like a revoked one.
     sql<boolean>`k.is_active and (k.grace_expires_at is null or k.grace_expires_at > now())`.as('is_active'),
-    'k.last_used_at', 'k.expires_at', 'k.grace_expires_at', 'k.ip_allowlist', 'k.created_at',
+    'k.last_used_at',
+    'k.expires_at',
+    'k.grace_expires_at',
+    'k.ip_allowlist',
+    'k.created_at',
   ]);
 }
 
 export function listKeys(ctx: Ctx, params: object) {
   return listPage<ApiKeyRecord>(ctx, {
-    listId: 'api_keys', params, options: KEY_LIST_OPTIONS, idColumn: 'k.id', project,
+    listId: 'api_keys',
+    params,
+    options: KEY_LIST_OPTIONS,
+    idColumn: 'k.id',
+    project,
     base: () => apiKeys.base(ctx),
   });
 }
@@ -31,9 +45,21 @@ export async function findKey(ctx: Ctx, id: number): Promise<ApiKeyRecord | unde
 
 /** Locks the key row (revoked or not) for the rest of the transaction, with what rotation copies and checks. */
 export async function lockKey(ctx: Ctx, id: number) {
-  return apiKeys.base(ctx)
+  return apiKeys
+    .base(ctx)
     .where('k.id', '=', id)
-    .select(['k.id', 'k.name', 'k.kind', 'k.scopes', 'k.person_id', 'k.is_active', 'k.expires_at', 'k.ip_allowlist', 'k.grace_expires_at', 'k.rotated_to_id'])
+    .select([
+      'k.id',
+      'k.name',
+      'k.kind',
+      'k.scopes',
+      'k.person_id',
+      'k.is_active',
+      'k.expires_at',
+      'k.ip_allowlist',
+      'k.grace_expires_at',
+      'k.rotated_to_id',
+    ])
     .forUpdate()
     .executeTakeFirst();
 }
@@ -42,36 +68,52 @@ export async function lockKey(ctx: Ctx, id: number) {
 
 /** Starts the old key's grace period and links it to its successor; answers when the grace ends. */
 export async function markRotated(ctx: Ctx, id: number, newId: number): Promise<string> {
-  const row = await scoped.update(ctx, 'api_keys')
+  const row = await scoped
+    .update(ctx, 'api_keys')
     .set({
       grace_expires_at: sql<string>`date_trunc('milliseconds', now()) + make_interval(hours => ${ROTATION_GRACE_HOURS})`,
       rotated_to_id: newId,
       updated_at: nowStamp(),
     })
     .where('id', '=', id)
-    .returning('grace_expires_at').executeTakeFirstOrThrow();
+    .returning('grace_expires_at')
+    .executeTakeFirstOrThrow();
   return row.grace_expires_at as string;
 }
 
 export async function revokeKey(ctx: Ctx, id: number): Promise<void> {
-  await scoped.update(ctx, 'api_keys').set({ is_active: false, revoked_at: nowStamp(), updated_at: nowStamp() }).where('id', '=', id).execute();
+  await scoped
+    .update(ctx, 'api_keys')
+    .set({ is_active: false, revoked_at: nowStamp(), updated_at: nowStamp() })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** true when the person is a member of this company whose status is active. */
 export async function isActiveMember(ctx: Ctx, personId: number): Promise<boolean> {
-  const row = await scoped.select(ctx, 'members', 'm').select('m.id')
-    .where('m.person_id', '=', personId).where('m.status', '=', 'active')
+  const row = await scoped
+    .select(ctx, 'members', 'm')
+    .select('m.id')
+    .where('m.person_id', '=', personId)
+    .where('m.status', '=', 'active')
     .executeTakeFirst();
   return row !== undefined;
 }
 
 export async function findKeyIdentity(ctx: Ctx, id: number): Promise<MeRecord['key'] | undefined> {
-  return apiKeys.base(ctx).where('k.id', '=', id).select(['k.id', 'k.name', 'k.kind', 'k.scopes', 'k.key_prefix']).executeTakeFirst();
+  return apiKeys
+    .base(ctx)
+    .where('k.id', '=', id)
+    .select(['k.id', 'k.name', 'k.kind', 'k.scopes', 'k.key_prefix'])
+    .executeTakeFirst();
 }
 
 export async function findPerson(ctx: Ctx, personId: number): Promise<MeRecord['person'] | undefined> {
-  return scoped.select(ctx, 'people', 'p')
-    .leftJoin('members as m', (join) => join.onRef('m.company_id', '=', 'p.company_id').onRef('m.person_id', '=', 'p.id'))
+  return scoped
+    .select(ctx, 'people', 'p')
+    .leftJoin('members as m', (join) =>
+      join.onRef('m.company_id', '=', 'p.company_id').onRef('m.person_id', '=', 'p.id'),
+    )
     .select(['p.id as person_id', 'm.id as member_id', 'p.name', 'p.surname', 'p.email', 'm.role'])
     .where('p.id', '=', personId)
     .executeTakeFirst();

@@ -17,7 +17,9 @@ export default async function authRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/auth/keys', {
-      ...manage, operationId: 'listApiKeys', summary: 'List API keys (masked: prefix only)',
+      ...manage,
+      operationId: 'listApiKeys',
+      summary: 'List API keys (masked: prefix only)',
       errors: ['PERSONAL_KEY_CANNOT_MANAGE_KEYS', 'INVALID_CURSOR', 'UNKNOWN_FILTER_FIELD'],
       schema: { querystring: ApiKeyListQuery, response: { 200: OffsetOrCursorList(ApiKey) } },
     }),
@@ -26,7 +28,9 @@ export default async function authRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/auth/keys', {
-      ...manage, operationId: 'createApiKey', summary: 'Create an API key (the full key is shown once)',
+      ...manage,
+      operationId: 'createApiKey',
+      summary: 'Create an API key (the full key is shown once)',
       errors: ['PERSONAL_KEY_CANNOT_MANAGE_KEYS', 'INVALID_PERSON'],
       schema: { body: ApiKeyCreate, response: { 201: Single(ApiKeyCreated) } },
     }),
@@ -35,7 +39,9 @@ export default async function authRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/auth/keys/:key_id/rotate', {
-      ...manage, operationId: 'rotateApiKey', summary: 'Rotate an API key (the old key stays valid for 24 hours)',
+      ...manage,
+      operationId: 'rotateApiKey',
+      summary: 'Rotate an API key (the old key stays valid for 24 hours)',
       errors: ['PERSONAL_KEY_CANNOT_MANAGE_KEYS', 'NOT_FOUND', 'KEY_NOT_ROTATABLE'],
       schema: { params: Params, response: { 200: Single(RotatedKey) } },
     }),
@@ -44,7 +50,9 @@ export default async function authRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('DELETE', '/auth/keys/:key_id', {
-      ...manage, operationId: 'revokeApiKey', summary: 'Revoke an API key permanently',
+      ...manage,
+      operationId: 'revokeApiKey',
+      summary: 'Revoke an API key permanently',
       errors: ['PERSONAL_KEY_CANNOT_MANAGE_KEYS', 'NOT_FOUND'],
       schema: { params: Params, response: { 204: Type.Null() } },
     }),
@@ -56,7 +64,10 @@ export default async function authRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/auth/me', {
-      operationId: 'getAuthMe', summary: 'The company, key and acting person of this request', tags, tier: 'read',
+      operationId: 'getAuthMe',
+      summary: 'The company, key and acting person of this request',
+      tags,
+      tier: 'read',
       schema: { response: { 200: Single(Me) } },
     }),
     handler: async (request, reply) => single(reply, await service.me(request.ctx)),

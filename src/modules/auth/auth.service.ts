@@ -7,7 +7,13 @@ import { isValidCidrOrAddress } from '../../platform/network.ts';
 import { assertReference } from '../../platform/references.ts';
 import { expandScopes, PERSONAL_SCOPES } from '../../platform/scopes.ts';
 import type { NewRow } from '../../platform/tenant-table.ts';
-import type { ApiKeyCreateBody, ApiKeyCreatedRecord, ApiKeyRecord, MeRecord, RotatedKeyRecord } from './auth.schemas.ts';
+import type {
+  ApiKeyCreateBody,
+  ApiKeyCreatedRecord,
+  ApiKeyRecord,
+  MeRecord,
+  RotatedKeyRecord,
+} from './auth.schemas.ts';
 import * as repo from './auth.repository.ts';
 
 type Grant = Pick<NewRow<'api_keys'>, 'kind' | 'scopes' | 'person_id'>;
@@ -15,7 +21,9 @@ type Grant = Pick<NewRow<'api_keys'>, 'kind' | 'scopes' | 'person_id'>;
 /** A personal key acts as one active member and always carries read+write; the caller chooses neither scopes nor admin. */
 async function personalGrant(ctx: Ctx, body: ApiKeyCreateBody): Promise<Grant> {
   if (body.scopes !== undefined) {
-    throw domainValidation('SCOPES_NOT_ALLOWED', 'Personal keys always have read and write; send no scopes', { field: 'scopes' });
+    throw domainValidation('SCOPES_NOT_ALLOWED', 'Personal keys always have read and write; send no scopes', {
+      field: 'scopes',
+    });
   }
   const personId = body.person_id === undefined ? ctx.key.personId : body.person_id;
   if (personId === null || !(await repo.isActiveMember(ctx, personId))) {
@@ -34,14 +42,23 @@ async function integrationGrant(ctx: Ctx, body: ApiKeyCreateBody): Promise<Grant
 function checkExpiry(expiresAt: string | null | undefined): string | null {
   if (expiresAt == null) return null;
   const at = Date.parse(expiresAt);
-  if (!(at > Date.now())) throw domainValidation('EXPIRES_AT_NOT_IN_FUTURE', 'expires_at must be in the future', { field: 'expires_at', value: expiresAt });
+  if (!(at > Date.now()))
+    throw domainValidation('EXPIRES_AT_NOT_IN_FUTURE', 'expires_at must be in the future', {
+      field: 'expires_at',
+      value: expiresAt,
+    });
   return new Date(at).toISOString();
 }
 
 function checkAllowlist(list: string[] | null | undefined): string[] | null {
   if (list == null) return null;
   const invalid = list.filter((entry) => !isValidCidrOrAddress(entry));
-  if (invalid.length) throw domainValidation('INVALID_IP_ALLOWLIST', `ip_allowlist has entries that are not IP addresses or CIDR ranges: ${invalid.join(', ')}`, { field: 'ip_allowlist', invalid });
+  if (invalid.length)
+    throw domainValidation(
+      'INVALID_IP_ALLOWLIST',
+      `ip_allowlist has entries that are not IP addresses or CIDR ranges: ${invalid.join(', ')}`,
+      { field: 'ip_allowlist', invalid },
+    );
   return list;
 }
 
@@ -58,29 +75,50 @@ export async function createKey(ctx: Ctx, body: ApiKeyCreateBody): Promise<ApiKe
     const grant = body.kind === 'personal' ? await personalGrant(tx, body) : await integrationGrant(tx, body);
     const secret = generateKey();
     const id = await repo.apiKeys.insert(tx, {
-      ...grant, name: body.name, expires_at: expiresAt, ip_allowlist: allowlist, key_prefix: secret.prefix, key_hash: secret.hash,
+      ...grant,
+      name: body.name,
+      expires_at: expiresAt,
+      ip_allowlist: allowlist,
+      key_prefix: secret.prefix,
+      key_hash: secret.hash,
     });
     return { ...(await getKey(tx, id)), full_key: secret.fullKey };
   });
 }
 
-const notRotatable = (id: number, why: string) => new AppError('KEY_NOT_ROTATABLE', `API key ${id} cannot be rotated: ${why}`, { key_id: id });
+const notRotatable = (id: number, why: string) =>
+  new AppError('KEY_NOT_ROTATABLE', `API key ${id} cannot be rotated: ${why}`, { key_id: id });
 
 /** Only a working key rotates: not revoked, not expired, and not already replaced by an earlier rotation. */
 export async function rotateKey(ctx: Ctx, id: number): Promise<RotatedKeyRecord> {
   return inTransaction(ctx, async (tx) => {
     const old = orNotFound(await repo.lockKey(tx, id), 'API key');
     if (!old.is_active) throw notRotatable(id, 'it has been revoked');
-    if (old.rotated_to_id !== null || old.grace_expires_at !== null) throw notRotatable(id, `it was already rotated (to key ${old.rotated_to_id})`);
+    if (old.rotated_to_id !== null || old.grace_expires_at !== null)
+      throw notRotatable(id, `it was already rotated (to key ${old.rotated_to_id})`);
     if (old.expires_at && Date.parse(old.expires_at) <= Date.now()) throw notRotatable(id, 'it has expired');
     const secret = generateKey();
     const newId = await repo.apiKeys.insert(tx, {
-      name: old.name, kind: old.kind, scopes: old.scopes, person_id: old.person_id, expires_at: old.expires_at, ip_allowlist: old.ip_allowlist,
-      key_prefix: secret.prefix, key_hash: secret.hash,
+      name: old.name,
+      kind: old.kind,
+      scopes: old.scopes,
+      person_id: old.person_id,
+      expires_at: old.expires_at,
+      ip_allowlist: old.ip_allowlist,
+      key_prefix: secret.prefix,
+      key_hash: secret.hash,
     });
     const graceEnds = await repo.markRotated(tx, id, newId);
     return {
-      new_key: { id: newId, name: old.name, key_prefix: secret.prefix, full_key: secret.fullKey, kind: old.kind, person_id: old.person_id, scopes: old.scopes },
+      new_key: {
+        id: newId,
+        name: old.name,
+        key_prefix: secret.prefix,
+        full_key: secret.fullKey,
+        kind: old.kind,
+        person_id: old.person_id,
+        scopes: old.scopes,
+      },
       old_key_id: id,
       old_key_grace_expires_at: graceEnds,
     };
@@ -96,6 +134,6 @@ export const revokeKey = (ctx: Ctx, id: number) =>
 
 export async function me(ctx: Ctx): Promise<MeRecord> {
   const key = orNotFound(await repo.findKeyIdentity(ctx, ctx.key.id), 'API key');
-  const person = ctx.key.personId === null ? null : (await repo.findPerson(ctx, ctx.key.personId)) ?? null;
+  const person = ctx.key.personId === null ? null : ((await repo.findPerson(ctx, ctx.key.personId)) ?? null);
   return { company: { id: ctx.company.id, name: ctx.company.name, timezone: ctx.company.timezone }, key, person };
 }

@@ -3,7 +3,12 @@ import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage } from '../../platform/lists.ts';
 import { tenantTable } from '../../platform/tenant-table.ts';
-import { CALENDAR_LIST_OPTIONS, type CalendarEntryRecord, type CalendarStatus, type CalendarType } from './calendar.schemas.ts';
+import {
+  CALENDAR_LIST_OPTIONS,
+  type CalendarEntryRecord,
+  type CalendarStatus,
+  type CalendarType,
+} from './calendar.schemas.ts';
 
 export type Scope = 'company' | 'global' | 'all';
 
@@ -19,8 +24,19 @@ function calendarVisible(ctx: Ctx, alias: string): RawBuilder<boolean> {
 export const calendar = tenantTable('calendar_entries', { alias: 'c', softDelete: true, visible: calendarVisible });
 
 function companyEntries(ctx: Ctx) {
-  return calendar.base(ctx)
-    .select(['c.id', 'c.type', 'c.person_id', 'c.status', 'c.date_from', 'c.date_until', 'c.description', 'c.created_at', 'c.updated_at']);
+  return calendar
+    .base(ctx)
+    .select([
+      'c.id',
+      'c.type',
+      'c.person_id',
+      'c.status',
+      'c.date_from',
+      'c.date_until',
+      'c.description',
+      'c.created_at',
+      'c.updated_at',
+    ]);
 }
 
 /**
@@ -28,11 +44,19 @@ function companyEntries(ctx: Ctx) {
  * The constant type and status are typed as the entry's values, so the union with company entries type-checks.
  */
 function globalEntries(ctx: Ctx) {
-  return ctx.db.selectFrom('global_holidays as g').select([
-    sql<number>`-g.id`.as('id'), sql<CalendarType>`'holiday'`.as('type'), sql<number | null>`null::int`.as('person_id'),
-    sql<CalendarStatus>`'approved'`.as('status'), 'g.date as date_from', 'g.date as date_until', sql<string | null>`g.name`.as('description'),
-    'g.created_at', 'g.updated_at',
-  ]);
+  return ctx.db
+    .selectFrom('global_holidays as g')
+    .select([
+      sql<number>`-g.id`.as('id'),
+      sql<CalendarType>`'holiday'`.as('type'),
+      sql<number | null>`null::int`.as('person_id'),
+      sql<CalendarStatus>`'approved'`.as('status'),
+      'g.date as date_from',
+      'g.date as date_until',
+      sql<string | null>`g.name`.as('description'),
+      'g.created_at',
+      'g.updated_at',
+    ]);
 }
 
 type EntryRow = InferResult<ReturnType<typeof companyEntries>>[number];
@@ -67,7 +91,11 @@ const project = (query: Base) => query.selectAll('e');
 
 export function listEntries(ctx: Ctx, params: object) {
   return listPage<CalendarEntryRecord>(ctx, {
-    listId: 'calendar', params, options: CALENDAR_LIST_OPTIONS, idColumn: 'e.id', project,
+    listId: 'calendar',
+    params,
+    options: CALENDAR_LIST_OPTIONS,
+    idColumn: 'e.id',
+    project,
     base: (filters) => applyFilters(source(ctx, (filters.scope as Scope | undefined) ?? 'company'), filters),
   });
 }
@@ -82,5 +110,7 @@ export async function findGlobalHoliday(ctx: Ctx, id: number): Promise<CalendarE
 
 /** The whole entry, locked for the rest of the transaction (the service's rules read its type and status). */
 export async function lockEntry(ctx: Ctx, id: number): Promise<CalendarEntryRecord | undefined> {
-  return companyEntries(ctx).where('c.id', '=', id).forUpdate().executeTakeFirst() as Promise<CalendarEntryRecord | undefined>;
+  return companyEntries(ctx).where('c.id', '=', id).forUpdate().executeTakeFirst() as Promise<
+    CalendarEntryRecord | undefined
+  >;
 }

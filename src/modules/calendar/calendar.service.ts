@@ -10,7 +10,11 @@ import * as repo from './calendar.repository.ts';
 const UI_APPROVED_TYPES = new Set(['vacation', 'flextime']);
 
 const readOnly = () => new AppError('READ_ONLY', 'Holiday entries are read-only through the API');
-const approvalUiOnly = (message: string) => new AppError('CALENDAR_APPROVAL_UI_ONLY', `${message}; vacation and flextime are approved only in the web application`);
+const approvalUiOnly = (message: string) =>
+  new AppError(
+    'CALENDAR_APPROVAL_UI_ONLY',
+    `${message}; vacation and flextime are approved only in the web application`,
+  );
 
 type EntryState = Pick<CalendarEntryRecord, 'type' | 'status'>;
 const isUiApproved = (entry: EntryState) => entry.status === 'approved' && UI_APPROVED_TYPES.has(entry.type);
@@ -25,12 +29,16 @@ export const listEntries = (ctx: Ctx, params: object) => {
 
 /** Positive ids are the company's entries; negative ids are global public holidays. */
 export async function getEntry(ctx: Ctx, id: number): Promise<CalendarEntryRecord> {
-  return orNotFound(id > 0 ? await repo.findEntry(ctx, id) : id < 0 ? await repo.findGlobalHoliday(ctx, id) : undefined, 'Calendar entry');
+  return orNotFound(
+    id > 0 ? await repo.findEntry(ctx, id) : id < 0 ? await repo.findGlobalHoliday(ctx, id) : undefined,
+    'Calendar entry',
+  );
 }
 
 function checkDates(dateFrom: string, dateUntil: string): void {
   // YYYY-MM-DD compares correctly as text.
-  if (dateUntil < dateFrom) throw domainValidation('INVALID_DATE_RANGE', 'date_until must not be before date_from', { field: 'date_until' });
+  if (dateUntil < dateFrom)
+    throw domainValidation('INVALID_DATE_RANGE', 'date_until must not be before date_from', { field: 'date_until' });
 }
 
 /** A person of this company, and for a plain member's personal key only themselves (others are invisible to it). */
@@ -47,7 +55,11 @@ async function checkPerson(ctx: Ctx, personId: number | undefined): Promise<void
 function checkCreateStatus(body: CalendarEntryCreateBody): void {
   if (body.status === undefined || body.status === 'in_review') return;
   if (UI_APPROVED_TYPES.has(body.type)) throw approvalUiOnly(`A ${body.type} entry cannot be created approved`);
-  throw domainValidation('CREATED_IN_REVIEW', 'Calendar entries are created in_review; approve a sick_leave or time_off entry with PATCH afterwards', { field: 'status' });
+  throw domainValidation(
+    'CREATED_IN_REVIEW',
+    'Calendar entries are created in_review; approve a sick_leave or time_off entry with PATCH afterwards',
+    { field: 'status' },
+  );
 }
 
 export async function createEntry(ctx: Ctx, body: CalendarEntryCreateBody): Promise<CalendarEntryRecord> {
@@ -58,7 +70,12 @@ export async function createEntry(ctx: Ctx, body: CalendarEntryCreateBody): Prom
   return inTransaction(ctx, async (tx) => {
     await checkPerson(tx, body.person_id);
     const id = await repo.calendar.insert(tx, {
-      type: body.type, person_id: body.person_id, status: 'in_review', date_from: body.date_from, date_until: dateUntil, description: body.description ?? null,
+      type: body.type,
+      person_id: body.person_id,
+      status: 'in_review',
+      date_from: body.date_from,
+      date_until: dateUntil,
+      description: body.description ?? null,
     });
     return getEntry(tx, id);
   });
@@ -85,7 +102,11 @@ function checkApproval(before: EntryState, body: CalendarEntryUpdateBody): void 
   const after: EntryState = { type: body.type ?? before.type, status: body.status ?? before.status };
   const touched = after.status !== before.status || after.type !== before.type;
   if (touched && (isUiApproved(before) || isUiApproved(after))) {
-    throw approvalUiOnly(isUiApproved(before) ? `The ${before.type} entry is approved; its status and type cannot change through the API` : `A ${after.type} entry cannot be approved through the API`);
+    throw approvalUiOnly(
+      isUiApproved(before)
+        ? `The ${before.type} entry is approved; its status and type cannot change through the API`
+        : `A ${after.type} entry cannot be approved through the API`,
+    );
   }
 }
 
@@ -101,6 +122,7 @@ export const updateEntry = (ctx: Ctx, id: number, body: CalendarEntryUpdateBody)
 /** Deleting an approved vacation/flextime entry would unset its approval: refused like the PATCH. */
 export const deleteEntry = (ctx: Ctx, id: number): Promise<void> =>
   mutateQuietly(ctx, target, id, async (tx, entry) => {
-    if (isUiApproved(entry)) throw approvalUiOnly(`The ${entry.type} entry is approved and cannot be deleted through the API`);
+    if (isUiApproved(entry))
+      throw approvalUiOnly(`The ${entry.type} entry is approved and cannot be deleted through the API`);
     await repo.calendar.softDelete(tx, id);
   });

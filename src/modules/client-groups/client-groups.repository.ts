@@ -27,19 +27,28 @@ function applyFilters(query: Query, filters: Record<string, unknown>) {
 
 export function listClientGroups(ctx: Ctx, params: object) {
   return listPage<ClientGroupRecord>(ctx, {
-    listId: 'client-groups', params, options: CLIENT_GROUP_LIST_OPTIONS, idColumn: 'g.id', project,
+    listId: 'client-groups',
+    params,
+    options: CLIENT_GROUP_LIST_OPTIONS,
+    idColumn: 'g.id',
+    project,
     base: (filters) => applyFilters(clientGroups.base(ctx), filters),
   });
 }
 
 export async function findClientGroup(ctx: Ctx, id: number): Promise<ClientGroupRecord | undefined> {
-  return project(clientGroups.base(ctx).where('g.id', '=', id)).executeTakeFirst() as Promise<ClientGroupRecord | undefined>;
+  return project(clientGroups.base(ctx).where('g.id', '=', id)).executeTakeFirst() as Promise<
+    ClientGroupRecord | undefined
+  >;
 }
 
 /** Live clients with status active linked to the group: while there are any, the group cannot be deleted. */
 export async function countActiveMembers(ctx: Ctx, groupId: number): Promise<number> {
-  const row = await scoped.select(ctx, 'client_group_links', 'l')
-    .innerJoin('clients as c', (join) => join.onRef('c.company_id', '=', 'l.company_id').onRef('c.id', '=', 'l.client_id'))
+  const row = await scoped
+    .select(ctx, 'client_group_links', 'l')
+    .innerJoin('clients as c', (join) =>
+      join.onRef('c.company_id', '=', 'l.company_id').onRef('c.id', '=', 'l.client_id'),
+    )
     .select(sql<number>`count(*)::int`.as('n'))
     .where('l.group_id', '=', groupId)
     .where('c.deleted_at', 'is', null)
@@ -50,10 +59,22 @@ export async function countActiveMembers(ctx: Ctx, groupId: number): Promise<num
 
 /** Removes every link to the group; answers the live clients that lost it (their `groups` changed). */
 export async function unlinkGroup(ctx: Ctx, groupId: number): Promise<number[]> {
-  const removed = await scoped.delete(ctx, 'client_group_links').where('group_id', '=', groupId).returning('client_id').execute();
+  const removed = await scoped
+    .delete(ctx, 'client_group_links')
+    .where('group_id', '=', groupId)
+    .returning('client_id')
+    .execute();
   if (removed.length === 0) return [];
-  const live = await scoped.select(ctx, 'clients', 'c').select('c.id')
-    .where('c.id', 'in', removed.map((r) => r.client_id)).where('c.deleted_at', 'is', null)
-    .orderBy('c.id').execute();
+  const live = await scoped
+    .select(ctx, 'clients', 'c')
+    .select('c.id')
+    .where(
+      'c.id',
+      'in',
+      removed.map((r) => r.client_id),
+    )
+    .where('c.deleted_at', 'is', null)
+    .orderBy('c.id')
+    .execute();
   return live.map((r) => r.id);
 }

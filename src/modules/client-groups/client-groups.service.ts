@@ -17,7 +17,11 @@ export async function getClientGroup(ctx: Ctx, id: number): Promise<ClientGroupR
 
 export async function createClientGroup(ctx: Ctx, body: ClientGroupCreateBody): Promise<ClientGroupRecord> {
   return inTransaction(ctx, async (tx) => {
-    const id = await repo.clientGroups.insert(tx, { name: body.name, color: body.color ?? null, status: body.status ?? 'active' });
+    const id = await repo.clientGroups.insert(tx, {
+      name: body.name,
+      color: body.color ?? null,
+      status: body.status ?? 'active',
+    });
     return getClientGroup(tx, id);
   });
 }
@@ -33,7 +37,11 @@ export const deleteClientGroup = (ctx: Ctx, id: number) =>
   mutateQuietly(ctx, target, id, async (tx) => {
     const active = await repo.countActiveMembers(tx, id);
     if (active > 0) {
-      throw new AppError('GROUP_IN_USE', `The client group still has ${active} active client(s); remove them from the group or make them inactive first`, { active_clients: active });
+      throw new AppError(
+        'GROUP_IN_USE',
+        `The client group still has ${active} active client(s); remove them from the group or make them inactive first`,
+        { active_clients: active },
+      );
     }
     await repo.clientGroups.softDelete(tx, id);
     const clientIds = await repo.unlinkGroup(tx, id);

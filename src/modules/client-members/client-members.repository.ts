@@ -7,17 +7,29 @@ import { CLIENT_MEMBER_LIST_OPTIONS, type ClientMemberRecord } from './client-me
 
 /** A membership is visible exactly when its client is. */
 export const clientMembers = tenantTable('client_members', {
-  alias: 'cm', softDelete: true,
+  alias: 'cm',
+  softDelete: true,
   visible: (ctx, alias) => clientIdVisible(ctx, `${alias}.company_id`, `${alias}.client_id`),
 });
 type Query = BaseQuery<'client_members', 'cm'>;
 
-const COLUMNS = ['cm.id', 'cm.client_id', 'cm.person_id', 'cm.role', 'cm.workflow_role_id', 'cm.created_at', 'cm.updated_at'] as const;
+const COLUMNS = [
+  'cm.id',
+  'cm.client_id',
+  'cm.person_id',
+  'cm.role',
+  'cm.workflow_role_id',
+  'cm.created_at',
+  'cm.updated_at',
+] as const;
 
 /** Memberships of live clients (for every key: a deleted client's memberships are gone too) that the acting person sees. */
 function live(ctx: Ctx): Query {
-  return clientMembers.base(ctx)
-    .where(sql<boolean>`exists (select 1 from clients lc where lc.company_id = cm.company_id and lc.id = cm.client_id and lc.deleted_at is null)`);
+  return clientMembers
+    .base(ctx)
+    .where(
+      sql<boolean>`exists (select 1 from clients lc where lc.company_id = cm.company_id and lc.id = cm.client_id and lc.deleted_at is null)`,
+    );
 }
 
 const project = (query: Query) => query.select(COLUMNS);
@@ -27,13 +39,18 @@ function applyFilters(query: Query, filters: Record<string, unknown>) {
   if (filters.client_id !== undefined) q = q.where('cm.client_id', '=', filters.client_id as number);
   if (filters.person_id !== undefined) q = q.where('cm.person_id', '=', filters.person_id as number);
   if (filters.role !== undefined) q = q.where('cm.role', '=', filters.role as string);
-  if (filters.workflow_role_id !== undefined) q = q.where('cm.workflow_role_id', '=', filters.workflow_role_id as number);
+  if (filters.workflow_role_id !== undefined)
+    q = q.where('cm.workflow_role_id', '=', filters.workflow_role_id as number);
   return q;
 }
 
 export function listClientMembers(ctx: Ctx, params: object) {
   return listPage<ClientMemberRecord>(ctx, {
-    listId: 'client-members', params, options: CLIENT_MEMBER_LIST_OPTIONS, idColumn: 'cm.id', project,
+    listId: 'client-members',
+    params,
+    options: CLIENT_MEMBER_LIST_OPTIONS,
+    idColumn: 'cm.id',
+    project,
     base: (filters) => applyFilters(live(ctx), filters),
   });
 }
@@ -44,11 +61,20 @@ export async function findClientMember(ctx: Ctx, id: number): Promise<ClientMemb
 
 /** The gateway's lock() would not check the client is live; the service also reads the pair it holds. */
 export async function lockClientMember(ctx: Ctx, id: number) {
-  return live(ctx).where('cm.id', '=', id).select(['cm.id', 'cm.client_id', 'cm.person_id']).forUpdate().executeTakeFirst();
+  return live(ctx)
+    .where('cm.id', '=', id)
+    .select(['cm.id', 'cm.client_id', 'cm.person_id'])
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /** The live membership of this person on this client, whoever may see it. */
 export async function findMembership(ctx: Ctx, clientId: number, personId: number) {
-  return scoped.select(ctx, 'client_members', 'cm').select('cm.id').where('cm.client_id', '=', clientId)
-    .where('cm.person_id', '=', personId).where('cm.deleted_at', 'is', null).executeTakeFirst();
+  return scoped
+    .select(ctx, 'client_members', 'cm')
+    .select('cm.id')
+    .where('cm.client_id', '=', clientId)
+    .where('cm.person_id', '=', personId)
+    .where('cm.deleted_at', 'is', null)
+    .executeTakeFirst();
 }

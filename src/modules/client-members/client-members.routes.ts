@@ -2,7 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { IdParam, noContent, OffsetOrCursorList, route, Single, single } from '../../platform/http.ts';
-import { ClientMember, ClientMemberCreate, ClientMemberListQuery, ClientMemberUpdate, CLIENT_MEMBER_FILTERS } from './client-members.schemas.ts';
+import {
+  ClientMember,
+  ClientMemberCreate,
+  ClientMemberListQuery,
+  ClientMemberUpdate,
+  CLIENT_MEMBER_FILTERS,
+} from './client-members.schemas.ts';
 import * as service from './client-members.service.ts';
 
 const tags = ['Client members'];
@@ -14,7 +20,12 @@ export default async function clientMemberRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/client-members', {
-      operationId: 'listClientMembers', summary: 'List client members (offset-only)', tags, tier: 'write', preview: true, filters: CLIENT_MEMBER_FILTERS,
+      operationId: 'listClientMembers',
+      summary: 'List client members (offset-only)',
+      tags,
+      tier: 'write',
+      preview: true,
+      filters: CLIENT_MEMBER_FILTERS,
       errors: ['INVALID_CURSOR', 'UNKNOWN_FILTER_FIELD', 'INVALID_FILTER_VALUE'],
       schema: { querystring: ClientMemberListQuery, response: { 200: OffsetOrCursorList(ClientMember) } },
     }),
@@ -23,8 +34,19 @@ export default async function clientMemberRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/client-members', {
-      operationId: 'createClientMember', summary: 'Add a person to a client', tags, tier: 'write', preview: true,
-      errors: ['INVALID_CLIENT', 'INVALID_PERSON', 'INVALID_WORKFLOW_ROLE', 'CLIENT_MEMBER_EXISTS', 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
+      operationId: 'createClientMember',
+      summary: 'Add a person to a client',
+      tags,
+      tier: 'write',
+      preview: true,
+      errors: [
+        'INVALID_CLIENT',
+        'INVALID_PERSON',
+        'INVALID_WORKFLOW_ROLE',
+        'CLIENT_MEMBER_EXISTS',
+        'IDEMPOTENCY_CONFLICT',
+        'IDEMPOTENCY_KEY_REUSED',
+      ],
       schema: { body: ClientMemberCreate, response: { 201: Single(ClientMember) } },
     }),
     handler: async (request, reply) => single(reply, await service.createClientMember(request.ctx, request.body), 201),
@@ -32,24 +54,40 @@ export default async function clientMemberRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/client-members/:client_member_id', {
-      operationId: 'getClientMember', summary: 'Get a client member', tags, tier: 'write', preview: true, errors: ['NOT_FOUND'],
+      operationId: 'getClientMember',
+      summary: 'Get a client member',
+      tags,
+      tier: 'write',
+      preview: true,
+      errors: ['NOT_FOUND'],
       schema: { params: Params, response: { 200: Single(ClientMember) } },
     }),
-    handler: async (request, reply) => single(reply, await service.getClientMember(request.ctx, request.params.client_member_id)),
+    handler: async (request, reply) =>
+      single(reply, await service.getClientMember(request.ctx, request.params.client_member_id)),
   });
 
   app.route({
     ...route('PATCH', '/client-members/:client_member_id', {
-      operationId: 'updateClientMember', summary: 'Update a client member', tags, tier: 'write', preview: true,
+      operationId: 'updateClientMember',
+      summary: 'Update a client member',
+      tags,
+      tier: 'write',
+      preview: true,
       errors: ['NOT_FOUND', 'INVALID_CLIENT', 'INVALID_PERSON', 'INVALID_WORKFLOW_ROLE', 'CLIENT_MEMBER_EXISTS'],
       schema: { params: Params, body: ClientMemberUpdate, response: { 200: Single(ClientMember) } },
     }),
-    handler: async (request, reply) => single(reply, await service.updateClientMember(request.ctx, request.params.client_member_id, request.body)),
+    handler: async (request, reply) =>
+      single(reply, await service.updateClientMember(request.ctx, request.params.client_member_id, request.body)),
   });
 
   app.route({
     ...route('DELETE', '/client-members/:client_member_id', {
-      operationId: 'deleteClientMember', summary: 'Remove a person from a client (soft delete)', tags, tier: 'write', preview: true, errors: ['NOT_FOUND'],
+      operationId: 'deleteClientMember',
+      summary: 'Remove a person from a client (soft delete)',
+      tags,
+      tier: 'write',
+      preview: true,
+      errors: ['NOT_FOUND'],
       schema: { params: Params, response: { 204: Type.Null() } },
     }),
     handler: async (request, reply) => {

@@ -9,19 +9,24 @@ import * as repo from './client-members.repository.ts';
 type MemberInput = ClientMemberCreateBody | ClientMemberUpdateBody;
 
 const exists = (clientId: number, personId: number, id?: number) =>
-  new AppError('CLIENT_MEMBER_EXISTS', `Person ${personId} is already a member of client ${clientId}`,
-    { client_id: clientId, person_id: personId, ...(id === undefined ? {} : { client_member_id: id }) });
+  new AppError('CLIENT_MEMBER_EXISTS', `Person ${personId} is already a member of client ${clientId}`, {
+    client_id: clientId,
+    person_id: personId,
+    ...(id === undefined ? {} : { client_member_id: id }),
+  });
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
 
 /** The row as written, even when the write took it out of a plain member's sight (e.g. they moved their own membership). */
-const readBack = (ctx: Ctx, id: number) => repo.findClientMember({ ...ctx, actor: { ...ctx.actor, restricted: false } }, id);
+const readBack = (ctx: Ctx, id: number) =>
+  repo.findClientMember({ ...ctx, actor: { ...ctx.actor, restricted: false } }, id);
 
 const target = { what: 'Client member', lock: repo.lockClientMember, read: readBack };
 
 async function checkReferences(ctx: Ctx, body: MemberInput): Promise<void> {
   // Locking the client serialises membership writes on it, so the duplicate check below holds.
-  if (body.client_id !== undefined && !(await lockLive(ctx, 'clients', body.client_id))) throw invalidReference('client', 'client_id', body.client_id);
+  if (body.client_id !== undefined && !(await lockLive(ctx, 'clients', body.client_id)))
+    throw invalidReference('client', 'client_id', body.client_id);
   await assertReference(ctx, 'people', 'person', 'person_id', body.person_id);
   await assertReference(ctx, 'workflow_roles', 'workflow_role', 'workflow_role_id', body.workflow_role_id);
 }
@@ -60,4 +65,5 @@ export const updateClientMember = (ctx: Ctx, id: number, body: ClientMemberUpdat
     });
   });
 
-export const deleteClientMember = (ctx: Ctx, id: number) => mutateQuietly(ctx, target, id, (tx) => repo.clientMembers.softDelete(tx, id));
+export const deleteClientMember = (ctx: Ctx, id: number) =>
+  mutateQuietly(ctx, target, id, (tx) => repo.clientMembers.softDelete(tx, id));

@@ -15,12 +15,37 @@ type ClientRow = Omit<ClientRecord, 'contacts_truncated'>;
 /** The client's columns plus its groups and (capped + 1, to detect truncation) contacts, built in SQL. */
 function project(query: Query) {
   return query.select([
-    'c.id', 'c.name', 'c.status', 'c.type', 'c.locale_code', 'c.reg_code', 'c.vat_code', 'c.address_street', 'c.address_city',
-    'c.address_state', 'c.address_zip', 'c.address_country_code', 'c.default_person_id', 'c.ext_client_id', 'c.client_initials',
-    'c.parent_id', 'c.has_monitor', 'c.timing_required', 'c.topic_required', 'c.custom_fields', 'c.created_at', 'c.updated_at',
-    sql<number[]>`array(select l.group_id from client_group_links l join client_groups g on g.company_id = l.company_id and g.id = l.group_id
-      where l.company_id = c.company_id and l.client_id = c.id and g.deleted_at is null order by l.group_id)`.as('groups'),
-    sql<ClientRecord['contacts']>`(select coalesce(json_agg(x), '[]') from (select ${contactJsonColumns('ct')} from contacts ct
+    'c.id',
+    'c.name',
+    'c.status',
+    'c.type',
+    'c.locale_code',
+    'c.reg_code',
+    'c.vat_code',
+    'c.address_street',
+    'c.address_city',
+    'c.address_state',
+    'c.address_zip',
+    'c.address_country_code',
+    'c.default_person_id',
+    'c.ext_client_id',
+    'c.client_initials',
+    'c.parent_id',
+    'c.has_monitor',
+    'c.timing_required',
+    'c.topic_required',
+    'c.custom_fields',
+    'c.created_at',
+    'c.updated_at',
+    sql<
+      number[]
+    >`array(select l.group_id from client_group_links l join client_groups g on g.company_id = l.company_id and g.id = l.group_id
+      where l.company_id = c.company_id and l.client_id = c.id and g.deleted_at is null order by l.group_id)`.as(
+      'groups',
+    ),
+    sql<
+      ClientRecord['contacts']
+    >`(select coalesce(json_agg(x), '[]') from (select ${contactJsonColumns('ct')} from contacts ct
       where ct.company_id = c.company_id and ct.client_id = c.id and ct.deleted_at is null
       order by ct.is_primary desc, ct.id limit ${CONTACTS_INLINE_CAP + 1}) x)`.as('contacts'),
   ]);
@@ -28,7 +53,11 @@ function project(query: Query) {
 
 export function withTruncation(row: ClientRow): ClientRecord {
   const truncated = row.contacts.length > CONTACTS_INLINE_CAP;
-  return { ...row, contacts: truncated ? row.contacts.slice(0, CONTACTS_INLINE_CAP) : row.contacts, contacts_truncated: truncated };
+  return {
+    ...row,
+    contacts: truncated ? row.contacts.slice(0, CONTACTS_INLINE_CAP) : row.contacts,
+    contacts_truncated: truncated,
+  };
 }
 
 function applyFilters(query: Query, filters: Record<string, unknown>) {
@@ -38,14 +67,19 @@ function applyFilters(query: Query, filters: Record<string, unknown>) {
   if (filters.name !== undefined) q = q.where('c.name', '=', filters.name as string);
   if (filters.reg_code !== undefined) q = q.where('c.reg_code', '=', filters.reg_code as string);
   if (filters.ext_client_id !== undefined) q = q.where('c.ext_client_id', '=', filters.ext_client_id as string);
-  if (filters.default_person_id !== undefined) q = q.where('c.default_person_id', '=', filters.default_person_id as number);
+  if (filters.default_person_id !== undefined)
+    q = q.where('c.default_person_id', '=', filters.default_person_id as number);
   if (filters.q !== undefined) q = q.where('c.name', 'ilike', likeContains(filters.q as string));
   return q;
 }
 
 export async function listClients(ctx: Ctx, params: object) {
   const page = await listPage<ClientRow>(ctx, {
-    listId: 'clients', params, options: CLIENT_LIST_OPTIONS, idColumn: 'c.id', project,
+    listId: 'clients',
+    params,
+    options: CLIENT_LIST_OPTIONS,
+    idColumn: 'c.id',
+    project,
     base: (filters) => applyFilters(clients.base(ctx), filters),
   });
   return { data: page.data.map(withTruncation), meta: page.meta };
@@ -67,7 +101,13 @@ export async function touchClient(ctx: Ctx, id: number): Promise<void> {
 export async function replaceGroups(ctx: Ctx, clientId: number, groupIds: readonly number[]): Promise<void> {
   await scoped.delete(ctx, 'client_group_links').where('client_id', '=', clientId).execute();
   if (groupIds.length === 0) return;
-  await scoped.insert(ctx, 'client_group_links', groupIds.map((group_id) => ({ client_id: clientId, group_id }))).execute();
+  await scoped
+    .insert(
+      ctx,
+      'client_group_links',
+      groupIds.map((group_id) => ({ client_id: clientId, group_id })),
+    )
+    .execute();
 }
 
 /** The parent chain from `id` upwards, to refuse a parent that would make a cycle. */

@@ -7,14 +7,23 @@ import * as service from './clients.service.ts';
 
 const tags = ['Clients'];
 const Params = IdParam('client_id');
-const Folder = Type.Object({ folder_id: Type.String(), folder_url: Type.String(), path: Type.String(), skipped: Type.Boolean() });
+const Folder = Type.Object({
+  folder_id: Type.String(),
+  folder_url: Type.String(),
+  path: Type.String(),
+  skipped: Type.Boolean(),
+});
 
 export default async function clientRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.route({
     ...route('GET', '/clients', {
-      operationId: 'listClients', summary: 'List clients', tags, tier: 'read', filters: CLIENT_FILTERS,
+      operationId: 'listClients',
+      summary: 'List clients',
+      tags,
+      tier: 'read',
+      filters: CLIENT_FILTERS,
       errors: ['INVALID_CURSOR', 'UNKNOWN_FILTER_FIELD', 'INVALID_FILTER_VALUE'],
       schema: { querystring: ClientListQuery, response: { 200: OffsetOrCursorList(Client) } },
     }),
@@ -23,7 +32,10 @@ export default async function clientRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/clients', {
-      operationId: 'createClient', summary: 'Create a client', tags, tier: 'write',
+      operationId: 'createClient',
+      summary: 'Create a client',
+      tags,
+      tier: 'write',
       errors: ['INVALID_PERSON', 'INVALID_CLIENT', 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
       schema: { body: ClientCreate, response: { 201: Single(Client) } },
     }),
@@ -32,7 +44,11 @@ export default async function clientRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/clients/:client_id', {
-      operationId: 'getClient', summary: 'Get a client with its contacts', tags, tier: 'read', errors: ['NOT_FOUND'],
+      operationId: 'getClient',
+      summary: 'Get a client with its contacts',
+      tags,
+      tier: 'read',
+      errors: ['NOT_FOUND'],
       schema: { params: Params, response: { 200: Single(Client) } },
     }),
     handler: async (request, reply) => single(reply, await service.getClient(request.ctx, request.params.client_id)),
@@ -40,16 +56,24 @@ export default async function clientRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('PATCH', '/clients/:client_id', {
-      operationId: 'updateClient', summary: 'Update a client (send only the fields to change)', tags, tier: 'write',
+      operationId: 'updateClient',
+      summary: 'Update a client (send only the fields to change)',
+      tags,
+      tier: 'write',
       errors: ['NOT_FOUND', 'INVALID_PERSON', 'INVALID_CLIENT'],
       schema: { params: Params, body: ClientUpdate, response: { 200: Single(Client) } },
     }),
-    handler: async (request, reply) => single(reply, await service.updateClient(request.ctx, request.params.client_id, request.body)),
+    handler: async (request, reply) =>
+      single(reply, await service.updateClient(request.ctx, request.params.client_id, request.body)),
   });
 
   app.route({
     ...route('DELETE', '/clients/:client_id', {
-      operationId: 'deleteClient', summary: 'Delete a client (soft delete)', tags, tier: 'write', errors: ['NOT_FOUND'],
+      operationId: 'deleteClient',
+      summary: 'Delete a client (soft delete)',
+      tags,
+      tier: 'write',
+      errors: ['NOT_FOUND'],
       schema: { params: Params, response: { 204: Type.Null() } },
     }),
     handler: async (request, reply) => {
@@ -60,7 +84,10 @@ export default async function clientRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/clients/:client_id/documents-folder', {
-      operationId: 'provisionClientDocumentsFolder', summary: 'Create the client\'s folder in the connected drive', tags, tier: 'write',
+      operationId: 'provisionClientDocumentsFolder',
+      summary: "Create the client's folder in the connected drive",
+      tags,
+      tier: 'write',
       errors: ['NOT_FOUND', 'DRIVE_NOT_CONNECTED', 'FOLDER_PROVISION_FAILED'],
       schema: { params: Params, response: { 201: Single(Folder) } },
     }),

@@ -1,13 +1,28 @@
 import { Type, type Static } from 'typebox';
 import { Contact } from '../contacts/index.ts';
-import { CustomFields, EnumList, FlagIn, FlagOut, Id, IdList, mapOptional, Name, Nullable, Text, Timestamp } from '../../platform/fields.ts';
+import {
+  CustomFields,
+  EnumList,
+  FlagIn,
+  FlagOut,
+  Id,
+  IdList,
+  mapOptional,
+  Name,
+  Nullable,
+  Text,
+  Timestamp,
+} from '../../platform/fields.ts';
 import { listQuery } from '../../platform/lists.ts';
 
 export const CLIENT_STATUSES = ['active', 'inactive', 'prospect'] as const;
 /** How many contacts a client read inlines before it sets contacts_truncated. */
 export const CONTACTS_INLINE_CAP = 50;
 
-const Status = Type.Union(CLIENT_STATUSES.map((s) => Type.Literal(s)), { description: 'active (default), inactive or prospect' });
+const Status = Type.Union(
+  CLIENT_STATUSES.map((s) => Type.Literal(s)),
+  { description: 'active (default), inactive or prospect' },
+);
 const CountryCode = Type.String({ pattern: '^[A-Za-z]{2,3}$', description: 'Short country code; stored lowercase' });
 
 const clientFields = {
@@ -28,24 +43,30 @@ const clientFields = {
 };
 
 /** The lean client: what webhooks deliver (no nested contacts). */
-export const ClientLean = Type.Object({
-  id: Type.Integer(),
-  ...clientFields,
-  type: Type.String({ description: 'client; workflow-template rows have type plan' }),
-  has_monitor: FlagOut('1 when the client has a monitor'),
-  timing_required: FlagOut('1 when time entries on this client need timing'),
-  topic_required: FlagOut('1 when tasks of this client need a topic'),
-  custom_fields: CustomFields,
-  groups: Type.Array(Type.Integer(), { description: 'Client-group ids' }),
-  created_at: Timestamp('Creation time (UTC)'),
-  updated_at: Timestamp('Last change (UTC)'),
-}, { title: 'ClientLean' });
+export const ClientLean = Type.Object(
+  {
+    id: Type.Integer(),
+    ...clientFields,
+    type: Type.String({ description: 'client; workflow-template rows have type plan' }),
+    has_monitor: FlagOut('1 when the client has a monitor'),
+    timing_required: FlagOut('1 when time entries on this client need timing'),
+    topic_required: FlagOut('1 when tasks of this client need a topic'),
+    custom_fields: CustomFields,
+    groups: Type.Array(Type.Integer(), { description: 'Client-group ids' }),
+    created_at: Timestamp('Creation time (UTC)'),
+    updated_at: Timestamp('Last change (UTC)'),
+  },
+  { title: 'ClientLean' },
+);
 
-export const Client = Type.Object({
-  ...ClientLean.properties,
-  contacts: Type.Array(Contact, { description: `Contacts, inlined (at most ${CONTACTS_INLINE_CAP})` }),
-  contacts_truncated: Type.Boolean({ description: 'true when the inlined contact list was capped' }),
-}, { title: 'Client' });
+export const Client = Type.Object(
+  {
+    ...ClientLean.properties,
+    contacts: Type.Array(Contact, { description: `Contacts, inlined (at most ${CONTACTS_INLINE_CAP})` }),
+    contacts_truncated: Type.Boolean({ description: 'true when the inlined contact list was capped' }),
+  },
+  { title: 'Client' },
+);
 export type ClientRecord = Static<typeof Client>;
 
 const writable = {
@@ -57,21 +78,29 @@ const writable = {
   fields: CustomFields,
 };
 
-export const ClientCreate = Type.Object({ ...mapOptional(writable), name: writable.name }, { additionalProperties: false, title: 'ClientCreate' });
+export const ClientCreate = Type.Object(
+  { ...mapOptional(writable), name: writable.name },
+  { additionalProperties: false, title: 'ClientCreate' },
+);
 export type ClientCreateBody = Static<typeof ClientCreate>;
 
 export const ClientUpdate = Type.Object(mapOptional(writable), { additionalProperties: false, title: 'ClientUpdate' });
 export type ClientUpdateBody = Static<typeof ClientUpdate>;
 
-
-export const CLIENT_LIST_OPTIONS = { sortable: { id: 'c.id', name: 'c.name', created_at: 'c.created_at', updated_at: 'c.updated_at' }, defaultSort: 'id' };
+export const CLIENT_LIST_OPTIONS = {
+  sortable: { id: 'c.id', name: 'c.name', created_at: 'c.created_at', updated_at: 'c.updated_at' },
+  defaultSort: 'id',
+};
 export const CLIENT_FILTERS = ['status', 'name', 'reg_code', 'ext_client_id', 'q', 'default_person_id'] as const;
-export const ClientListQuery = listQuery({
-  status: Type.Optional(EnumList(CLIENT_STATUSES, 'Status filter')),
-  name: Type.Optional(Type.String({ maxLength: 255, description: 'Exact name' })),
-  reg_code: Type.Optional(Type.String({ maxLength: 255 })),
-  ext_client_id: Type.Optional(Type.String({ maxLength: 255 })),
-  q: Type.Optional(Type.String({ maxLength: 255, description: 'Name contains (case-insensitive)' })),
-  default_person_id: Type.Optional(Id('Responsible person id')),
-}, CLIENT_LIST_OPTIONS);
+export const ClientListQuery = listQuery(
+  {
+    status: Type.Optional(EnumList(CLIENT_STATUSES, 'Status filter')),
+    name: Type.Optional(Type.String({ maxLength: 255, description: 'Exact name' })),
+    reg_code: Type.Optional(Type.String({ maxLength: 255 })),
+    ext_client_id: Type.Optional(Type.String({ maxLength: 255 })),
+    q: Type.Optional(Type.String({ maxLength: 255, description: 'Name contains (case-insensitive)' })),
+    default_person_id: Type.Optional(Id('Responsible person id')),
+  },
+  CLIENT_LIST_OPTIONS,
+);
 export type ClientListParams = Static<typeof ClientListQuery>;

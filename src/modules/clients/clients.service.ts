@@ -20,13 +20,25 @@ export function leanClient(client: ClientRecord) {
 }
 
 function columnsFrom(body: ClientInput): RowChanges<'clients'> {
-  const { groups: _groups, fields: _fields, custom_fields: _cf, timing_required, topic_required, address_country_code, ...plain } = body;
+  const {
+    groups: _groups,
+    fields: _fields,
+    custom_fields: _cf,
+    timing_required,
+    topic_required,
+    address_country_code,
+    ...plain
+  } = body;
   const columns: RowChanges<'clients'> = { ...plain };
   if (timing_required !== undefined) columns.timing_required = toFlag(timing_required);
   if (topic_required !== undefined) columns.topic_required = toFlag(topic_required);
   if (address_country_code !== undefined) columns.address_country_code = address_country_code?.toLowerCase() ?? null;
   const custom = customFieldsInput(body);
-  if (custom.both) throw new AppError('VALIDATION_ERROR', 'Send custom_fields or its alias fields, not both', { reason: 'DUPLICATE_ALIAS', field: 'custom_fields' });
+  if (custom.both)
+    throw new AppError('VALIDATION_ERROR', 'Send custom_fields or its alias fields, not both', {
+      reason: 'DUPLICATE_ALIAS',
+      field: 'custom_fields',
+    });
   if (custom.present) columns.custom_fields = custom.value;
   return columns;
 }
@@ -37,7 +49,11 @@ async function checkReferences(ctx: Ctx, body: ClientInput, selfId?: number): Pr
   await assertReferenceList(ctx, 'client_groups', 'INVALID_GROUP', 'groups', body.groups);
   if (selfId !== undefined && body.parent_id != null) {
     const chain = await repo.ancestorIds(ctx, body.parent_id);
-    if (chain.includes(selfId)) throw new AppError('INVALID_CLIENT', 'parent_id would make the client its own ancestor', { field: 'parent_id', value: body.parent_id });
+    if (chain.includes(selfId))
+      throw new AppError('INVALID_CLIENT', 'parent_id would make the client its own ancestor', {
+        field: 'parent_id',
+        value: body.parent_id,
+      });
   }
 }
 
@@ -66,7 +82,8 @@ export async function updateClient(ctx: Ctx, id: number, body: ClientUpdateBody)
   return inTransaction(ctx, async (tx) => {
     orNotFound(await repo.lockClient(tx, id), 'Client');
     if (Object.keys(body).length === 0) return getClient(tx, id);
-    if (body.parent_id === id) throw new AppError('INVALID_CLIENT', 'A client cannot be its own parent', { field: 'parent_id', value: id });
+    if (body.parent_id === id)
+      throw new AppError('INVALID_CLIENT', 'A client cannot be its own parent', { field: 'parent_id', value: id });
     await checkReferences(tx, body, id);
     await repo.clients.update(tx, id, columnsFrom(body));
     if (body.groups) await repo.replaceGroups(tx, id, body.groups);
@@ -85,5 +102,8 @@ export const deleteClient = (ctx: Ctx, id: number) =>
 /** No drive integration exists yet, so every provisioning request is refused after the client check. */
 export async function provisionDocumentsFolder(ctx: Ctx, id: number): Promise<never> {
   await getClient(ctx, id);
-  throw new AppError('DRIVE_NOT_CONNECTED', 'No document drive is connected for this company; connect one in the web application first');
+  throw new AppError(
+    'DRIVE_NOT_CONNECTED',
+    'No document drive is connected for this company; connect one in the web application first',
+  );
 }

@@ -14,7 +14,10 @@ export function assertTimezone(timezone: string): void {
   try {
     new Intl.DateTimeFormat('en', { timeZone: timezone });
   } catch {
-    throw new AppError('VALIDATION_ERROR', `Unknown time zone: ${timezone}`, { reason: 'INVALID_TIMEZONE', field: 'timezone' });
+    throw new AppError('VALIDATION_ERROR', `Unknown time zone: ${timezone}`, {
+      reason: 'INVALID_TIMEZONE',
+      field: 'timezone',
+    });
   }
 }
 
@@ -24,10 +27,28 @@ function atomically<T>(db: Executor, fn: (tx: Tx) => Promise<T>): Promise<T> {
 }
 
 async function addPerson(db: Executor, companyId: string, body: MemberAddBody) {
-  const person = await db.insertInto('people').values({ company_id: companyId, name: body.name, surname: body.surname ?? null, email: body.email ?? null, phone: null })
-    .returning('id').executeTakeFirstOrThrow();
-  const member = await db.insertInto('members').values({ company_id: companyId, person_id: person.id, role: body.role, status: body.status, initials: initialsOf(body.name, body.surname) })
-    .returning('id').executeTakeFirstOrThrow();
+  const person = await db
+    .insertInto('people')
+    .values({
+      company_id: companyId,
+      name: body.name,
+      surname: body.surname ?? null,
+      email: body.email ?? null,
+      phone: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const member = await db
+    .insertInto('members')
+    .values({
+      company_id: companyId,
+      person_id: person.id,
+      role: body.role,
+      status: body.status,
+      initials: initialsOf(body.name, body.surname),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return { person_id: person.id, member_id: member.id };
 }
 
@@ -39,21 +60,49 @@ export function initialsOf(name: string, surname?: string | null): string {
  * A company with its owner and an admin key. `seeders` (the modules' declared ones, registry.seeders) add
  * the default records every company starts with, in the same transaction.
  */
-export async function createCompany(db: Executor, body: CompanyCreateBody, seeders: readonly CompanySeeder[]): Promise<CompanyCreatedRecord> {
+export async function createCompany(
+  db: Executor,
+  body: CompanyCreateBody,
+  seeders: readonly CompanySeeder[],
+): Promise<CompanyCreatedRecord> {
   const timezone = body.timezone ?? 'UTC';
   assertTimezone(timezone);
   return atomically(db, async (tx) => {
     const companyId = randomUUID();
-    await tx.insertInto('companies').values({ id: companyId, name: body.name, timezone, currency: body.currency ?? 'EUR' }).execute();
+    await tx
+      .insertInto('companies')
+      .values({ id: companyId, name: body.name, timezone, currency: body.currency ?? 'EUR' })
+      .execute();
     const ownerName = body.owner?.name ?? 'Owner';
     const ownerEmail = body.owner?.email ?? null;
-    const owner = await addPerson(tx, companyId, { name: ownerName, surname: body.owner?.surname, email: ownerEmail as string, role: 'owner', status: 'active' });
+    const owner = await addPerson(tx, companyId, {
+      name: ownerName,
+      surname: body.owner?.surname,
+      email: ownerEmail as string,
+      role: 'owner',
+      status: 'active',
+    });
     const key = generateKey();
     const scopes = expandScopes(['admin']);
-    const apiKey = await tx.insertInto('api_keys').values({
-      company_id: companyId, name: 'Owner admin key', key_prefix: key.prefix, key_hash: key.hash, kind: 'integration', scopes, person_id: owner.person_id,
-      revoked_at: null, expires_at: null, grace_expires_at: null, rotated_to_id: null, ip_allowlist: null, last_used_at: null,
-    }).returning('id').executeTakeFirstOrThrow();
+    const apiKey = await tx
+      .insertInto('api_keys')
+      .values({
+        company_id: companyId,
+        name: 'Owner admin key',
+        key_prefix: key.prefix,
+        key_hash: key.hash,
+        kind: 'integration',
+        scopes,
+        person_id: owner.person_id,
+        revoked_at: null,
+        expires_at: null,
+        grace_expires_at: null,
+        rotated_to_id: null,
+        ip_allowlist: null,
+        last_used_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     for (const seed of seeders) await seed(tx, companyId);
     return {
       company_id: companyId,
@@ -63,10 +112,24 @@ export async function createCompany(db: Executor, body: CompanyCreateBody, seede
   });
 }
 
-const COMPANY_COLUMNS = ['id', 'name', 'timezone', 'currency', 'subscription_status', 'plan', 'features', 'created_at', 'updated_at'] as const;
+const COMPANY_COLUMNS = [
+  'id',
+  'name',
+  'timezone',
+  'currency',
+  'subscription_status',
+  'plan',
+  'features',
+  'created_at',
+  'updated_at',
+] as const;
 
 export async function getCompany(db: Executor, companyId: string) {
-  const company = await db.selectFrom('companies').select(COMPANY_COLUMNS).where('id', '=', companyId).executeTakeFirst();
+  const company = await db
+    .selectFrom('companies')
+    .select(COMPANY_COLUMNS)
+    .where('id', '=', companyId)
+    .executeTakeFirst();
   if (!company) throw new AppError('NOT_FOUND', 'Company not found');
   return company as typeof company & { features: { billing: boolean; analytics: boolean; drive: boolean } };
 }
@@ -76,11 +139,15 @@ export async function updateCompany(db: Executor, companyId: string, body: Compa
   return atomically(db, async (tx) => {
     await getCompany(tx, companyId);
     const { features, ...plain } = body;
-    await tx.updateTable('companies').set({
-      ...plain,
-      ...(features ? { features: sql<string>`features || ${JSON.stringify(features)}::jsonb` } : {}),
-      updated_at: nextStamp(),
-    }).where('id', '=', companyId).execute();
+    await tx
+      .updateTable('companies')
+      .set({
+        ...plain,
+        ...(features ? { features: sql<string>`features || ${JSON.stringify(features)}::jsonb` } : {}),
+        updated_at: nextStamp(),
+      })
+      .where('id', '=', companyId)
+      .execute();
     return getCompany(tx, companyId);
   });
 }

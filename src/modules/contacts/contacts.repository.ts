@@ -8,12 +8,28 @@ import { CONTACT_LIST_OPTIONS, type ContactRecord } from './contacts.schemas.ts'
 
 /** A contact is visible exactly when its client is. */
 export const contacts = tenantTable('contacts', {
-  alias: 'ct', softDelete: true,
+  alias: 'ct',
+  softDelete: true,
   visible: (ctx, alias) => clientIdVisible(ctx, `${alias}.company_id`, `${alias}.client_id`),
 });
 type Query = BaseQuery<'contacts', 'ct'>;
 
-const PLAIN = ['id', 'client_id', 'person_id', 'is_primary', 'name', 'surname', 'email', 'job_title', 'mobile_phone', 'work_phone', 'locale_code', 'birthday', 'ext_contact_id', 'custom_fields'] as const;
+const PLAIN = [
+  'id',
+  'client_id',
+  'person_id',
+  'is_primary',
+  'name',
+  'surname',
+  'email',
+  'job_title',
+  'mobile_phone',
+  'work_phone',
+  'locale_code',
+  'birthday',
+  'ext_contact_id',
+  'custom_fields',
+] as const;
 
 /** Contact columns for JSON built in SQL (inlined in clients), timestamps already in the API's form. */
 export function contactJsonColumns(alias: string): RawBuilder<unknown> {
@@ -31,14 +47,20 @@ function applyFilters(query: Query, filters: Record<string, unknown>) {
   if (filters.email !== undefined) q = q.where(sql`lower(ct.email)`, '=', (filters.email as string).toLowerCase());
   if (filters.q !== undefined) {
     const like = likeContains(filters.q as string);
-    q = q.where((eb) => eb.or([eb('ct.name', 'ilike', like), eb('ct.surname', 'ilike', like), eb('ct.email', 'ilike', like)]));
+    q = q.where((eb) =>
+      eb.or([eb('ct.name', 'ilike', like), eb('ct.surname', 'ilike', like), eb('ct.email', 'ilike', like)]),
+    );
   }
   return q;
 }
 
 export function listContacts(ctx: Ctx, params: object) {
   return listPage<ContactRecord>(ctx, {
-    listId: 'contacts', params, options: CONTACT_LIST_OPTIONS, idColumn: 'ct.id', project,
+    listId: 'contacts',
+    params,
+    options: CONTACT_LIST_OPTIONS,
+    idColumn: 'ct.id',
+    project,
     base: (filters) => applyFilters(contacts.base(ctx), filters),
   });
 }
@@ -49,13 +71,24 @@ export async function findContact(ctx: Ctx, id: number): Promise<ContactRecord |
 
 /** Locks the live, visible contact; the service reads its client to tell a move from a stay. */
 export async function lockContact(ctx: Ctx, id: number) {
-  return contacts.base(ctx).where('ct.id', '=', id).select(['ct.id', 'ct.client_id', 'ct.updated_at']).forUpdate().executeTakeFirst();
+  return contacts
+    .base(ctx)
+    .where('ct.id', '=', id)
+    .select(['ct.id', 'ct.client_id', 'ct.updated_at'])
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /** One primary contact per client: making one primary demotes the others (a change to each of them). */
 export async function demoteOtherPrimaries(ctx: Ctx, clientId: number, keepId: number): Promise<number[]> {
-  const rows = await scoped.update(ctx, 'contacts').set({ is_primary: 0, updated_at: nextStamp() })
-    .where('client_id', '=', clientId).where('id', '!=', keepId)
-    .where('is_primary', '=', 1).where('deleted_at', 'is', null).returning('id').execute();
+  const rows = await scoped
+    .update(ctx, 'contacts')
+    .set({ is_primary: 0, updated_at: nextStamp() })
+    .where('client_id', '=', clientId)
+    .where('id', '!=', keepId)
+    .where('is_primary', '=', 1)
+    .where('deleted_at', 'is', null)
+    .returning('id')
+    .execute();
   return rows.map((r) => r.id);
 }

@@ -13,7 +13,11 @@ export default async function contactRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/contacts', {
-      operationId: 'listContacts', summary: 'List contacts', tags, tier: 'read', filters: CONTACT_FILTERS,
+      operationId: 'listContacts',
+      summary: 'List contacts',
+      tags,
+      tier: 'read',
+      filters: CONTACT_FILTERS,
       errors: ['INVALID_CURSOR', 'UNKNOWN_FILTER_FIELD', 'INVALID_FILTER_VALUE'],
       schema: { querystring: ContactListQuery, response: { 200: OffsetOrCursorList(Contact) } },
     }),
@@ -22,7 +26,10 @@ export default async function contactRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/contacts', {
-      operationId: 'createContact', summary: 'Create a contact of a client', tags, tier: 'write',
+      operationId: 'createContact',
+      summary: 'Create a contact of a client',
+      tags,
+      tier: 'write',
       errors: ['INVALID_CLIENT', 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
       schema: { body: ContactCreate, response: { 201: Single(Contact) } },
     }),
@@ -31,7 +38,11 @@ export default async function contactRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/contacts/:contact_id', {
-      operationId: 'getContact', summary: 'Get a contact', tags, tier: 'read', errors: ['NOT_FOUND'],
+      operationId: 'getContact',
+      summary: 'Get a contact',
+      tags,
+      tier: 'read',
+      errors: ['NOT_FOUND'],
       schema: { params: Params, response: { 200: Single(Contact) } },
     }),
     handler: async (request, reply) => single(reply, await service.getContact(request.ctx, request.params.contact_id)),
@@ -39,15 +50,24 @@ export default async function contactRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('PATCH', '/contacts/:contact_id', {
-      operationId: 'updateContact', summary: 'Update a contact', tags, tier: 'write', errors: ['NOT_FOUND', 'INVALID_CLIENT'],
+      operationId: 'updateContact',
+      summary: 'Update a contact',
+      tags,
+      tier: 'write',
+      errors: ['NOT_FOUND', 'INVALID_CLIENT'],
       schema: { params: Params, body: ContactUpdate, response: { 200: Single(Contact) } },
     }),
-    handler: async (request, reply) => single(reply, await service.updateContact(request.ctx, request.params.contact_id, request.body)),
+    handler: async (request, reply) =>
+      single(reply, await service.updateContact(request.ctx, request.params.contact_id, request.body)),
   });
 
   app.route({
     ...route('DELETE', '/contacts/:contact_id', {
-      operationId: 'deleteContact', summary: 'Delete a contact (soft delete)', tags, tier: 'write', errors: ['NOT_FOUND'],
+      operationId: 'deleteContact',
+      summary: 'Delete a contact (soft delete)',
+      tags,
+      tier: 'write',
+      errors: ['NOT_FOUND'],
       schema: { params: Params, response: { 204: Type.Null() } },
     }),
     handler: async (request, reply) => {

@@ -1,5 +1,16 @@
 import { Type, type Static } from 'typebox';
-import { CustomFields, DateOnly, FlagIn, FlagOut, Id, mapOptional, Name, Nullable, Text, Timestamp } from '../../platform/fields.ts';
+import {
+  CustomFields,
+  DateOnly,
+  FlagIn,
+  FlagOut,
+  Id,
+  mapOptional,
+  Name,
+  Nullable,
+  Text,
+  Timestamp,
+} from '../../platform/fields.ts';
 import { listQuery } from '../../platform/lists.ts';
 
 const contactFields = {
@@ -14,16 +25,19 @@ const contactFields = {
   ext_contact_id: Text('Id in an external system'),
 };
 
-export const Contact = Type.Object({
-  id: Type.Integer(),
-  client_id: Type.Integer(),
-  person_id: Nullable(Type.Integer({ description: 'Linked person, if any' })),
-  is_primary: FlagOut('1 for the client\'s primary contact'),
-  ...contactFields,
-  custom_fields: CustomFields,
-  created_at: Timestamp('Creation time (UTC)'),
-  updated_at: Timestamp('Last change (UTC)'),
-}, { title: 'Contact' });
+export const Contact = Type.Object(
+  {
+    id: Type.Integer(),
+    client_id: Type.Integer(),
+    person_id: Nullable(Type.Integer({ description: 'Linked person, if any' })),
+    is_primary: FlagOut("1 for the client's primary contact"),
+    ...contactFields,
+    custom_fields: CustomFields,
+    created_at: Timestamp('Creation time (UTC)'),
+    updated_at: Timestamp('Last change (UTC)'),
+  },
+  { title: 'Contact' },
+);
 export type ContactRecord = Static<typeof Contact>;
 
 const writable = {
@@ -34,16 +48,28 @@ const writable = {
   fields: CustomFields,
 };
 
-export const ContactCreate = Type.Object({ ...mapOptional(writable), client_id: writable.client_id, name: writable.name }, { additionalProperties: false, title: 'ContactCreate' });
+export const ContactCreate = Type.Object(
+  { ...mapOptional(writable), client_id: writable.client_id, name: writable.name },
+  { additionalProperties: false, title: 'ContactCreate' },
+);
 export type ContactCreateBody = Static<typeof ContactCreate>;
-export const ContactUpdate = Type.Object(mapOptional(writable), { additionalProperties: false, title: 'ContactUpdate' });
+export const ContactUpdate = Type.Object(mapOptional(writable), {
+  additionalProperties: false,
+  title: 'ContactUpdate',
+});
 export type ContactUpdateBody = Static<typeof ContactUpdate>;
 
-export const CONTACT_LIST_OPTIONS = { sortable: { id: 'ct.id', name: 'ct.name', created_at: 'ct.created_at', updated_at: 'ct.updated_at' }, defaultSort: 'id' };
+export const CONTACT_LIST_OPTIONS = {
+  sortable: { id: 'ct.id', name: 'ct.name', created_at: 'ct.created_at', updated_at: 'ct.updated_at' },
+  defaultSort: 'id',
+};
 export const CONTACT_FILTERS = ['client_id', 'email', 'q'] as const;
-export const ContactListQuery = listQuery({
-  client_id: Type.Optional(Id('Client id')),
-  email: Type.Optional(Type.String({ maxLength: 255, description: 'Exact e-mail (case-insensitive)' })),
-  q: Type.Optional(Type.String({ maxLength: 255, description: 'Name, surname or e-mail contains' })),
-}, CONTACT_LIST_OPTIONS);
+export const ContactListQuery = listQuery(
+  {
+    client_id: Type.Optional(Id('Client id')),
+    email: Type.Optional(Type.String({ maxLength: 255, description: 'Exact e-mail (case-insensitive)' })),
+    q: Type.Optional(Type.String({ maxLength: 255, description: 'Name, surname or e-mail contains' })),
+  },
+  CONTACT_LIST_OPTIONS,
+);
 export type ContactListParams = Static<typeof ContactListQuery>;

@@ -16,7 +16,11 @@ function columnsFrom(body: ContactCreateBody | ContactUpdateBody): RowChanges<'c
   const columns: RowChanges<'contacts'> = { ...plain };
   if (is_primary !== undefined) columns.is_primary = toFlag(is_primary);
   const custom = customFieldsInput(body);
-  if (custom.both) throw new AppError('VALIDATION_ERROR', 'Send custom_fields or its alias fields, not both', { reason: 'DUPLICATE_ALIAS', field: 'custom_fields' });
+  if (custom.both)
+    throw new AppError('VALIDATION_ERROR', 'Send custom_fields or its alias fields, not both', {
+      reason: 'DUPLICATE_ALIAS',
+      field: 'custom_fields',
+    });
   if (custom.present) columns.custom_fields = custom.value;
   return columns;
 }

@@ -13,7 +13,8 @@ export const events = tenantTable('events', { alias: 'e' });
  * still running: a later commit can then only add events after the cursor, never behind it.
  */
 function feed(ctx: Ctx) {
-  return events.base(ctx)
+  return events
+    .base(ctx)
     .where('e.occurred_at', '>', sql<string>`now() - make_interval(days => ${EVENT_RETENTION_DAYS})`)
     .where(sql<boolean>`e.xact_id < pg_snapshot_xmin(pg_current_snapshot())`);
 }
@@ -31,19 +32,36 @@ function applyFilters(query: BaseQuery<'events', 'e'>, f: Record<string, unknown
 type Row = FeedEventRecord & { seq: number; position: string; uuid: string };
 
 // The list keys pages on `id`; the internal sequence stands in for it, the UUID is shown as id.
-const project = (q: BaseQuery<'events', 'e'>) => q.select([
-  'e.id', sql<string>`e.uuid::text`.as('uuid'), 'e.event', 'e.entity', 'e.action', 'e.record_id', 'e.occurred_at', 'e.data',
-  sql<string>`e.xact_id::text`.as('position'),
-]);
+const project = (q: BaseQuery<'events', 'e'>) =>
+  q.select([
+    'e.id',
+    sql<string>`e.uuid::text`.as('uuid'),
+    'e.event',
+    'e.entity',
+    'e.action',
+    'e.record_id',
+    'e.occurred_at',
+    'e.data',
+    sql<string>`e.xact_id::text`.as('position'),
+  ]);
 
 /** `shapes`: the modules' event shapes, so the feed carries exactly what a delivery of the event carries. */
 export async function listEvents(ctx: Ctx, params: object, shapes: EventShapes) {
   const page = await listPage<Row>(ctx, {
-    listId: 'events', params, options: FEED_OPTIONS, idColumn: 'e.id', project,
+    listId: 'events',
+    params,
+    options: FEED_OPTIONS,
+    idColumn: 'e.id',
+    project,
     base: (filters) => applyFilters(feed(ctx), filters),
   });
   const data = page.data.map((row) => ({
-    id: row.uuid, event: row.event, entity: row.entity, action: row.action, record_id: row.record_id, occurred_at: row.occurred_at,
+    id: row.uuid,
+    event: row.event,
+    entity: row.entity,
+    action: row.action,
+    record_id: row.record_id,
+    occurred_at: row.occurred_at,
     data: eventData(row.event, row.data as Record<string, unknown>, shapes),
   }));
   return { data, meta: page.meta };

@@ -13,7 +13,11 @@ export default async function eventRoutes(fastify: FastifyInstance, { registry }
   const FeedQuery = feedQuery(registry.eventNames);
   app.route({
     ...route('GET', '/events', {
-      operationId: 'listEvents', summary: 'Change feed: the recorded events of the company, newest last (stable addition)', tags, tier: 'admin', filters: FEED_FILTERS,
+      operationId: 'listEvents',
+      summary: 'Change feed: the recorded events of the company, newest last (stable addition)',
+      tags,
+      tier: 'admin',
+      filters: FEED_FILTERS,
       description: [
         'Stable addition to API v3 (additive; not in the original reference).',
         'The events webhooks deliver, deletions included, kept 30 days, each with the same `id` its webhook deliveries carry:',
@@ -22,7 +26,11 @@ export default async function eventRoutes(fastify: FastifyInstance, { registry }
         'following the cursor later returns only newer events.',
       ].join(' '),
       errors: ['INVALID_CURSOR', 'UNKNOWN_FILTER_FIELD', 'INVALID_FILTER_VALUE'],
-      schema: { querystring: FeedQuery, response: { 200: OffsetOrCursorList(FeedEvent) }, 'x-stability': 'stable-addition' },
+      schema: {
+        querystring: FeedQuery,
+        response: { 200: OffsetOrCursorList(FeedEvent) },
+        'x-stability': 'stable-addition',
+      },
     }),
     handler: async (request) => repo.listEvents(request.ctx, request.query, registry.eventShapes),
   });

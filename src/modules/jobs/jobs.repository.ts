@@ -8,8 +8,18 @@ import { companyJson } from '../../platform/system-actor.ts';
 import type { JobRecord } from './jobs.schemas.ts';
 
 const COLUMNS = [
-  'id', 'type', 'status', 'total_count', 'processed_count', 'failed_count', 'failed_client_ids', 'skipped_count', 'skipped_client_ids',
-  'created_at', 'started_at', 'finished_at',
+  'id',
+  'type',
+  'status',
+  'total_count',
+  'processed_count',
+  'failed_count',
+  'failed_client_ids',
+  'skipped_count',
+  'skipped_client_ids',
+  'created_at',
+  'started_at',
+  'finished_at',
 ] as const;
 
 /** A running job whose heartbeat is older than this lost its process; any runner may take it over. */
@@ -20,20 +30,39 @@ export class LostClaim extends Error {}
 
 /** A plain member's personal key sees the jobs it started; everyone else sees the company's. */
 export async function findJob(ctx: Ctx, id: number): Promise<JobRecord | undefined> {
-  let query = scoped.select(ctx, 'jobs', 'j').select(COLUMNS.map((c) => `j.${c}` as const)).where('j.id', '=', id);
+  let query = scoped
+    .select(ctx, 'jobs', 'j')
+    .select(COLUMNS.map((c) => `j.${c}` as const))
+    .where('j.id', '=', id);
   if (ctx.actor.restricted) query = query.where('j.api_key_id', '=', ctx.key.id);
   return query.executeTakeFirst() as Promise<JobRecord | undefined>;
 }
 
 export async function insertJob(ctx: Ctx, type: string, params: object): Promise<number> {
-  const row = await scoped.insert(ctx, 'jobs', [{
-    type, params: JSON.stringify(params), api_key_id: ctx.key.id,
-    total_count: null, failed_count: null, failed_client_ids: null, skipped_count: null, skipped_client_ids: null, error: null, started_at: null, finished_at: null,
-  }]).returning('id').executeTakeFirstOrThrow();
+  const row = await scoped
+    .insert(ctx, 'jobs', [
+      {
+        type,
+        params: JSON.stringify(params),
+        api_key_id: ctx.key.id,
+        total_count: null,
+        failed_count: null,
+        failed_client_ids: null,
+        skipped_count: null,
+        skipped_client_ids: null,
+        error: null,
+        started_at: null,
+        finished_at: null,
+      },
+    ])
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
-const CLAIMED = sql.raw('j.company_id, j.id, j.type, j.params, j.api_key_id, j.processed_count, j.failed_count, j.target_ids');
+const CLAIMED = sql.raw(
+  'j.company_id, j.id, j.type, j.params, j.api_key_id, j.processed_count, j.failed_count, j.target_ids',
+);
 const CLAIM_SET = sql`status = 'running', started_at = coalesce(j.started_at, ${nowStamp()}), heartbeat_at = ${nowStamp()}, updated_at = ${nextStamp('j.updated_at')}`;
 
 /**
@@ -61,11 +90,22 @@ export async function claimQueued(db: Executor, companyId: string, id: number): 
 }
 
 const update = (ctx: Ctx, id: number, values: RowUpdate<'jobs'>) =>
-  scoped.update(ctx, 'jobs').set({ ...values, updated_at: nextStamp() }).where('id', '=', id).where('status', '=', 'running').executeTakeFirst();
+  scoped
+    .update(ctx, 'jobs')
+    .set({ ...values, updated_at: nextStamp() })
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .executeTakeFirst();
 
 /** Fixes the job's selection at its first start (total, target ids, counts from zero). */
 export async function setTargets(ctx: Ctx, id: number, ids: number[]): Promise<void> {
-  const result = await update(ctx, id, { total_count: ids.length, target_ids: ids, processed_count: 0, failed_count: 0, heartbeat_at: nowStamp() });
+  const result = await update(ctx, id, {
+    total_count: ids.length,
+    target_ids: ids,
+    processed_count: 0,
+    failed_count: 0,
+    heartbeat_at: nowStamp(),
+  });
   if (result.numUpdatedRows === 0n) throw new LostClaim(`job ${id} is no longer running here`);
 }
 
@@ -74,8 +114,13 @@ export async function setTargets(ctx: Ctx, id: number, ids: number[]): Promise<v
  * count commit together; the `from` guard makes a runner that lost the job to another fail (and roll back).
  */
 export async function advance(ctx: Ctx, id: number, from: number, processed: number, failed: number): Promise<void> {
-  const result = await scoped.update(ctx, 'jobs').set({ processed_count: processed, failed_count: failed, heartbeat_at: nowStamp(), updated_at: nextStamp() })
-    .where('id', '=', id).where('status', '=', 'running').where('processed_count', '=', from).executeTakeFirst();
+  const result = await scoped
+    .update(ctx, 'jobs')
+    .set({ processed_count: processed, failed_count: failed, heartbeat_at: nowStamp(), updated_at: nextStamp() })
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .where('processed_count', '=', from)
+    .executeTakeFirst();
   if (result.numUpdatedRows === 0n) throw new LostClaim(`job ${id} progressed elsewhere`);
 }
 
@@ -85,19 +130,41 @@ export const heartbeat = (ctx: Ctx, id: number) => update(ctx, id, { heartbeat_a
 export const release = (ctx: Ctx, id: number) => update(ctx, id, { status: 'queued', heartbeat_at: null });
 
 export const markDone = (ctx: Ctx, id: number, status: 'finished' | 'failed', error: string | null = null) =>
-  update(ctx, id, { status, error, heartbeat_at: null, finished_at: sql`date_trunc('milliseconds', clock_timestamp())` });
+  update(ctx, id, {
+    status,
+    error,
+    heartbeat_at: null,
+    finished_at: sql`date_trunc('milliseconds', clock_timestamp())`,
+  });
 
 /** A job's company and key as a context to run it in: it acts with the rights of the key that started it. */
-export async function jobActor(db: Executor, companyId: string, apiKeyId: number): Promise<Omit<Ctx, 'db' | 'requestId'> | undefined> {
-  const row = await db.selectFrom('api_keys as k')
+export async function jobActor(
+  db: Executor,
+  companyId: string,
+  apiKeyId: number,
+): Promise<Omit<Ctx, 'db' | 'requestId'> | undefined> {
+  const row = await db
+    .selectFrom('api_keys as k')
     .innerJoin('companies as c', 'c.id', 'k.company_id')
-    .leftJoin('members as m', (join) => join.onRef('m.company_id', '=', 'k.company_id').onRef('m.person_id', '=', 'k.person_id'))
-    .select(['k.id', 'k.kind', 'k.scopes', 'k.person_id', sql<'member' | 'admin' | 'owner' | null>`m.role`.as('role'), companyJson().as('company')])
-    .where('k.company_id', '=', companyId).where('k.id', '=', apiKeyId).executeTakeFirst();
+    .leftJoin('members as m', (join) =>
+      join.onRef('m.company_id', '=', 'k.company_id').onRef('m.person_id', '=', 'k.person_id'),
+    )
+    .select([
+      'k.id',
+      'k.kind',
+      'k.scopes',
+      'k.person_id',
+      sql<'member' | 'admin' | 'owner' | null>`m.role`.as('role'),
+      companyJson().as('company'),
+    ])
+    .where('k.company_id', '=', companyId)
+    .where('k.id', '=', apiKeyId)
+    .executeTakeFirst();
   if (!row) return undefined;
   const kind = row.kind as 'integration' | 'personal';
   return {
-    companyId, company: row.company,
+    companyId,
+    company: row.company,
     key: { id: row.id, kind, scopes: row.scopes, personId: row.person_id },
     actor: { personId: row.person_id, role: row.role, restricted: kind === 'personal' && row.role === 'member' },
   };

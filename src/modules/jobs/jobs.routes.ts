@@ -9,7 +9,11 @@ export default async function jobRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/jobs/:job_id', {
-      operationId: 'getJob', summary: 'Get a background job and its progress', tags: ['Jobs'], tier: 'read', errors: ['NOT_FOUND'],
+      operationId: 'getJob',
+      summary: 'Get a background job and its progress',
+      tags: ['Jobs'],
+      tier: 'read',
+      errors: ['NOT_FOUND'],
       schema: { params: IdParam('job_id'), response: { 200: Single(Job) } },
     }),
     handler: async (request, reply) => single(reply, await service.getJob(request.ctx, request.params.job_id)),

@@ -16,7 +16,12 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
  * Runs one claimed job to its end in the rights of the key that started it. A job taken over by another
  * runner is left to it; one stopped by shutdown goes back to the queue with its progress.
  */
-export async function runClaimed(db: Executor, job: ClaimedJob, handler: JobHandler, signal?: AbortSignal): Promise<void> {
+export async function runClaimed(
+  db: Executor,
+  job: ClaimedJob,
+  handler: JobHandler,
+  signal?: AbortSignal,
+): Promise<void> {
   const actor = job.api_key_id === null ? undefined : await repo.jobActor(db, job.company_id, job.api_key_id);
   const ctx: Ctx = actor
     ? { ...actor, db, requestId: `job-${job.id}` }

@@ -11,18 +11,46 @@ export const members = tenantTable('members', { alias: 'm' });
 export const people = tenantTable('people', { alias: 'p' });
 
 /** A member as stored: credits are numeric text (exact) until they are turned into JSON numbers. */
-type MemberRow = Omit<MemberRecord, 'flextime_credit' | 'vacation_credit'> & { flextime_credit: string | null; vacation_credit: string | null };
+type MemberRow = Omit<MemberRecord, 'flextime_credit' | 'vacation_credit'> & {
+  flextime_credit: string | null;
+  vacation_credit: string | null;
+};
 
 function withPerson(query: BaseQuery<'members', 'm'>) {
-  return query.innerJoin('people as p', (join) => join.onRef('p.company_id', '=', 'm.company_id').onRef('p.id', '=', 'm.person_id'));
+  return query.innerJoin('people as p', (join) =>
+    join.onRef('p.company_id', '=', 'm.company_id').onRef('p.id', '=', 'm.person_id'),
+  );
 }
 type Query = ReturnType<typeof withPerson>;
 
 function project(query: Query) {
   return query.select([
-    'm.id', 'm.person_id', 'p.name', 'p.surname', 'p.email', 'p.phone', 'm.role', 'm.status', 'm.title', 'm.initials', 'm.locale_code',
-    'm.region_code', 'm.birthday', 'm.timezone', 'm.address_city', 'm.address_country_code', 'm.avatar', 'm.group_ids', 'm.ext_user_id',
-    'm.member_type', 'm.hr_lead_id', 'm.flextime_credit', 'm.vacation_credit', 'm.custom_fields', 'm.created_at', 'm.updated_at',
+    'm.id',
+    'm.person_id',
+    'p.name',
+    'p.surname',
+    'p.email',
+    'p.phone',
+    'm.role',
+    'm.status',
+    'm.title',
+    'm.initials',
+    'm.locale_code',
+    'm.region_code',
+    'm.birthday',
+    'm.timezone',
+    'm.address_city',
+    'm.address_country_code',
+    'm.avatar',
+    'm.group_ids',
+    'm.ext_user_id',
+    'm.member_type',
+    'm.hr_lead_id',
+    'm.flextime_credit',
+    'm.vacation_credit',
+    'm.custom_fields',
+    'm.created_at',
+    'm.updated_at',
   ]);
 }
 
@@ -30,7 +58,11 @@ function project(query: Query) {
 const creditOut = (value: string | null): number | null => (value === null ? null : Number(value));
 
 function toRecord(row: MemberRow): MemberRecord {
-  return { ...row, flextime_credit: creditOut(row.flextime_credit), vacation_credit: creditOut(row.vacation_credit) } as MemberRecord;
+  return {
+    ...row,
+    flextime_credit: creditOut(row.flextime_credit),
+    vacation_credit: creditOut(row.vacation_credit),
+  } as MemberRecord;
 }
 
 function applyFilters(query: Query, filters: Record<string, unknown>) {
@@ -41,14 +73,20 @@ function applyFilters(query: Query, filters: Record<string, unknown>) {
   if (roles) q = q.where('m.role', 'in', roles);
   if (filters.q !== undefined) {
     const like = likeContains(filters.q as string);
-    q = q.where((eb) => eb.or([eb('p.name', 'ilike', like), eb('p.surname', 'ilike', like), eb('p.email', 'ilike', like)]));
+    q = q.where((eb) =>
+      eb.or([eb('p.name', 'ilike', like), eb('p.surname', 'ilike', like), eb('p.email', 'ilike', like)]),
+    );
   }
   return q;
 }
 
 export async function listMembers(ctx: Ctx, params: object) {
   const page = await listPage<MemberRow>(ctx, {
-    listId: 'members', params, options: MEMBER_LIST_OPTIONS, idColumn: 'm.id', project,
+    listId: 'members',
+    params,
+    options: MEMBER_LIST_OPTIONS,
+    idColumn: 'm.id',
+    project,
     base: (filters) => applyFilters(withPerson(members.base(ctx)), filters),
   });
   return { data: page.data.map(toRecord), meta: page.meta };
@@ -61,7 +99,12 @@ export async function findMember(ctx: Ctx, id: number): Promise<MemberRecord | u
 
 /** Locks the member row for the rest of the transaction; the service checks who it is and its version. */
 export async function lockMember(ctx: Ctx, id: number) {
-  return members.base(ctx).where('m.id', '=', id).select(['m.id', 'm.person_id', 'm.updated_at']).forUpdate().executeTakeFirst();
+  return members
+    .base(ctx)
+    .where('m.id', '=', id)
+    .select(['m.id', 'm.person_id', 'm.updated_at'])
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /** true when `personId` is the person of a member of this company. */

@@ -14,7 +14,11 @@ export default async function memberRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/members', {
-      operationId: 'listMembers', summary: 'List team members', tags, tier: 'read', filters: MEMBER_FILTERS,
+      operationId: 'listMembers',
+      summary: 'List team members',
+      tags,
+      tier: 'read',
+      filters: MEMBER_FILTERS,
       description: 'flextime_credit and vacation_credit read as null without the financials scope.',
       errors: ['INVALID_CURSOR', 'UNKNOWN_FILTER_FIELD', 'INVALID_FILTER_VALUE'],
       schema: { querystring: MemberListQuery, response: { 200: OffsetOrCursorList(Member) } },
@@ -24,7 +28,10 @@ export default async function memberRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/members', {
-      operationId: 'createMember', summary: 'Create a placeholder member (no login; status limited, role member)', tags, tier: 'write',
+      operationId: 'createMember',
+      summary: 'Create a placeholder member (no login; status limited, role member)',
+      tags,
+      tier: 'write',
       errors: ['INVALID_PERSON', 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
       schema: { body: MemberCreate, response: { 201: Single(Member) } },
     }),
@@ -33,7 +40,11 @@ export default async function memberRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/members/:member_id', {
-      operationId: 'getMember', summary: 'Get a member', tags, tier: 'read', errors: ['NOT_FOUND'],
+      operationId: 'getMember',
+      summary: 'Get a member',
+      tags,
+      tier: 'read',
+      errors: ['NOT_FOUND'],
       schema: { params: Params, response: { 200: Single(Member) } },
     }),
     handler: async (request, reply) => single(reply, await service.getMember(request.ctx, request.params.member_id)),
@@ -41,12 +52,26 @@ export default async function memberRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('PATCH', '/members/:member_id', {
-      operationId: 'updateMember', summary: 'Update a member (send only the fields to change)', tags, tier: 'write',
-      description: 'role and status are refused with MANAGEMENT_UI_ONLY. flextime_credit and vacation_credit need an admin key and If-Match.',
-      errors: ['NOT_FOUND', 'INVALID_PERSON', 'MANAGEMENT_UI_ONLY', 'FINANCIAL_SCOPE_REQUIRED', 'PRECONDITION_REQUIRED', 'STALE_WRITE'],
+      operationId: 'updateMember',
+      summary: 'Update a member (send only the fields to change)',
+      tags,
+      tier: 'write',
+      description:
+        'role and status are refused with MANAGEMENT_UI_ONLY. flextime_credit and vacation_credit need an admin key and If-Match.',
+      errors: [
+        'NOT_FOUND',
+        'INVALID_PERSON',
+        'MANAGEMENT_UI_ONLY',
+        'FINANCIAL_SCOPE_REQUIRED',
+        'PRECONDITION_REQUIRED',
+        'STALE_WRITE',
+      ],
       schema: { params: Params, body: MemberUpdate, response: { 200: Single(Member) } },
     }),
     handler: async (request, reply) =>
-      single(reply, await service.updateMember(request.ctx, request.params.member_id, request.body, () => requireIfMatch(request))),
+      single(
+        reply,
+        await service.updateMember(request.ctx, request.params.member_id, request.body, () => requireIfMatch(request)),
+      ),
   });
 }

@@ -28,10 +28,17 @@ function creditColumns(body: MemberUpdateBody): Credits {
   for (const field of CREDIT_FIELDS) {
     const value = body[field];
     if (value === undefined) continue;
-    if (value === null) { out[field] = null; continue; }
+    if (value === null) {
+      out[field] = null;
+      continue;
+    }
     const text = String(value);
     if (!Number.isFinite(value) || Math.abs(value) >= CREDIT_LIMIT || !TWO_DECIMALS.test(text)) {
-      throw domainValidation('INVALID_AMOUNT', `${field} must be a number with at most 2 decimals and below 1e9 in size`, { field, value });
+      throw domainValidation(
+        'INVALID_AMOUNT',
+        `${field} must be a number with at most 2 decimals and below 1e9 in size`,
+        { field, value },
+      );
     }
     out[field] = text;
   }
@@ -39,14 +46,27 @@ function creditColumns(body: MemberUpdateBody): Credits {
 }
 
 /** Checks that need no record, in the order a caller can fix them: management fields, then tier, then If-Match. */
-function checkUpdateRules(ctx: Ctx, body: MemberUpdateBody, credits: object, preconditionOf: () => Precondition): Precondition | undefined {
+function checkUpdateRules(
+  ctx: Ctx,
+  body: MemberUpdateBody,
+  credits: object,
+  preconditionOf: () => Precondition,
+): Precondition | undefined {
   const refused = MANAGEMENT_FIELDS.filter((field) => body[field] !== undefined);
   if (refused.length) {
-    throw new AppError('MANAGEMENT_UI_ONLY', `${refused.join(' and ')} of a member can only be changed in the management UI`, { fields: refused });
+    throw new AppError(
+      'MANAGEMENT_UI_ONLY',
+      `${refused.join(' and ')} of a member can only be changed in the management UI`,
+      { fields: refused },
+    );
   }
   if (Object.keys(credits).length === 0) return undefined;
   if (!hasTier(ctx.key.scopes, 'financials')) {
-    throw new AppError('FINANCIAL_SCOPE_REQUIRED', 'Writing member credits needs the financials tier (carried by admin keys)', { required_scope: 'financials', fields: Object.keys(credits) });
+    throw new AppError(
+      'FINANCIAL_SCOPE_REQUIRED',
+      'Writing member credits needs the financials tier (carried by admin keys)',
+      { required_scope: 'financials', fields: Object.keys(credits) },
+    );
   }
   return preconditionOf();
 }
@@ -79,13 +99,32 @@ export async function createMember(ctx: Ctx, body: MemberCreateBody): Promise<Me
     await checkHrLead(tx, body.hr_lead_id);
     const { name, surname = null, email = null, ...memberFields } = body;
     const personId = await repo.people.insert(tx, { name, surname, email, phone: null });
-    const id = await repo.members.insert(tx, { ...memberFields, person_id: personId, initials: initialsOf(name, surname), role: 'member', status: 'limited' });
+    const id = await repo.members.insert(tx, {
+      ...memberFields,
+      person_id: personId,
+      initials: initialsOf(name, surname),
+      role: 'member',
+      status: 'limited',
+    });
     return getMember(tx, id);
   });
 }
 
-async function applyUpdate(ctx: Ctx, current: { id: number; person_id: number }, body: MemberUpdateBody, credits: Credits): Promise<void> {
-  const { name, surname, role: _role, status: _status, flextime_credit: _f, vacation_credit: _v, ...memberFields } = body;
+async function applyUpdate(
+  ctx: Ctx,
+  current: { id: number; person_id: number },
+  body: MemberUpdateBody,
+  credits: Credits,
+): Promise<void> {
+  const {
+    name,
+    surname,
+    role: _role,
+    status: _status,
+    flextime_credit: _f,
+    vacation_credit: _v,
+    ...memberFields
+  } = body;
   const columns: RowChanges<'members'> = { ...memberFields, ...credits };
   const person: RowChanges<'people'> = {};
   if (name !== undefined) person.name = name;
@@ -93,7 +132,10 @@ async function applyUpdate(ctx: Ctx, current: { id: number; person_id: number },
   if (Object.keys(person).length) {
     const previous = await repo.personName(ctx, current.person_id);
     await repo.people.update(ctx, current.person_id, person);
-    columns.initials = initialsOf(person.name ?? previous.name, person.surname === undefined ? previous.surname : person.surname);
+    columns.initials = initialsOf(
+      person.name ?? previous.name,
+      person.surname === undefined ? previous.surname : person.surname,
+    );
   }
   // Always written, so the ETag changes even when only the person's name changed.
   await repo.members.update(ctx, current.id, columns);
@@ -103,7 +145,12 @@ async function applyUpdate(ctx: Ctx, current: { id: number; person_id: number },
  * PATCH: role and status are refused outright (nothing is written); credits need the financials
  * tier and a fresh If-Match, compared under a row lock so two writers cannot both pass.
  */
-export async function updateMember(ctx: Ctx, id: number, body: MemberUpdateBody, preconditionOf: () => Precondition): Promise<MemberRecord> {
+export async function updateMember(
+  ctx: Ctx,
+  id: number,
+  body: MemberUpdateBody,
+  preconditionOf: () => Precondition,
+): Promise<MemberRecord> {
   const credits = creditColumns(body);
   const precondition = checkUpdateRules(ctx, body, credits, preconditionOf);
   return inTransaction(ctx, async (tx) => {

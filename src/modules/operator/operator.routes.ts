@@ -7,7 +7,16 @@ import type { Config } from '../../config.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Registry } from '../../platform/modules.ts';
 import { checkHttps } from '../../platform/pipeline.ts';
-import { addMember, Company, CompanyCreate, CompanyCreated, CompanyUpdate, createCompany, MemberAdd, updateCompany } from '../companies/index.ts';
+import {
+  addMember,
+  Company,
+  CompanyCreate,
+  CompanyCreated,
+  CompanyUpdate,
+  createCompany,
+  MemberAdd,
+  updateCompany,
+} from '../companies/index.ts';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 // The auth scheme name is case-insensitive (RFC 9110 section 11.1).
@@ -22,7 +31,8 @@ function authorize(config: Config, request: FastifyRequest): void {
   if (!config.operatorToken) throw new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
   checkHttps(config, request);
   const token = BEARER.exec(request.headers.authorization ?? '')?.[1] ?? '';
-  if (!token || !timingSafeEqual(digest(token), digest(config.operatorToken))) throw new AppError('UNAUTHORIZED', 'A valid operator token is required');
+  if (!token || !timingSafeEqual(digest(token), digest(config.operatorToken)))
+    throw new AppError('UNAUTHORIZED', 'A valid operator token is required');
 }
 
 /** Platform administration; not part of v3 and not in its OpenAPI document. */
@@ -31,13 +41,29 @@ export async function operatorRoutes(fastify: FastifyInstance, opts: { config: C
   app.addHook('onRequest', async (request) => authorize(opts.config, request));
   const config = { tier: 'operator' as const };
 
-  app.post('/companies', { config, schema: { hide: true, body: CompanyCreate, response: { 201: CompanyCreated } } }, async (request, reply) =>
-    reply.code(201).send(await createCompany(opts.db, request.body, opts.registry.seeders)));
+  app.post(
+    '/companies',
+    { config, schema: { hide: true, body: CompanyCreate, response: { 201: CompanyCreated } } },
+    async (request, reply) => reply.code(201).send(await createCompany(opts.db, request.body, opts.registry.seeders)),
+  );
 
-  app.patch('/companies/:company_id', { config, schema: { hide: true, params: CompanyParams, body: CompanyUpdate, response: { 200: Company } } }, async (request) =>
-    updateCompany(opts.db, request.params.company_id, request.body));
+  app.patch(
+    '/companies/:company_id',
+    { config, schema: { hide: true, params: CompanyParams, body: CompanyUpdate, response: { 200: Company } } },
+    async (request) => updateCompany(opts.db, request.params.company_id, request.body),
+  );
 
-  app.post('/companies/:company_id/members', {
-    config, schema: { hide: true, params: CompanyParams, body: MemberAdd, response: { 201: Type.Object({ person_id: Type.Integer(), member_id: Type.Integer() }) } },
-  }, async (request, reply) => reply.code(201).send(await addMember(opts.db, request.params.company_id, request.body)));
+  app.post(
+    '/companies/:company_id/members',
+    {
+      config,
+      schema: {
+        hide: true,
+        params: CompanyParams,
+        body: MemberAdd,
+        response: { 201: Type.Object({ person_id: Type.Integer(), member_id: Type.Integer() }) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await addMember(opts.db, request.params.company_id, request.body)),
+  );
 }

@@ -21,17 +21,26 @@ function applyFilters(query: Query, filters: Record<string, unknown>) {
 
 export function listProjectTypes(ctx: Ctx, params: object) {
   return listPage<ProjectTypeRecord>(ctx, {
-    listId: 'project-types', params, options: PROJECT_TYPE_LIST_OPTIONS, idColumn: 'pt.id', project,
+    listId: 'project-types',
+    params,
+    options: PROJECT_TYPE_LIST_OPTIONS,
+    idColumn: 'pt.id',
+    project,
     base: (filters) => applyFilters(projectTypes.base(ctx), filters),
   });
 }
 
 export async function findProjectType(ctx: Ctx, id: number): Promise<ProjectTypeRecord | undefined> {
-  return project(projectTypes.base(ctx).where('pt.id', '=', id)).executeTakeFirst() as Promise<ProjectTypeRecord | undefined>;
+  return project(projectTypes.base(ctx).where('pt.id', '=', id)).executeTakeFirst() as Promise<
+    ProjectTypeRecord | undefined
+  >;
 }
 
 /** The company seeder's insert, run inside createCompany's transaction: there is no caller's context yet. */
 export async function insertDefaults(db: Executor, companyId: string, names: readonly string[]): Promise<void> {
   // tenant: the company being created, not a caller's
-  await db.insertInto('project_types').values(names.map((name) => ({ company_id: companyId, name, status: 'active' }))).execute();
+  await db
+    .insertInto('project_types')
+    .values(names.map((name) => ({ company_id: companyId, name, status: 'active' })))
+    .execute();
 }

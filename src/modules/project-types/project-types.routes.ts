@@ -11,7 +11,12 @@ export default async function projectTypeRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/project-types', {
-      operationId: 'listProjectTypes', summary: 'List project types (offset-only)', tags, tier: 'read', preview: true, filters: PROJECT_TYPE_FILTERS,
+      operationId: 'listProjectTypes',
+      summary: 'List project types (offset-only)',
+      tags,
+      tier: 'read',
+      preview: true,
+      filters: PROJECT_TYPE_FILTERS,
       errors: ['INVALID_CURSOR', 'UNKNOWN_FILTER_FIELD', 'INVALID_FILTER_VALUE'],
       schema: { querystring: ProjectTypeListQuery, response: { 200: OffsetOrCursorList(ProjectType) } },
     }),
@@ -20,9 +25,15 @@ export default async function projectTypeRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/project-types/:project_type_id', {
-      operationId: 'getProjectType', summary: 'Get a project type', tags, tier: 'read', preview: true, errors: ['NOT_FOUND'],
+      operationId: 'getProjectType',
+      summary: 'Get a project type',
+      tags,
+      tier: 'read',
+      preview: true,
+      errors: ['NOT_FOUND'],
       schema: { params: IdParam('project_type_id'), response: { 200: Single(ProjectType) } },
     }),
-    handler: async (request, reply) => single(reply, await service.getProjectType(request.ctx, request.params.project_type_id)),
+    handler: async (request, reply) =>
+      single(reply, await service.getProjectType(request.ctx, request.params.project_type_id)),
   });
 }

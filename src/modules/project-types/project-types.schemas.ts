@@ -6,18 +6,31 @@ export const PROJECT_TYPE_STATUSES = ['active', 'inactive'] as const;
 /** What a new company starts with (the 0030 migration backfills the same names for older companies). */
 export const DEFAULT_PROJECT_TYPES = ['General', 'Event', 'Internal'] as const;
 
-export const ProjectType = Type.Object({
-  id: Type.Integer(),
-  name: Type.String({ description: 'Project type name' }),
-  status: Type.Union(PROJECT_TYPE_STATUSES.map((s) => Type.Literal(s)), { description: 'active or inactive' }),
-  created_at: Timestamp('Creation time (UTC)'),
-  updated_at: Timestamp('Last change (UTC)'),
-}, { title: 'ProjectType' });
+export const ProjectType = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String({ description: 'Project type name' }),
+    status: Type.Union(
+      PROJECT_TYPE_STATUSES.map((s) => Type.Literal(s)),
+      { description: 'active or inactive' },
+    ),
+    created_at: Timestamp('Creation time (UTC)'),
+    updated_at: Timestamp('Last change (UTC)'),
+  },
+  { title: 'ProjectType' },
+);
 export type ProjectTypeRecord = Static<typeof ProjectType>;
 
-export const PROJECT_TYPE_LIST_OPTIONS = { sortable: { id: 'pt.id', name: 'pt.name', created_at: 'pt.created_at' }, defaultSort: 'id', cursor: false };
+export const PROJECT_TYPE_LIST_OPTIONS = {
+  sortable: { id: 'pt.id', name: 'pt.name', created_at: 'pt.created_at' },
+  defaultSort: 'id',
+  cursor: false,
+};
 export const PROJECT_TYPE_FILTERS = ['status', 'q'] as const;
-export const ProjectTypeListQuery = listQuery({
-  status: Type.Optional(EnumList(PROJECT_TYPE_STATUSES, 'Status filter')),
-  q: Type.Optional(Type.String({ maxLength: 255, description: 'Name contains (case-insensitive)' })),
-}, PROJECT_TYPE_LIST_OPTIONS);
+export const ProjectTypeListQuery = listQuery(
+  {
+    status: Type.Optional(EnumList(PROJECT_TYPE_STATUSES, 'Status filter')),
+    q: Type.Optional(Type.String({ maxLength: 255, description: 'Name contains (case-insensitive)' })),
+  },
+  PROJECT_TYPE_LIST_OPTIONS,
+);

@@ -9,8 +9,17 @@ export default defineModule({
   events: { project: ['created', 'updated', 'deleted'] },
   samples: {
     project: {
-      id: 30, name: 'Website relaunch', project_type_id: 2, client_id: 101, manager_id: 7, status: 'active', status_text: null, event_date: null,
-      custom_fields: null, created_at: STAMP, updated_at: STAMP,
+      id: 30,
+      name: 'Website relaunch',
+      project_type_id: 2,
+      client_id: 101,
+      manager_id: 7,
+      status: 'active',
+      status_text: null,
+      event_date: null,
+      custom_fields: null,
+      created_at: STAMP,
+      updated_at: STAMP,
     },
   },
 });

@@ -10,9 +10,20 @@ import { PROJECT_LIST_OPTIONS, type ProjectRecord } from './projects.schemas.ts'
 export const projects = tenantTable('projects', { alias: 'p', softDelete: true, visible: projectVisible });
 type Query = BaseQuery<'projects', 'p'>;
 
-const project = (query: Query) => query.select([
-  'p.id', 'p.name', 'p.project_type_id', 'p.client_id', 'p.manager_id', 'p.status', 'p.status_text', 'p.event_date', 'p.custom_fields', 'p.created_at', 'p.updated_at',
-]);
+const project = (query: Query) =>
+  query.select([
+    'p.id',
+    'p.name',
+    'p.project_type_id',
+    'p.client_id',
+    'p.manager_id',
+    'p.status',
+    'p.status_text',
+    'p.event_date',
+    'p.custom_fields',
+    'p.created_at',
+    'p.updated_at',
+  ]);
 
 function applyFilters(query: Query, filters: Record<string, unknown>) {
   let q = query;
@@ -27,7 +38,11 @@ function applyFilters(query: Query, filters: Record<string, unknown>) {
 
 export function listProjects(ctx: Ctx, params: object) {
   return listPage<ProjectRecord>(ctx, {
-    listId: 'projects', params, options: PROJECT_LIST_OPTIONS, idColumn: 'p.id', project,
+    listId: 'projects',
+    params,
+    options: PROJECT_LIST_OPTIONS,
+    idColumn: 'p.id',
+    project,
     base: (filters) => applyFilters(projects.base(ctx), filters),
   });
 }
@@ -38,29 +53,46 @@ export async function findProject(ctx: Ctx, id: number): Promise<ProjectRecord |
 
 /** Locks the row with what the state machine and a client move read; undefined when absent, deleted or invisible. */
 export async function lockProject(ctx: Ctx, id: number) {
-  return projects.base(ctx).where('p.id', '=', id).select(['p.id', 'p.client_id', 'p.status', 'p.archived_from']).forUpdate().executeTakeFirst();
+  return projects
+    .base(ctx)
+    .where('p.id', '=', id)
+    .select(['p.id', 'p.client_id', 'p.status', 'p.archived_from'])
+    .forUpdate()
+    .executeTakeFirst();
 }
 export type LockedProject = NonNullable<Awaited<ReturnType<typeof lockProject>>>;
 
 /** Whether the acting person may manage a client: owners, admins and integration keys always; members when they see it. */
 export async function clientManageable(ctx: Ctx, clientId: number): Promise<boolean> {
-  const row = await scoped.select(ctx, 'clients', 'c').select('c.id').where('c.id', '=', clientId)
-    .where(clientIdVisible(ctx, 'c.company_id', 'c.id')).executeTakeFirst();
+  const row = await scoped
+    .select(ctx, 'clients', 'c')
+    .select('c.id')
+    .where('c.id', '=', clientId)
+    .where(clientIdVisible(ctx, 'c.company_id', 'c.id'))
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 /** Live tasks of the project the acting person cannot see: a move would strand them. */
 export async function countHiddenTasks(ctx: Ctx, projectId: number): Promise<number> {
-  const row = await scoped.select(ctx, 'tasks', 't').select(sql<number>`count(*)::int`.as('n'))
-    .where('t.project_id', '=', projectId).where('t.deleted_at', 'is', null)
-    .where(sql<boolean>`not ${taskVisible(ctx, 't')}`).executeTakeFirstOrThrow();
+  const row = await scoped
+    .select(ctx, 'tasks', 't')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('t.project_id', '=', projectId)
+    .where('t.deleted_at', 'is', null)
+    .where(sql<boolean>`not ${taskVisible(ctx, 't')}`)
+    .executeTakeFirstOrThrow();
   return row.n;
 }
 
 /** Moves the project's live tasks to the client; answers the moved rows (as stored) for their events. */
 export async function moveTasks(ctx: Ctx, projectId: number, clientId: number) {
-  const rows = await scoped.update(ctx, 'tasks').set({ client_id: clientId, updated_at: nextStamp() })
-    .where('project_id', '=', projectId).where('deleted_at', 'is', null)
-    .returningAll().execute();
+  const rows = await scoped
+    .update(ctx, 'tasks')
+    .set({ client_id: clientId, updated_at: nextStamp() })
+    .where('project_id', '=', projectId)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .execute();
   return rows.map(({ company_id: _company, deleted_at: _deleted, ...task }) => task).sort((a, b) => a.id - b.id);
 }

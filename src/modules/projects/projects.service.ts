@@ -6,7 +6,13 @@ import { customFieldsInput } from '../../platform/fields.ts';
 import { mutateQuietly, orNotFound } from '../../platform/mutate.ts';
 import { assertReference, lockLive } from '../../platform/references.ts';
 import type { RowChanges } from '../../platform/tenant-table.ts';
-import { TRANSITIONS, type ProjectCreateBody, type ProjectRecord, type ProjectUpdateBody, type StatusAction } from './projects.schemas.ts';
+import {
+  TRANSITIONS,
+  type ProjectCreateBody,
+  type ProjectRecord,
+  type ProjectUpdateBody,
+  type StatusAction,
+} from './projects.schemas.ts';
 import * as repo from './projects.repository.ts';
 import type { LockedProject } from './projects.repository.ts';
 
@@ -15,9 +21,19 @@ type ProjectInput = ProjectCreateBody | ProjectUpdateBody;
 const target = { what: 'Project', lock: repo.lockProject };
 
 function columnsFrom(body: ProjectInput): RowChanges<'projects'> {
-  const { fields: _f, custom_fields: _c, client_id: _client, status_action: _action, ...columns } = body as ProjectUpdateBody;
+  const {
+    fields: _f,
+    custom_fields: _c,
+    client_id: _client,
+    status_action: _action,
+    ...columns
+  } = body as ProjectUpdateBody;
   const custom = customFieldsInput(body);
-  if (custom.both) throw new AppError('VALIDATION_ERROR', 'Send custom_fields or its alias fields, not both', { reason: 'DUPLICATE_ALIAS', field: 'custom_fields' });
+  if (custom.both)
+    throw new AppError('VALIDATION_ERROR', 'Send custom_fields or its alias fields, not both', {
+      reason: 'DUPLICATE_ALIAS',
+      field: 'custom_fields',
+    });
   return custom.present ? { ...columns, custom_fields: custom.value } : columns;
 }
 
@@ -36,10 +52,16 @@ async function readBack(ctx: Ctx, id: number): Promise<ProjectRecord> {
   return (await repo.findProject({ ...ctx, actor: { ...ctx.actor, restricted: false } }, id))!;
 }
 
-function transition(current: LockedProject, action: StatusAction): Pick<RowChanges<'projects'>, 'status' | 'archived_from'> {
+function transition(
+  current: LockedProject,
+  action: StatusAction,
+): Pick<RowChanges<'projects'>, 'status' | 'archived_from'> {
   const rule = TRANSITIONS[action];
   if (!rule.from.some((status) => status === current.status)) {
-    throw new AppError('INVALID_STATUS_TRANSITION', `Cannot ${action} a project that is ${current.status}`, { from: current.status, action });
+    throw new AppError('INVALID_STATUS_TRANSITION', `Cannot ${action} a project that is ${current.status}`, {
+      from: current.status,
+      action,
+    });
   }
   // archive is accepted from active and cancelled only, the statuses archived_from can hold.
   if (action === 'archive') return { status: 'archived', archived_from: current.status as 'active' | 'cancelled' };
@@ -57,7 +79,12 @@ export async function createProject(ctx: Ctx, body: ProjectCreateBody): Promise<
   return inTransaction(ctx, async (tx) => {
     await checkReferences(tx, body);
     if (body.client_id != null) await requireClient(tx, body.client_id);
-    const columns = { ...columnsFrom(body), name: body.name, project_type_id: body.project_type_id, client_id: body.client_id ?? null };
+    const columns = {
+      ...columnsFrom(body),
+      name: body.name,
+      project_type_id: body.project_type_id,
+      client_id: body.client_id ?? null,
+    };
     // A plain member keeps sight of what they create: with no manager given, they manage it.
     if (tx.actor.restricted && columns.manager_id == null) columns.manager_id = tx.actor.personId;
     const id = await repo.projects.insert(tx, columns);
@@ -73,12 +100,19 @@ export async function createProject(ctx: Ctx, body: ProjectCreateBody): Promise<
  */
 async function moveToClient(ctx: Ctx, current: LockedProject, clientId: number): Promise<void> {
   if (current.client_id !== null && !(await repo.clientManageable(ctx, current.client_id))) {
-    throw new AppError('FORBIDDEN', 'Moving this project needs the manage-client right on its current client', { reason: 'CLIENT_NOT_MANAGEABLE', client_id: current.client_id });
+    throw new AppError('FORBIDDEN', 'Moving this project needs the manage-client right on its current client', {
+      reason: 'CLIENT_NOT_MANAGEABLE',
+      client_id: current.client_id,
+    });
   }
   await requireClient(ctx, clientId);
   const stranded = await repo.countHiddenTasks(ctx, current.id);
   if (stranded > 0) {
-    throw new AppError('PARTIAL_REPARENT_REFUSED', `${stranded} task(s) of this project are not visible to you; the project was not moved`, { stranded_tasks: stranded });
+    throw new AppError(
+      'PARTIAL_REPARENT_REFUSED',
+      `${stranded} task(s) of this project are not visible to you; the project was not moved`,
+      { stranded_tasks: stranded },
+    );
   }
   for (const task of await repo.moveTasks(ctx, current.id, clientId)) await recordEvent(ctx, 'task', 'updated', task);
 }

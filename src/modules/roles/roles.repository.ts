@@ -12,7 +12,11 @@ function project(query: Query) {
 
 export function listRoles(ctx: Ctx, params: object) {
   return listPage<RoleRecord>(ctx, {
-    listId: 'roles', params, options: ROLE_LIST_OPTIONS, idColumn: 'r.id', project,
+    listId: 'roles',
+    params,
+    options: ROLE_LIST_OPTIONS,
+    idColumn: 'r.id',
+    project,
     base: () => roles.base(ctx),
   });
 }

@@ -14,7 +14,10 @@ export default async function roleRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/roles', {
-      operationId: 'listRoles', tags, tier: 'read', preview,
+      operationId: 'listRoles',
+      tags,
+      tier: 'read',
+      preview,
       summary: 'List roles (job titles); offset-only, ordered by id, default limit 100, no sort parameter',
       errors: ['INVALID_CURSOR', 'UNKNOWN_FILTER_FIELD'],
       schema: { querystring: RoleListQuery, response: { 200: OffsetOrCursorList(Role) } },
@@ -24,7 +27,11 @@ export default async function roleRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/roles', {
-      operationId: 'createRole', summary: 'Create a role (job title)', tags, tier: 'write', preview,
+      operationId: 'createRole',
+      summary: 'Create a role (job title)',
+      tags,
+      tier: 'write',
+      preview,
       errors: ['IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
       schema: { body: RoleCreate, response: { 201: Single(Role) } },
     }),
@@ -33,7 +40,12 @@ export default async function roleRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/roles/:role_id', {
-      operationId: 'getRole', summary: 'Get a role (job title)', tags, tier: 'read', preview, errors: ['NOT_FOUND'],
+      operationId: 'getRole',
+      summary: 'Get a role (job title)',
+      tags,
+      tier: 'read',
+      preview,
+      errors: ['NOT_FOUND'],
       schema: { params: Params, response: { 200: Single(Role) } },
     }),
     handler: async (request, reply) => single(reply, await service.getRole(request.ctx, request.params.role_id)),
@@ -41,15 +53,25 @@ export default async function roleRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('PATCH', '/roles/:role_id', {
-      operationId: 'updateRole', summary: 'Update a role (job title); send only the fields to change', tags, tier: 'write', preview, errors: ['NOT_FOUND'],
+      operationId: 'updateRole',
+      summary: 'Update a role (job title); send only the fields to change',
+      tags,
+      tier: 'write',
+      preview,
+      errors: ['NOT_FOUND'],
       schema: { params: Params, body: RoleUpdate, response: { 200: Single(Role) } },
     }),
-    handler: async (request, reply) => single(reply, await service.updateRole(request.ctx, request.params.role_id, request.body)),
+    handler: async (request, reply) =>
+      single(reply, await service.updateRole(request.ctx, request.params.role_id, request.body)),
   });
 
   app.route({
     ...route('DELETE', '/roles/:role_id', {
-      operationId: 'deleteRole', tags, tier: 'write', preview, errors: ['NOT_FOUND'],
+      operationId: 'deleteRole',
+      tags,
+      tier: 'write',
+      preview,
+      errors: ['NOT_FOUND'],
       summary: 'Delete a role (job title); soft delete',
       schema: { params: Params, response: { 204: Type.Null() } },
     }),

@@ -23,4 +23,5 @@ export const updateRole = (ctx: Ctx, id: number, body: RoleUpdateBody) =>
  * A plain soft delete: a member's `title` is free text, not a reference to this record, so nothing
  * can be left pointing at a deleted job title.
  */
-export const deleteRole = (ctx: Ctx, id: number) => mutateQuietly(ctx, target, id, (tx) => repo.roles.softDelete(tx, id));
+export const deleteRole = (ctx: Ctx, id: number) =>
+  mutateQuietly(ctx, target, id, (tx) => repo.roles.softDelete(tx, id));

@@ -9,9 +9,13 @@ export default async function searchRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/search', {
-      operationId: 'search', tags: ['Search'], tier: 'read', filters: SEARCH_FILTERS,
+      operationId: 'search',
+      tags: ['Search'],
+      tier: 'read',
+      filters: SEARCH_FILTERS,
       summary: 'Find tasks (title), contacts (name, surname, e-mail) and projects (name); offset-only',
-      description: 'Clients are not searched here: use GET /clients?q=. Hits whose title starts with q come first, then by title.',
+      description:
+        'Clients are not searched here: use GET /clients?q=. Hits whose title starts with q come first, then by title.',
       errors: ['UNKNOWN_FILTER_FIELD', 'INVALID_FILTER_VALUE'],
       schema: { querystring: SearchQuery, response: { 200: SearchResult } },
     }),

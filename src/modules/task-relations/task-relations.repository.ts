@@ -8,7 +8,8 @@ import { TASK_RELATION_LIST_OPTIONS, type TaskRelationRecord } from './task-rela
 export const taskRelations = tenantTable('task_relations', { alias: 'r', softDelete: true });
 type Query = BaseQuery<'task_relations', 'r'>;
 
-const project = (query: Query) => query.select(['r.id', 'r.task_id', 'r.depends_on_id', 'r.created_at', 'r.updated_at']);
+const project = (query: Query) =>
+  query.select(['r.id', 'r.task_id', 'r.depends_on_id', 'r.created_at', 'r.updated_at']);
 
 /** The task is live and the acting person sees it. */
 function taskShown(ctx: Ctx, taskIdRef: string): RawBuilder<boolean> {
@@ -31,7 +32,11 @@ function applyFilters(query: Query, filters: Record<string, unknown>) {
 
 export function listTaskRelations(ctx: Ctx, params: object) {
   return listPage<TaskRelationRecord>(ctx, {
-    listId: 'task-relations', params, options: TASK_RELATION_LIST_OPTIONS, idColumn: 'r.id', project,
+    listId: 'task-relations',
+    params,
+    options: TASK_RELATION_LIST_OPTIONS,
+    idColumn: 'r.id',
+    project,
     base: (filters) => applyFilters(shown(ctx), filters),
   });
 }
@@ -47,8 +52,13 @@ export async function lockTaskRelation(ctx: Ctx, id: number) {
 
 /** Which of the ids are live tasks the acting person sees. */
 export async function shownTaskIds(ctx: Ctx, ids: number[]): Promise<Set<number>> {
-  const rows = await scoped.select(ctx, 'tasks', 't').select('t.id').where('t.id', 'in', ids)
-    .where('t.deleted_at', 'is', null).where(taskVisible(ctx, 't')).execute();
+  const rows = await scoped
+    .select(ctx, 'tasks', 't')
+    .select('t.id')
+    .where('t.id', 'in', ids)
+    .where('t.deleted_at', 'is', null)
+    .where(taskVisible(ctx, 't'))
+    .execute();
   return new Set(rows.map((r) => r.id));
 }
 
@@ -59,7 +69,12 @@ export async function serialiseRelationWrites(ctx: Ctx): Promise<void> {
 
 /** The live relation between the two tasks, whether or not the acting person sees both. */
 export async function findLive(ctx: Ctx, taskId: number, dependsOnId: number) {
-  return taskRelations.base(ctx).select('r.id').where('r.task_id', '=', taskId).where('r.depends_on_id', '=', dependsOnId).executeTakeFirst();
+  return taskRelations
+    .base(ctx)
+    .select('r.id')
+    .where('r.task_id', '=', taskId)
+    .where('r.depends_on_id', '=', dependsOnId)
+    .executeTakeFirst();
 }
 
 /**

@@ -2,7 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { IdParam, noContent, OffsetOrCursorList, route, Single, single } from '../../platform/http.ts';
-import { TaskRelation, TaskRelationCreate, TaskRelationListQuery, TASK_RELATION_FILTERS } from './task-relations.schemas.ts';
+import {
+  TaskRelation,
+  TaskRelationCreate,
+  TaskRelationListQuery,
+  TASK_RELATION_FILTERS,
+} from './task-relations.schemas.ts';
 import * as service from './task-relations.service.ts';
 
 const tags = ['Task relations'];
@@ -13,7 +18,12 @@ export default async function taskRelationRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/task-relations', {
-      operationId: 'listTaskRelations', summary: 'List task dependencies (offset-only)', tags, tier: 'read', preview: true, filters: TASK_RELATION_FILTERS,
+      operationId: 'listTaskRelations',
+      summary: 'List task dependencies (offset-only)',
+      tags,
+      tier: 'read',
+      preview: true,
+      filters: TASK_RELATION_FILTERS,
       errors: ['INVALID_CURSOR', 'UNKNOWN_FILTER_FIELD', 'INVALID_FILTER_VALUE'],
       schema: { querystring: TaskRelationListQuery, response: { 200: OffsetOrCursorList(TaskRelation) } },
     }),
@@ -22,8 +32,18 @@ export default async function taskRelationRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/task-relations', {
-      operationId: 'createTaskRelation', summary: 'Make task_id depend on depends_on_id', tags, tier: 'write', preview: true,
-      errors: ['INVALID_TASK', 'TASK_RELATION_EXISTS', 'TASK_RELATION_CYCLE', 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
+      operationId: 'createTaskRelation',
+      summary: 'Make task_id depend on depends_on_id',
+      tags,
+      tier: 'write',
+      preview: true,
+      errors: [
+        'INVALID_TASK',
+        'TASK_RELATION_EXISTS',
+        'TASK_RELATION_CYCLE',
+        'IDEMPOTENCY_CONFLICT',
+        'IDEMPOTENCY_KEY_REUSED',
+      ],
       schema: { body: TaskRelationCreate, response: { 201: Single(TaskRelation) } },
     }),
     handler: async (request, reply) => single(reply, await service.createTaskRelation(request.ctx, request.body), 201),
@@ -31,15 +51,26 @@ export default async function taskRelationRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/task-relations/:task_relation_id', {
-      operationId: 'getTaskRelation', summary: 'Get a task dependency', tags, tier: 'read', preview: true, errors: ['NOT_FOUND'],
+      operationId: 'getTaskRelation',
+      summary: 'Get a task dependency',
+      tags,
+      tier: 'read',
+      preview: true,
+      errors: ['NOT_FOUND'],
       schema: { params: Params, response: { 200: Single(TaskRelation) } },
     }),
-    handler: async (request, reply) => single(reply, await service.getTaskRelation(request.ctx, request.params.task_relation_id)),
+    handler: async (request, reply) =>
+      single(reply, await service.getTaskRelation(request.ctx, request.params.task_relation_id)),
   });
 
   app.route({
     ...route('DELETE', '/task-relations/:task_relation_id', {
-      operationId: 'deleteTaskRelation', summary: 'Remove a task dependency', tags, tier: 'write', preview: true, errors: ['NOT_FOUND'],
+      operationId: 'deleteTaskRelation',
+      summary: 'Remove a task dependency',
+      tags,
+      tier: 'write',
+      preview: true,
+      errors: ['NOT_FOUND'],
       schema: { params: Params, response: { 204: Type.Null() } },
     }),
     handler: async (request, reply) => {

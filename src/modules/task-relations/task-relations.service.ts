@@ -21,23 +21,34 @@ async function requireTasks(ctx: Ctx, body: TaskRelationCreateBody): Promise<voi
 
 export async function createTaskRelation(ctx: Ctx, body: TaskRelationCreateBody): Promise<TaskRelationRecord> {
   if (body.task_id === body.depends_on_id) {
-    throw domainValidation('SELF_DEPENDENCY', 'A task cannot depend on itself', { field: 'depends_on_id', value: body.depends_on_id });
+    throw domainValidation('SELF_DEPENDENCY', 'A task cannot depend on itself', {
+      field: 'depends_on_id',
+      value: body.depends_on_id,
+    });
   }
   return inTransaction(ctx, async (tx) => {
     await requireTasks(tx, body);
     await repo.serialiseRelationWrites(tx);
     const existing = await repo.findLive(tx, body.task_id, body.depends_on_id);
     if (existing) {
-      throw new AppError('TASK_RELATION_EXISTS', `Task ${body.task_id} already depends on task ${body.depends_on_id}`, { task_relation_id: existing.id });
+      throw new AppError('TASK_RELATION_EXISTS', `Task ${body.task_id} already depends on task ${body.depends_on_id}`, {
+        task_relation_id: existing.id,
+      });
     }
     if (await repo.dependsTransitively(tx, body.depends_on_id, body.task_id)) {
-      throw new AppError('TASK_RELATION_CYCLE', `Task ${body.depends_on_id} already depends (directly or indirectly) on task ${body.task_id}; the relation would make a cycle`, {
-        task_id: body.task_id, depends_on_id: body.depends_on_id,
-      });
+      throw new AppError(
+        'TASK_RELATION_CYCLE',
+        `Task ${body.depends_on_id} already depends (directly or indirectly) on task ${body.task_id}; the relation would make a cycle`,
+        {
+          task_id: body.task_id,
+          depends_on_id: body.depends_on_id,
+        },
+      );
     }
     const id = await repo.taskRelations.insert(tx, { task_id: body.task_id, depends_on_id: body.depends_on_id });
     return getTaskRelation(tx, id);
   });
 }
 
-export const deleteTaskRelation = (ctx: Ctx, id: number) => mutateQuietly(ctx, target, id, (tx) => repo.taskRelations.softDelete(tx, id));
+export const deleteTaskRelation = (ctx: Ctx, id: number) =>
+  mutateQuietly(ctx, target, id, (tx) => repo.taskRelations.softDelete(tx, id));

@@ -37,21 +37,30 @@ async function checkPerson(ctx: Ctx, field: string, id: number | undefined): Pro
 /** Body references follow the write rules: invisible or foreign ids are 400 INVALID_<ENTITY>, not an empty selection. */
 async function checkReferences(ctx: Ctx, body: BulkActionBody): Promise<void> {
   const { filter } = body;
-  if (filter.client_id !== undefined && !(await repo.visibleClient(ctx, filter.client_id))) throw invalidReference('client', 'filter.client_id', filter.client_id);
-  if (filter.project_id !== undefined && !(await repo.findProjectRef(ctx, filter.project_id))) throw invalidReference('project', 'filter.project_id', filter.project_id);
+  if (filter.client_id !== undefined && !(await repo.visibleClient(ctx, filter.client_id)))
+    throw invalidReference('client', 'filter.client_id', filter.client_id);
+  if (filter.project_id !== undefined && !(await repo.findProjectRef(ctx, filter.project_id)))
+    throw invalidReference('project', 'filter.project_id', filter.project_id);
   await checkPerson(ctx, 'filter.assignee_id', filter.assignee_id);
   await checkPerson(ctx, 'assignee_id', body.assignee_id);
   if (filter.ids) {
     const found = new Set(await repo.selectTaskIds(ctx, {}, filter.ids));
     const missing = filter.ids.filter((id) => !found.has(id));
     if (missing.length) {
-      throw new AppError('INVALID_TASK', `filter.ids names tasks that are not tasks of this company: ${missing.join(', ')}`, { field: 'filter.ids', invalid_ids: missing });
+      throw new AppError(
+        'INVALID_TASK',
+        `filter.ids names tasks that are not tasks of this company: ${missing.join(', ')}`,
+        { field: 'filter.ids', invalid_ids: missing },
+      );
     }
   }
 }
 
 const filtersOf = (filter: BulkFilterBody): Record<string, unknown> => ({
-  status: filter.status?.join(','), client_id: filter.client_id, project_id: filter.project_id, assignee_id: filter.assignee_id,
+  status: filter.status?.join(','),
+  client_id: filter.client_id,
+  project_id: filter.project_id,
+  assignee_id: filter.assignee_id,
 });
 
 /** One chunk in one transaction. Bulk actions fire no events (the spec's rule for bulk write paths). */
@@ -71,7 +80,13 @@ async function applyChunk(ctx: Ctx, ids: number[], body: BulkActionBody): Promis
 }
 
 /** Runs the chunks from `processed` on, each with its progress in its own transaction; a failing chunk counts as failed. */
-async function applyChunks(ctx: Ctx, job: ClaimedJob, ids: number[], body: BulkActionBody, signal?: AbortSignal): Promise<void> {
+async function applyChunks(
+  ctx: Ctx,
+  job: ClaimedJob,
+  ids: number[],
+  body: BulkActionBody,
+  signal?: AbortSignal,
+): Promise<void> {
   let processed = job.processed_count;
   let failed = job.failed_count ?? 0;
   for (let start = processed; start < ids.length; start += CHUNK) {

@@ -13,16 +13,29 @@ export function leanTask(task: TaskRecord): TaskLeanRecord {
 type Existing = Awaited<ReturnType<typeof repo.liveOccurrences>>[number];
 
 /** Only untouched future occurrences follow a schedule change; started, finished or past ones are history. */
-const adjustable = (o: Existing, now: Date) => o.status === 'new' && o.date !== null && Date.parse(o.date) > now.getTime();
+const adjustable = (o: Existing, now: Date) =>
+  o.status === 'new' && o.date !== null && Date.parse(o.date) > now.getTime();
 
 async function createOccurrence(ctx: Ctx, master: TaskRecord, occurrence: Occurrence): Promise<void> {
   const id = await repo.tasks.insert(ctx, {
-    client_id: master.client_id, project_id: master.project_id, topic_id: master.topic_id, title: master.title,
-    description: master.description, type: master.type, is_important: master.is_important, is_extra: master.is_extra,
-    estimation: master.estimation, timezone: master.timezone, workflow_role_ids: master.workflow_role_ids,
+    client_id: master.client_id,
+    project_id: master.project_id,
+    topic_id: master.topic_id,
+    title: master.title,
+    description: master.description,
+    type: master.type,
+    is_important: master.is_important,
+    is_extra: master.is_extra,
+    estimation: master.estimation,
+    timezone: master.timezone,
+    workflow_role_ids: master.workflow_role_ids,
     custom_fields: master.custom_fields === null ? null : JSON.stringify(master.custom_fields),
-    status: 'new', is_recurring: 0, has_due_date: 0, date: occurrence.date,
-    recurrence_parent_id: master.id, recurrence_date: occurrence.recurrence_date,
+    status: 'new',
+    is_recurring: 0,
+    has_due_date: 0,
+    date: occurrence.date,
+    recurrence_parent_id: master.id,
+    recurrence_date: occurrence.recurrence_date,
   });
   await repo.copyAssignees(ctx, master.id, [id]);
   await recordEvent(ctx, 'task', 'created', leanTask((await repo.findTask(ctx, id, false))!));
@@ -34,12 +47,20 @@ async function createOccurrence(ctx: Ctx, master: TaskRecord, occurrence: Occurr
  * their untouched future occurrence, rescheduled days move it, and missing days are created; each change fires
  * its task event like any other write. Answers how many occurrences it created.
  */
-export async function syncOccurrences(ctx: Ctx, master: TaskRecord, rule: RecurrenceRule | null, now = new Date()): Promise<number> {
+export async function syncOccurrences(
+  ctx: Ctx,
+  master: TaskRecord,
+  rule: RecurrenceRule | null,
+  now = new Date(),
+): Promise<number> {
   const existing = await repo.liveOccurrences(ctx, master.id);
   const wanted = rule ? expandOccurrences(rule, ctx.company.timezone, now) : [];
   const wantedDays = new Set(wanted.map((o) => o.recurrence_date));
   const removed = existing.filter((o) => adjustable(o, now) && !wantedDays.has(o.recurrence_date!));
-  await repo.tasks.softDelete(ctx, removed.map((o) => o.id));
+  await repo.tasks.softDelete(
+    ctx,
+    removed.map((o) => o.id),
+  );
   for (const o of removed) await recordEvent(ctx, 'task', 'deleted', { id: o.id });
   const byDay = new Map(existing.map((o) => [o.recurrence_date, o]));
   let created = 0;

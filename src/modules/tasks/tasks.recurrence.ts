@@ -52,13 +52,19 @@ const PARTS: Record<string, { pattern: RegExp; freqs: readonly string[] }> = {
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 function splitParts(text: string): Map<string, string> {
-  const body = text.trim().replace(/^RRULE:/i, '').toUpperCase();
+  const body = text
+    .trim()
+    .replace(/^RRULE:/i, '')
+    .toUpperCase();
   const parts = new Map<string, string>();
   for (const part of body.split(';')) {
     const match = /^([A-Z]+)=(.+)$/.exec(part);
     if (!match) throw invalid(`"${part}" is not a NAME=VALUE part of an RRULE`);
     const [, name, value] = match as unknown as [string, string, string];
-    if (!PARTS[name]) throw invalid(`${name} is not supported; use FREQ, INTERVAL, COUNT, UNTIL, BYDAY, BYMONTHDAY, BYMONTH, BYHOUR, BYMINUTE, BYSECOND, WKST`);
+    if (!PARTS[name])
+      throw invalid(
+        `${name} is not supported; use FREQ, INTERVAL, COUNT, UNTIL, BYDAY, BYMONTHDAY, BYMONTH, BYHOUR, BYMINUTE, BYSECOND, WKST`,
+      );
     if (parts.has(name)) throw invalid(`${name} appears twice`);
     parts.set(name, value);
   }
@@ -70,11 +76,14 @@ function checkCombinations(parts: Map<string, string>, freq: string): void {
   if (parts.has('COUNT') && parts.has('UNTIL')) throw invalid('COUNT and UNTIL cannot both be given');
   const byday = parts.get('BYDAY');
   const ordinal = byday !== undefined && /[0-9]/.test(byday);
-  if (ordinal && (freq === 'DAILY' || freq === 'WEEKLY')) throw invalid('numbered BYDAY values (e.g. 1MO) need FREQ=MONTHLY or YEARLY');
-  if (ordinal && freq === 'MONTHLY' && /(^|,)[+-]?([6-9]|[1-5][0-9])[A-Z]/.test(byday)) throw invalid('a monthly BYDAY number must be 1-5 or -1 to -5');
+  if (ordinal && (freq === 'DAILY' || freq === 'WEEKLY'))
+    throw invalid('numbered BYDAY values (e.g. 1MO) need FREQ=MONTHLY or YEARLY');
+  if (ordinal && freq === 'MONTHLY' && /(^|,)[+-]?([6-9]|[1-5][0-9])[A-Z]/.test(byday))
+    throw invalid('a monthly BYDAY number must be 1-5 or -1 to -5');
   if (ordinal && parts.has('BYMONTHDAY')) throw invalid('numbered BYDAY values cannot be combined with BYMONTHDAY');
   // DAILY;INTERVAL=7;BYDAY=TU from a Monday would never match.
-  if (freq === 'DAILY' && byday !== undefined && parts.has('INTERVAL') && parts.get('INTERVAL') !== '1') throw invalid('BYDAY with FREQ=DAILY needs INTERVAL=1; use FREQ=WEEKLY');
+  if (freq === 'DAILY' && byday !== undefined && parts.has('INTERVAL') && parts.get('INTERVAL') !== '1')
+    throw invalid('BYDAY with FREQ=DAILY needs INTERVAL=1; use FREQ=WEEKLY');
   const months = parts.get('BYMONTH')?.split(',').map(Number);
   const days = parts.get('BYMONTHDAY')?.split(',').map(Number);
   if (months && days && !months.some((m) => days.some((d) => Math.abs(d) <= DAYS_IN_MONTH[m - 1]!))) {
@@ -104,7 +113,11 @@ export function normaliseRrule(text: string): string {
 }
 
 /** Validates a recurrence_rule input; dtstart defaults to `fallbackStart` (the task's date, or now). */
-export function normaliseRule(input: { rrule: string; dtstart?: string }, fallbackStart: string, now: Date): RecurrenceRule {
+export function normaliseRule(
+  input: { rrule: string; dtstart?: string },
+  fallbackStart: string,
+  now: Date,
+): RecurrenceRule {
   const rrule = normaliseRrule(input.rrule);
   const start = new Date(input.dtstart ?? fallbackStart);
   start.setUTCMilliseconds(0);
@@ -116,7 +129,16 @@ export function normaliseRule(input: { rrule: string; dtstart?: string }, fallba
 /** The wall-clock reading of an instant in a zone, as a Date whose UTC fields carry it ("floating" time). */
 function toWall(instant: Date, timeZone: string): Date {
   const fields: Record<string, number> = {};
-  const format = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  });
   for (const part of format.formatToParts(instant)) if (part.type !== 'literal') fields[part.type] = Number(part.value);
   return new Date(Date.UTC(fields.year!, fields.month! - 1, fields.day!, fields.hour!, fields.minute!, fields.second!));
 }
@@ -140,6 +162,14 @@ export function expandOccurrences(rule: RecurrenceRule, timeZone: string, now: D
   const from = new Date(Math.max(dtstart.getTime(), now.getTime()));
   const until = new Date(from.getTime() + HORIZON_DAYS * 86_400_000);
   const expanded = new RRule({ ...RRule.parseString(rule.rrule), dtstart: toWall(dtstart, timeZone) });
-  const walls = expanded.between(toWall(from, timeZone), toWall(until, timeZone), true, (_date, index) => index < MAX_OCCURRENCES);
-  return walls.map((wall) => ({ date: fromWall(wall, timeZone).toISOString(), recurrence_date: wall.toISOString().slice(0, 10) }));
+  const walls = expanded.between(
+    toWall(from, timeZone),
+    toWall(until, timeZone),
+    true,
+    (_date, index) => index < MAX_OCCURRENCES,
+  );
+  return walls.map((wall) => ({
+    date: fromWall(wall, timeZone).toISOString(),
+    recurrence_date: wall.toISOString().slice(0, 10),
+  }));
 }

@@ -6,7 +6,14 @@ import { isoz, likeContains, nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { clientIdVisible, clientVisible, taskVisible } from '../../platform/visibility.ts';
 import { splitList } from '../../platform/fields.ts';
-import { COMMENTS_INLINE_CAP, OPEN_STATUSES, TASK_LIST_OPTIONS, type CommentRecord, type TaskRecord, type TaskStatus } from './tasks.schemas.ts';
+import {
+  COMMENTS_INLINE_CAP,
+  OPEN_STATUSES,
+  TASK_LIST_OPTIONS,
+  type CommentRecord,
+  type TaskRecord,
+  type TaskStatus,
+} from './tasks.schemas.ts';
 
 type TaskRow = Omit<TaskRecord, 'comments_truncated'>;
 
@@ -18,9 +25,32 @@ type Query = BaseQuery<'tasks', 't'>;
 const base = (ctx: Ctx, visible = true): Query => (visible ? tasks : writtenTasks).base(ctx);
 
 const PLAIN = [
-  'id', 'client_id', 'project_id', 'topic_id', 'project_status_from', 'title', 'description', 'status', 'type', 'is_important', 'is_extra',
-  'is_recurring', 'date', 'due_date', 'finished_at', 'has_due_date', 'estimation', 'timezone', 'workflow_role_ids', 'checklist',
-  'recurrence_rule', 'recurrence_parent_id', 'recurrence_date', 'custom_fields', 'created_at', 'updated_at',
+  'id',
+  'client_id',
+  'project_id',
+  'topic_id',
+  'project_status_from',
+  'title',
+  'description',
+  'status',
+  'type',
+  'is_important',
+  'is_extra',
+  'is_recurring',
+  'date',
+  'due_date',
+  'finished_at',
+  'has_due_date',
+  'estimation',
+  'timezone',
+  'workflow_role_ids',
+  'checklist',
+  'recurrence_rule',
+  'recurrence_parent_id',
+  'recurrence_date',
+  'custom_fields',
+  'created_at',
+  'updated_at',
 ] as const;
 
 /**
@@ -30,10 +60,16 @@ const PLAIN = [
 function project(query: Query) {
   return query.select([
     ...PLAIN.map((c) => `t.${c}` as const),
-    sql<number[]>`array(select ta.person_id from task_assignees ta where ta.company_id = t.company_id and ta.task_id = t.id order by ta.person_id)`.as('assignees'),
+    sql<
+      number[]
+    >`array(select ta.person_id from task_assignees ta where ta.company_id = t.company_id and ta.task_id = t.id order by ta.person_id)`.as(
+      'assignees',
+    ),
     sql<number>`(select coalesce(sum(case when te."end" is null then greatest(0, floor(extract(epoch from now() - te.start)))
         else coalesce(te.duration, floor(extract(epoch from te."end" - te.start))) end), 0)::bigint
-      from time_entries te where te.company_id = t.company_id and te.task_id = t.id and te.deleted_at is null)`.as('tracked_time'),
+      from time_entries te where te.company_id = t.company_id and te.task_id = t.id and te.deleted_at is null)`.as(
+      'tracked_time',
+    ),
     sql<CommentRecord[]>`(select coalesce(json_agg(x order by x.id), '[]') from (
         select c.id, c.task_id, c.person_id, c.body, ${isoz('c.created_at')} as created_at, ${isoz('c.updated_at')} as updated_at
         from task_comments c where c.company_id = t.company_id and c.task_id = t.id and c.deleted_at is null
@@ -53,7 +89,12 @@ const notTemplate = sql<boolean>`(t.template_kind is null and not exists (
 /** Whether a client_id filter names a template client, whose template (master) rows it then lists. */
 async function isTemplateClient(ctx: Ctx, clientId: unknown): Promise<boolean> {
   if (clientId === undefined) return false;
-  const row = await scoped.select(ctx, 'clients', 'c').select('c.id').where('c.id', '=', clientId as number).where('c.type', '=', 'plan').executeTakeFirst();
+  const row = await scoped
+    .select(ctx, 'clients', 'c')
+    .select('c.id')
+    .where('c.id', '=', clientId as number)
+    .where('c.type', '=', 'plan')
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -72,26 +113,40 @@ function applyFilters(query: Query, filters: Record<string, unknown>, templateCl
   if (filters.project_id !== undefined) q = q.where('t.project_id', '=', filters.project_id as number);
   if (filters.topic_id !== undefined) q = q.where('t.topic_id', '=', filters.topic_id as number);
   if (filters.assignee_id !== undefined) {
-    q = q.where(sql<boolean>`exists (select 1 from task_assignees fa where fa.company_id = t.company_id and fa.task_id = t.id and fa.person_id = ${filters.assignee_id as number})`);
+    q = q.where(
+      sql<boolean>`exists (select 1 from task_assignees fa where fa.company_id = t.company_id and fa.task_id = t.id and fa.person_id = ${filters.assignee_id as number})`,
+    );
   }
   if (filters.q !== undefined) q = q.where('t.title', 'ilike', likeContains(filters.q as string));
-  if (filters.is_important !== undefined) q = q.where('t.is_important', '=', filters.is_important === 'true' || filters.is_important === '1');
+  if (filters.is_important !== undefined)
+    q = q.where('t.is_important', '=', filters.is_important === 'true' || filters.is_important === '1');
   return q;
 }
 
 export async function listTasks(ctx: Ctx, params: object) {
   // The template rule needs one lookup before the query is built, so the effective filters (a cursor's
   // own, when it carries them) are resolved here first; listPage resolves them again, the same way.
-  const templateClient = await isTemplateClient(ctx, resolveList(ctx, 'tasks', params, TASK_LIST_OPTIONS).filters.client_id);
+  const templateClient = await isTemplateClient(
+    ctx,
+    resolveList(ctx, 'tasks', params, TASK_LIST_OPTIONS).filters.client_id,
+  );
   const page = await listPage<TaskRow>(ctx, {
-    listId: 'tasks', params, options: TASK_LIST_OPTIONS, idColumn: 't.id', project,
+    listId: 'tasks',
+    params,
+    options: TASK_LIST_OPTIONS,
+    idColumn: 't.id',
+    project,
     base: (filters) => applyFilters(base(ctx), filters, templateClient),
   });
   return { data: page.data.map(withTruncation), meta: page.meta };
 }
 
 /** Ids a bulk action selects: the list's rows for those filters, or exactly the given (visible) ids. */
-export async function selectTaskIds(ctx: Ctx, filters: Record<string, unknown>, ids?: readonly number[]): Promise<number[]> {
+export async function selectTaskIds(
+  ctx: Ctx,
+  filters: Record<string, unknown>,
+  ids?: readonly number[],
+): Promise<number[]> {
   const fenced = ids === undefined;
   let query = applyFilters(base(ctx), filters, fenced && (await isTemplateClient(ctx, filters.client_id)), fenced);
   if (ids) query = query.where('t.id', 'in', [...ids]);
@@ -109,9 +164,21 @@ export async function taskExists(ctx: Ctx, id: number): Promise<boolean> {
 
 /** Locks the row with what the service's rules read; undefined when absent, deleted or invisible. */
 export async function lockTask(ctx: Ctx, id: number) {
-  return base(ctx).where('t.id', '=', id)
-    .select(['t.id', 't.status', 't.client_id', 't.project_id', 't.date', 't.is_recurring', 't.recurrence_parent_id', 't.recurrence_rule', 't.checklist'])
-    .forUpdate().executeTakeFirst();
+  return base(ctx)
+    .where('t.id', '=', id)
+    .select([
+      't.id',
+      't.status',
+      't.client_id',
+      't.project_id',
+      't.date',
+      't.is_recurring',
+      't.recurrence_parent_id',
+      't.recurrence_rule',
+      't.checklist',
+    ])
+    .forUpdate()
+    .executeTakeFirst();
 }
 export type LockedTask = NonNullable<Awaited<ReturnType<typeof lockTask>>>;
 
@@ -122,20 +189,36 @@ export type LockedTask = NonNullable<Awaited<ReturnType<typeof lockTask>>>;
 export async function setStatus(ctx: Ctx, ids: readonly number[], status: TaskStatus): Promise<number[]> {
   if (ids.length === 0) return [];
   const finishing = status === 'finished';
-  const rows = await scoped.update(ctx, 'tasks').set({
-    status,
-    finished_at: finishing ? sql<string>`date_trunc('milliseconds', clock_timestamp())` : null,
-    reopen_status: finishing ? sql<string>`case when status = any(${[...OPEN_STATUSES]}::text[]) then status end` : null,
-    updated_at: nextStamp(),
-  }).where('id', 'in', [...ids]).where('deleted_at', 'is', null).where('status', '!=', status)
-    .returning('id').execute();
+  const rows = await scoped
+    .update(ctx, 'tasks')
+    .set({
+      status,
+      finished_at: finishing ? sql<string>`date_trunc('milliseconds', clock_timestamp())` : null,
+      reopen_status: finishing
+        ? sql<string>`case when status = any(${[...OPEN_STATUSES]}::text[]) then status end`
+        : null,
+      updated_at: nextStamp(),
+    })
+    .where('id', 'in', [...ids])
+    .where('deleted_at', 'is', null)
+    .where('status', '!=', status)
+    .returning('id')
+    .execute();
   return rows.map((r) => r.id);
 }
 
 /** Back to the remembered open status (new when none was remembered). */
 export async function reopenTask(ctx: Ctx, id: number): Promise<void> {
-  await scoped.update(ctx, 'tasks').set({ status: sql<string>`coalesce(reopen_status, 'new')`, finished_at: null, reopen_status: null, updated_at: nextStamp() })
-    .where('id', '=', id).execute();
+  await scoped
+    .update(ctx, 'tasks')
+    .set({
+      status: sql<string>`coalesce(reopen_status, 'new')`,
+      finished_at: null,
+      reopen_status: null,
+      updated_at: nextStamp(),
+    })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** tasks.bulk.ts's name for the gateway's soft delete. */
@@ -143,7 +226,12 @@ export const softDeleteTasks = (ctx: Ctx, ids: readonly number[]): Promise<void>
 
 export async function touchTasks(ctx: Ctx, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
-  await scoped.update(ctx, 'tasks').set({ updated_at: nextStamp() }).where('id', 'in', [...ids]).where('deleted_at', 'is', null).execute();
+  await scoped
+    .update(ctx, 'tasks')
+    .set({ updated_at: nextStamp() })
+    .where('id', 'in', [...ids])
+    .where('deleted_at', 'is', null)
+    .execute();
 }
 
 export async function replaceAssignees(ctx: Ctx, taskId: number, personIds: readonly number[]): Promise<void> {
@@ -155,7 +243,10 @@ export async function replaceAssignees(ctx: Ctx, taskId: number, personIds: read
 export async function addAssignee(ctx: Ctx, taskIds: readonly number[], personIds: readonly number[]): Promise<void> {
   const rows = taskIds.flatMap((task_id) => personIds.map((person_id) => ({ task_id, person_id })));
   if (rows.length === 0) return;
-  await scoped.insert(ctx, 'task_assignees', rows).onConflict((oc) => oc.doNothing()).execute();
+  await scoped
+    .insert(ctx, 'task_assignees', rows)
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 }
 
 export async function removeAssignee(ctx: Ctx, taskIds: readonly number[], personId?: number): Promise<void> {
@@ -167,27 +258,43 @@ export async function removeAssignee(ctx: Ctx, taskIds: readonly number[], perso
 
 /** A live client the actor may see (a plain member can only reference their own clients). */
 export async function visibleClient(ctx: Ctx, id: number) {
-  return scoped.select(ctx, 'clients', 'c').select(['c.id']).where('c.id', '=', id)
-    .where('c.deleted_at', 'is', null).where(clientVisible(ctx, 'c')).executeTakeFirst();
+  return scoped
+    .select(ctx, 'clients', 'c')
+    .select(['c.id'])
+    .where('c.id', '=', id)
+    .where('c.deleted_at', 'is', null)
+    .where(clientVisible(ctx, 'c'))
+    .executeTakeFirst();
 }
 
 /** A live project; with `visible`, only one whose client (if it has one) the actor may see. */
 export async function findProjectRef(ctx: Ctx, id: number, visible = true) {
-  const query = scoped.select(ctx, 'projects', 'p').select(['p.id', 'p.client_id']).where('p.id', '=', id)
+  const query = scoped
+    .select(ctx, 'projects', 'p')
+    .select(['p.id', 'p.client_id'])
+    .where('p.id', '=', id)
     .where('p.deleted_at', 'is', null);
   if (!visible) return query.executeTakeFirst();
-  return query.where((eb) => eb.or([eb('p.client_id', 'is', null), clientIdVisible(ctx, 'p.company_id', 'p.client_id')])).executeTakeFirst();
+  return query
+    .where((eb) => eb.or([eb('p.client_id', 'is', null), clientIdVisible(ctx, 'p.company_id', 'p.client_id')]))
+    .executeTakeFirst();
 }
 
 export async function insertComment(ctx: Ctx, taskId: number, body: string): Promise<CommentRecord> {
-  return scoped.insert(ctx, 'task_comments', [{ task_id: taskId, person_id: ctx.actor.personId, body }])
-    .returning(['id', 'task_id', 'person_id', 'body', 'created_at', 'updated_at']).executeTakeFirstOrThrow();
+  return scoped
+    .insert(ctx, 'task_comments', [{ task_id: taskId, person_id: ctx.actor.personId, body }])
+    .returning(['id', 'task_id', 'person_id', 'body', 'created_at', 'updated_at'])
+    .executeTakeFirstOrThrow();
 }
 
 /** The live occurrences of a recurring master. */
 export async function liveOccurrences(ctx: Ctx, masterId: number) {
-  return writtenTasks.base(ctx).select(['t.id', 't.status', 't.date', 't.recurrence_date'])
-    .where('t.recurrence_parent_id', '=', masterId).orderBy('t.id').execute();
+  return writtenTasks
+    .base(ctx)
+    .select(['t.id', 't.status', 't.date', 't.recurrence_date'])
+    .where('t.recurrence_parent_id', '=', masterId)
+    .orderBy('t.id')
+    .execute();
 }
 
 /** Copies a master's assignees onto its occurrences. */
@@ -201,6 +308,14 @@ export async function copyAssignees(ctx: Ctx, fromTaskId: number, toTaskIds: rea
 
 /** Every live recurring master of every company: the horizon maintenance serves all tenants. */
 export async function recurringMasters(db: Executor): Promise<Array<{ company_id: string; id: number }>> {
-  return db.selectFrom('tasks').select(['company_id', 'id']).where('is_recurring', '=', 1).where('recurrence_parent_id', 'is', null)
-    .where('recurrence_rule', 'is not', null).where('deleted_at', 'is', null).orderBy('company_id').orderBy('id').execute();
+  return db
+    .selectFrom('tasks')
+    .select(['company_id', 'id'])
+    .where('is_recurring', '=', 1)
+    .where('recurrence_parent_id', 'is', null)
+    .where('recurrence_rule', 'is not', null)
+    .where('deleted_at', 'is', null)
+    .orderBy('company_id')
+    .orderBy('id')
+    .execute();
 }

@@ -4,7 +4,17 @@ import { Type } from 'typebox';
 import type { ErrorCode } from '../../platform/errors.ts';
 import { IdParam, noContent, OffsetOrCursorList, route, Single, single } from '../../platform/http.ts';
 import { Job } from '../jobs/index.ts';
-import { BulkAction, ChecklistPut, Comment, CommentCreate, Task, TaskCreate, TaskListQuery, TaskUpdate, TASK_FILTERS } from './tasks.schemas.ts';
+import {
+  BulkAction,
+  ChecklistPut,
+  Comment,
+  CommentCreate,
+  Task,
+  TaskCreate,
+  TaskListQuery,
+  TaskUpdate,
+  TASK_FILTERS,
+} from './tasks.schemas.ts';
 import * as service from './tasks.service.ts';
 import { startBulkAction } from './tasks.bulk.ts';
 
@@ -27,9 +37,14 @@ export default async function taskRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/tasks', {
-      operationId: 'listTasks', summary: 'List tasks', tags, tier: 'read', filters: TASK_FILTERS,
-      description: 'Without a type filter only task and request rows are listed; template rows of both workflow engines and timer rows (type button) are left out, '
-        + 'and meta.total and cursors follow the same rule. type=button lists timer rows; client_id of a template client lists its template rows.',
+      operationId: 'listTasks',
+      summary: 'List tasks',
+      tags,
+      tier: 'read',
+      filters: TASK_FILTERS,
+      description:
+        'Without a type filter only task and request rows are listed; template rows of both workflow engines and timer rows (type button) are left out, ' +
+        'and meta.total and cursors follow the same rule. type=button lists timer rows; client_id of a template client lists its template rows.',
       errors: ['INVALID_CURSOR', 'UNKNOWN_FILTER_FIELD', 'INVALID_FILTER_VALUE'],
       schema: { querystring: TaskListQuery, response: { 200: OffsetOrCursorList(Task) } },
     }),
@@ -38,7 +53,11 @@ export default async function taskRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/tasks', {
-      operationId: 'createTask', summary: 'Create a task', tags, tier: 'write', errors: [...REFERENCES, ...IDEMPOTENCY],
+      operationId: 'createTask',
+      summary: 'Create a task',
+      tags,
+      tier: 'write',
+      errors: [...REFERENCES, ...IDEMPOTENCY],
       schema: { body: TaskCreate, response: { 201: Single(Task) } },
     }),
     handler: async (request, reply) => single(reply, await service.createTask(request.ctx, request.body), 201),
@@ -46,7 +65,10 @@ export default async function taskRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/tasks/bulk-action', {
-      operationId: 'bulkTaskAction', summary: 'Change status, assignees or delete many tasks in a background job', tags, tier: 'write',
+      operationId: 'bulkTaskAction',
+      summary: 'Change status, assignees or delete many tasks in a background job',
+      tags,
+      tier: 'write',
       description: 'Answers 202 with the queued job; follow it at GET /jobs/{job_id}. Fires no webhook events.',
       errors: [...REFERENCES, 'INVALID_TASK', ...IDEMPOTENCY],
       schema: { body: BulkAction, response: { 202: Single(Job) } },
@@ -56,7 +78,11 @@ export default async function taskRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/tasks/:task_id', {
-      operationId: 'getTask', summary: 'Get a task (any row by id, templates and timers included)', tags, tier: 'read', errors: ['NOT_FOUND'],
+      operationId: 'getTask',
+      summary: 'Get a task (any row by id, templates and timers included)',
+      tags,
+      tier: 'read',
+      errors: ['NOT_FOUND'],
       schema: { params: Params, response: { 200: Single(Task) } },
     }),
     handler: async (request, reply) => single(reply, await service.getTask(request.ctx, request.params.task_id)),
@@ -64,17 +90,25 @@ export default async function taskRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('PATCH', '/tasks/:task_id', {
-      operationId: 'updateTask', summary: 'Update a task (send only the fields to change; assignees replace the whole list)', tags, tier: 'write',
+      operationId: 'updateTask',
+      summary: 'Update a task (send only the fields to change; assignees replace the whole list)',
+      tags,
+      tier: 'write',
       errors: ['NOT_FOUND', ...REFERENCES],
       schema: { params: Params, body: TaskUpdate, response: { 200: Single(Task) } },
     }),
     preValidation: taskFirst,
-    handler: async (request, reply) => single(reply, await service.updateTask(request.ctx, request.params.task_id, request.body)),
+    handler: async (request, reply) =>
+      single(reply, await service.updateTask(request.ctx, request.params.task_id, request.body)),
   });
 
   app.route({
     ...route('DELETE', '/tasks/:task_id', {
-      operationId: 'deleteTask', summary: 'Delete a task (soft delete)', tags, tier: 'write', errors: ['NOT_FOUND'],
+      operationId: 'deleteTask',
+      summary: 'Delete a task (soft delete)',
+      tags,
+      tier: 'write',
+      errors: ['NOT_FOUND'],
       schema: { params: Params, response: { 204: Type.Null() } },
     }),
     handler: async (request, reply) => {
@@ -85,7 +119,10 @@ export default async function taskRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/tasks/:task_id/complete', {
-      operationId: 'completeTask', summary: 'Finish a task (from new, in_progress or inactive)', tags, tier: 'write',
+      operationId: 'completeTask',
+      summary: 'Finish a task (from new, in_progress or inactive)',
+      tags,
+      tier: 'write',
       errors: ['NOT_FOUND', 'INVALID_STATUS_TRANSITION', ...IDEMPOTENCY],
       schema: { params: Params, response: { 200: Single(Task) } },
     }),
@@ -94,7 +131,10 @@ export default async function taskRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/tasks/:task_id/reopen', {
-      operationId: 'reopenTask', summary: 'Reopen a finished task (back to its prior open status, default new)', tags, tier: 'write',
+      operationId: 'reopenTask',
+      summary: 'Reopen a finished task (back to its prior open status, default new)',
+      tags,
+      tier: 'write',
       errors: ['NOT_FOUND', 'INVALID_STATUS_TRANSITION', ...IDEMPOTENCY],
       schema: { params: Params, response: { 200: Single(Task) } },
     }),
@@ -103,20 +143,29 @@ export default async function taskRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('PUT', '/tasks/:task_id/checklist', {
-      operationId: 'replaceTaskChecklist', summary: 'Replace the task\'s whole checklist', tags, tier: 'write', errors: ['NOT_FOUND'],
+      operationId: 'replaceTaskChecklist',
+      summary: "Replace the task's whole checklist",
+      tags,
+      tier: 'write',
+      errors: ['NOT_FOUND'],
       schema: { params: Params, body: ChecklistPut, response: { 200: Single(Task) } },
     }),
     preValidation: taskFirst,
-    handler: async (request, reply) => single(reply, await service.replaceChecklist(request.ctx, request.params.task_id, request.body)),
+    handler: async (request, reply) =>
+      single(reply, await service.replaceChecklist(request.ctx, request.params.task_id, request.body)),
   });
 
   app.route({
     ...route('POST', '/tasks/:task_id/comments', {
-      operationId: 'createTaskComment', summary: 'Comment on a task (the author is the key\'s person)', tags, tier: 'write',
+      operationId: 'createTaskComment',
+      summary: "Comment on a task (the author is the key's person)",
+      tags,
+      tier: 'write',
       errors: ['NOT_FOUND', ...IDEMPOTENCY],
       schema: { params: Params, body: CommentCreate, response: { 201: Single(Comment) } },
     }),
     preValidation: taskFirst,
-    handler: async (request, reply) => single(reply, await service.addComment(request.ctx, request.params.task_id, request.body), 201),
+    handler: async (request, reply) =>
+      single(reply, await service.addComment(request.ctx, request.params.task_id, request.body), 201),
   });
 }

@@ -9,8 +9,14 @@ import type { NewRow, RowChanges } from '../../platform/tenant-table.ts';
 import { normaliseRule, type RecurrenceRule } from './tasks.recurrence.ts';
 import { leanTask, syncOccurrences } from './tasks.occurrences.ts';
 import {
-  NOT_COMPLETABLE, type ChecklistItemRecord, type ChecklistPutBody, type CommentCreateBody, type CommentRecord,
-  type TaskCreateBody, type TaskRecord, type TaskUpdateBody,
+  NOT_COMPLETABLE,
+  type ChecklistItemRecord,
+  type ChecklistPutBody,
+  type CommentCreateBody,
+  type CommentRecord,
+  type TaskCreateBody,
+  type TaskRecord,
+  type TaskUpdateBody,
 } from './tasks.schemas.ts';
 import * as repo from './tasks.repository.ts';
 import type { LockedTask } from './tasks.repository.ts';
@@ -18,7 +24,10 @@ import type { LockedTask } from './tasks.repository.ts';
 type TaskInput = TaskCreateBody | TaskUpdateBody;
 
 const duplicateAlias = (field: string, aliases: string[]) =>
-  new AppError('VALIDATION_ERROR', `Send ${field} or one of its aliases (${aliases.join(', ')}), not several`, { reason: 'DUPLICATE_ALIAS', field });
+  new AppError('VALIDATION_ERROR', `Send ${field} or one of its aliases (${aliases.join(', ')}), not several`, {
+    reason: 'DUPLICATE_ALIAS',
+    field,
+  });
 
 /** `assignees` or one of its input aliases; undefined when none was sent. */
 function assigneesInput(body: TaskInput): number[] | undefined {
@@ -32,14 +41,27 @@ function checkTimezone(timeZone: string | undefined): void {
   try {
     new Intl.DateTimeFormat('en', { timeZone });
   } catch {
-    throw domainValidation('INVALID_TIMEZONE', `timezone ${timeZone} is not a known IANA zone name`, { field: 'timezone', value: timeZone });
+    throw domainValidation('INVALID_TIMEZONE', `timezone ${timeZone} is not a known IANA zone name`, {
+      field: 'timezone',
+      value: timeZone,
+    });
   }
 }
 
 function columnsFrom(body: TaskInput): RowChanges<'tasks'> {
   const {
-    assignees: _a, assignee_ids: _b, assignees_ids: _c, fields: _f, custom_fields: _cf, recurrence_rule: _r, status: _s,
-    is_important, is_extra, has_due_date, description, ...plain
+    assignees: _a,
+    assignee_ids: _b,
+    assignees_ids: _c,
+    fields: _f,
+    custom_fields: _cf,
+    recurrence_rule: _r,
+    status: _s,
+    is_important,
+    is_extra,
+    has_due_date,
+    description,
+    ...plain
   } = body;
   const columns: RowChanges<'tasks'> = { ...plain };
   if (is_important !== undefined) columns.is_important = toFlag(is_important) === 1;
@@ -59,22 +81,36 @@ function columnsFrom(body: TaskInput): RowChanges<'tasks'> {
  * client belongs to that client. Sending a project without a client takes the project's client.
  */
 async function resolveClient(ctx: Ctx, body: TaskInput, current?: LockedTask): Promise<{ client_id?: number | null }> {
-  if (body.client_id != null && !(await repo.visibleClient(ctx, body.client_id))) throw invalidReference('client', 'client_id', body.client_id);
+  if (body.client_id != null && !(await repo.visibleClient(ctx, body.client_id)))
+    throw invalidReference('client', 'client_id', body.client_id);
   const project = body.project_id != null ? await repo.findProjectRef(ctx, body.project_id) : undefined;
   if (body.project_id != null && !project) throw invalidReference('project', 'project_id', body.project_id);
   if (body.client_id === undefined) return project?.client_id != null ? { client_id: project.client_id } : {};
-  const projectId = body.project_id !== undefined ? body.project_id : current?.project_id ?? null;
-  const projectClient = project ? project.client_id : projectId !== null ? (await repo.findProjectRef(ctx, projectId, false))?.client_id : null;
+  const projectId = body.project_id !== undefined ? body.project_id : (current?.project_id ?? null);
+  const projectClient = project
+    ? project.client_id
+    : projectId !== null
+      ? (await repo.findProjectRef(ctx, projectId, false))?.client_id
+      : null;
   if (projectClient != null && projectClient !== body.client_id) {
     const [entity, field] = body.project_id !== undefined ? ['project', 'project_id'] : ['client', 'client_id'];
-    throw new AppError(entity === 'project' ? 'INVALID_PROJECT' : 'INVALID_CLIENT', `Project ${projectId} belongs to client ${projectClient}; a task of it must have that client`,
-      { field, reason: 'CLIENT_PROJECT_MISMATCH', project_id: projectId, project_client_id: projectClient });
+    throw new AppError(
+      entity === 'project' ? 'INVALID_PROJECT' : 'INVALID_CLIENT',
+      `Project ${projectId} belongs to client ${projectClient}; a task of it must have that client`,
+      { field, reason: 'CLIENT_PROJECT_MISMATCH', project_id: projectId, project_client_id: projectClient },
+    );
   }
   return {};
 }
 
 async function checkReferences(ctx: Ctx, body: TaskInput, assignees: number[] | undefined): Promise<void> {
-  await assertReferenceList(ctx, 'topics', 'INVALID_TOPIC', 'topic_id', body.topic_id != null ? [body.topic_id] : undefined);
+  await assertReferenceList(
+    ctx,
+    'topics',
+    'INVALID_TOPIC',
+    'topic_id',
+    body.topic_id != null ? [body.topic_id] : undefined,
+  );
   if (assignees?.length) {
     const found = await liveIds(ctx, 'people', assignees);
     const missing = assignees.find((id) => !found.has(id));
@@ -83,7 +119,12 @@ async function checkReferences(ctx: Ctx, body: TaskInput, assignees: number[] | 
   if (body.workflow_role_ids?.length) {
     const found = await liveIds(ctx, 'workflow_roles', body.workflow_role_ids);
     const missing = body.workflow_role_ids.filter((id) => !found.has(id));
-    if (missing.length) throw domainValidation('INVALID_WORKFLOW_ROLE', `workflow_role_ids contains ids that are not workflow roles of this company: ${missing.join(', ')}`, { field: 'workflow_role_ids', invalid_ids: missing });
+    if (missing.length)
+      throw domainValidation(
+        'INVALID_WORKFLOW_ROLE',
+        `workflow_role_ids contains ids that are not workflow roles of this company: ${missing.join(', ')}`,
+        { field: 'workflow_role_ids', invalid_ids: missing },
+      );
   }
   checkTimezone(body.timezone);
 }
@@ -106,7 +147,11 @@ const written = async (ctx: Ctx, id: number) => (await repo.findTask(ctx, id, fa
 const target = { what: 'Task', lock: repo.lockTask };
 
 /** A change to one task, answered with the task as written; like every task write it fires task.updated. */
-function changeTask(ctx: Ctx, id: number, change: (tx: Ctx, current: LockedTask) => Promise<unknown>): Promise<TaskRecord> {
+function changeTask(
+  ctx: Ctx,
+  id: number,
+  change: (tx: Ctx, current: LockedTask) => Promise<unknown>,
+): Promise<TaskRecord> {
   return inTransaction(ctx, async (tx) => {
     await change(tx, orNotFound(await repo.lockTask(tx, id), 'Task'));
     const task = await written(tx, id);
@@ -118,12 +163,24 @@ function changeTask(ctx: Ctx, id: number, change: (tx: Ctx, current: LockedTask)
 export async function createTask(ctx: Ctx, body: TaskCreateBody): Promise<TaskRecord> {
   return inTransaction(ctx, async (tx) => {
     let assignees = assigneesInput(body);
-    const columns: NewRow<'tasks'> = { timezone: tx.company.timezone, ...columnsFrom(body), ...(await resolveClient(tx, body)), title: body.title };
+    const columns: NewRow<'tasks'> = {
+      timezone: tx.company.timezone,
+      ...columnsFrom(body),
+      ...(await resolveClient(tx, body)),
+      title: body.title,
+    };
     await checkReferences(tx, body, assignees);
     // A plain member keeps sight of what they create: a client-less task is assigned to them unless they say otherwise.
-    if (tx.actor.restricted && columns.client_id == null && assignees === undefined && tx.actor.personId !== null) assignees = [tx.actor.personId];
-    if (body.status) Object.assign(columns, { status: body.status, finished_at: body.status === 'finished' ? new Date().toISOString() : null });
-    const rule = body.recurrence_rule ? normaliseRule(body.recurrence_rule, body.date ?? new Date().toISOString(), new Date()) : null;
+    if (tx.actor.restricted && columns.client_id == null && assignees === undefined && tx.actor.personId !== null)
+      assignees = [tx.actor.personId];
+    if (body.status)
+      Object.assign(columns, {
+        status: body.status,
+        finished_at: body.status === 'finished' ? new Date().toISOString() : null,
+      });
+    const rule = body.recurrence_rule
+      ? normaliseRule(body.recurrence_rule, body.date ?? new Date().toISOString(), new Date())
+      : null;
     if (rule) Object.assign(columns, { is_recurring: 1, recurrence_rule: JSON.stringify(rule) });
     const id = await repo.tasks.insert(tx, columns);
     if (assignees?.length) await repo.replaceAssignees(tx, id, assignees);
@@ -139,7 +196,11 @@ function recurrenceChange(body: TaskUpdateBody, current: LockedTask): Recurrence
   if (body.recurrence_rule === undefined) return undefined;
   if (body.recurrence_rule === null) return null;
   if (current.recurrence_parent_id !== null) {
-    throw domainValidation('INVALID_RECURRENCE_RULE', 'This task is an occurrence of a recurring task; set the rule on its master', { field: 'recurrence_rule', master_id: current.recurrence_parent_id });
+    throw domainValidation(
+      'INVALID_RECURRENCE_RULE',
+      'This task is an occurrence of a recurring task; set the rule on its master',
+      { field: 'recurrence_rule', master_id: current.recurrence_parent_id },
+    );
   }
   return normaliseRule(body.recurrence_rule, body.date ?? current.date ?? new Date().toISOString(), new Date());
 }
@@ -153,7 +214,8 @@ export async function updateTask(ctx: Ctx, id: number, body: TaskUpdateBody): Pr
     const columns = { ...columnsFrom(body), ...(await resolveClient(tx, body, current)) };
     await checkReferences(tx, body, assignees);
     const rule = recurrenceChange(body, current);
-    if (rule !== undefined) Object.assign(columns, { is_recurring: rule ? 1 : 0, recurrence_rule: rule ? JSON.stringify(rule) : null });
+    if (rule !== undefined)
+      Object.assign(columns, { is_recurring: rule ? 1 : 0, recurrence_rule: rule ? JSON.stringify(rule) : null });
     await repo.tasks.update(tx, id, columns);
     if (body.status !== undefined) await repo.setStatus(tx, [id], body.status);
     if (assignees !== undefined) await repo.replaceAssignees(tx, id, assignees);
@@ -174,12 +236,17 @@ export const deleteTask = (ctx: Ctx, id: number) =>
   });
 
 const badTransition = (operation: string, status: string, allowed: string) =>
-  new AppError('INVALID_STATUS_TRANSITION', `Cannot ${operation} a task whose status is ${status}`, { status, operation, allowed_from: allowed });
+  new AppError('INVALID_STATUS_TRANSITION', `Cannot ${operation} a task whose status is ${status}`, {
+    status,
+    operation,
+    allowed_from: allowed,
+  });
 
 /** complete: new, in_progress or inactive -> finished; finished_at is set and an open prior status remembered. */
 export const completeTask = (ctx: Ctx, id: number) =>
   changeTask(ctx, id, async (tx, current) => {
-    if (NOT_COMPLETABLE.some((status) => status === current.status)) throw badTransition('complete', current.status, 'new, in_progress, inactive');
+    if (NOT_COMPLETABLE.some((status) => status === current.status))
+      throw badTransition('complete', current.status, 'new, in_progress, inactive');
     await repo.setStatus(tx, [id], 'finished');
   });
 
@@ -194,14 +261,22 @@ export const reopenTask = (ctx: Ctx, id: number) =>
 function checklistItems(body: ChecklistPutBody, previous: unknown): ChecklistItemRecord[] {
   const given = body.items.flatMap((item) => (item.id === undefined ? [] : [item.id]));
   const duplicate = given.find((id, index) => given.indexOf(id) !== index);
-  if (duplicate !== undefined) throw domainValidation('DUPLICATE_CHECKLIST_ITEM_ID', `Checklist item id ${duplicate} is used twice`, { field: 'items', value: duplicate });
-  const oldIds = ((previous as { items?: Array<{ id?: unknown }> } | null)?.items ?? []).map((item) => Number(item.id)).filter(Number.isInteger);
+  if (duplicate !== undefined)
+    throw domainValidation('DUPLICATE_CHECKLIST_ITEM_ID', `Checklist item id ${duplicate} is used twice`, {
+      field: 'items',
+      value: duplicate,
+    });
+  const oldIds = ((previous as { items?: Array<{ id?: unknown }> } | null)?.items ?? [])
+    .map((item) => Number(item.id))
+    .filter(Number.isInteger);
   let next = Math.max(0, ...given, ...oldIds) + 1;
   return body.items.map((item) => ({ id: item.id ?? next++, text: item.text, done: item.done }));
 }
 
 export const replaceChecklist = (ctx: Ctx, id: number, body: ChecklistPutBody) =>
-  changeTask(ctx, id, (tx, current) => repo.tasks.update(tx, id, { checklist: JSON.stringify({ items: checklistItems(body, current.checklist) }) }));
+  changeTask(ctx, id, (tx, current) =>
+    repo.tasks.update(tx, id, { checklist: JSON.stringify({ items: checklistItems(body, current.checklist) }) }),
+  );
 
 /** The author is the person the key acts as. A comment is not a change of the task: no task event. */
 export async function addComment(ctx: Ctx, id: number, body: CommentCreateBody): Promise<CommentRecord> {

@@ -10,10 +10,14 @@ type Query = BaseQuery<'teams', 't'>;
 
 function project(query: Query) {
   return query.select([
-    't.id', 't.name', 't.description', 't.lead_id',
+    't.id',
+    't.name',
+    't.description',
+    't.lead_id',
     sql<number[]>`coalesce((select array_agg(tm.person_id order by tm.person_id) from team_members tm
       where tm.company_id = t.company_id and tm.team_id = t.id), '{}')`.as('member_ids'),
-    't.created_at', 't.updated_at',
+    't.created_at',
+    't.updated_at',
   ]);
 }
 
@@ -23,7 +27,11 @@ function applyFilters(query: Query, filters: Record<string, unknown>) {
 
 export function listTeams(ctx: Ctx, params: object) {
   return listPage<TeamRecord>(ctx, {
-    listId: 'teams', params, options: TEAM_LIST_OPTIONS, idColumn: 't.id', project,
+    listId: 'teams',
+    params,
+    options: TEAM_LIST_OPTIONS,
+    idColumn: 't.id',
+    project,
     base: (filters) => applyFilters(teams.base(ctx), filters),
   });
 }
@@ -36,5 +44,11 @@ export async function findTeam(ctx: Ctx, id: number): Promise<TeamRecord | undef
 export async function replaceMembers(ctx: Ctx, teamId: number, personIds: readonly number[]): Promise<void> {
   await scoped.delete(ctx, 'team_members').where('team_id', '=', teamId).execute();
   if (personIds.length === 0) return;
-  await scoped.insert(ctx, 'team_members', personIds.map((personId) => ({ team_id: teamId, person_id: personId }))).execute();
+  await scoped
+    .insert(
+      ctx,
+      'team_members',
+      personIds.map((personId) => ({ team_id: teamId, person_id: personId })),
+    )
+    .execute();
 }

@@ -13,7 +13,11 @@ export default async function teamRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/teams', {
-      operationId: 'listTeams', summary: 'List teams (offset-only)', tags, tier: 'read', filters: TEAM_FILTERS,
+      operationId: 'listTeams',
+      summary: 'List teams (offset-only)',
+      tags,
+      tier: 'read',
+      filters: TEAM_FILTERS,
       errors: ['INVALID_CURSOR', 'UNKNOWN_FILTER_FIELD', 'INVALID_FILTER_VALUE'],
       schema: { querystring: TeamListQuery, response: { 200: OffsetOrCursorList(Team) } },
     }),
@@ -22,7 +26,10 @@ export default async function teamRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/teams', {
-      operationId: 'createTeam', summary: 'Create a team', tags, tier: 'write',
+      operationId: 'createTeam',
+      summary: 'Create a team',
+      tags,
+      tier: 'write',
       errors: ['INVALID_PERSON', 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
       schema: { body: TeamCreate, response: { 201: Single(Team) } },
     }),
@@ -31,7 +38,11 @@ export default async function teamRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/teams/:team_id', {
-      operationId: 'getTeam', summary: 'Get a team', tags, tier: 'read', errors: ['NOT_FOUND'],
+      operationId: 'getTeam',
+      summary: 'Get a team',
+      tags,
+      tier: 'read',
+      errors: ['NOT_FOUND'],
       schema: { params: Params, response: { 200: Single(Team) } },
     }),
     handler: async (request, reply) => single(reply, await service.getTeam(request.ctx, request.params.team_id)),
@@ -39,16 +50,24 @@ export default async function teamRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('PATCH', '/teams/:team_id', {
-      operationId: 'updateTeam', summary: 'Update a team (send only the fields to change; member_ids replaces the whole list)', tags, tier: 'write',
+      operationId: 'updateTeam',
+      summary: 'Update a team (send only the fields to change; member_ids replaces the whole list)',
+      tags,
+      tier: 'write',
       errors: ['NOT_FOUND', 'INVALID_PERSON'],
       schema: { params: Params, body: TeamUpdate, response: { 200: Single(Team) } },
     }),
-    handler: async (request, reply) => single(reply, await service.updateTeam(request.ctx, request.params.team_id, request.body)),
+    handler: async (request, reply) =>
+      single(reply, await service.updateTeam(request.ctx, request.params.team_id, request.body)),
   });
 
   app.route({
     ...route('DELETE', '/teams/:team_id', {
-      operationId: 'deleteTeam', summary: 'Delete a team (soft delete)', tags, tier: 'write', errors: ['NOT_FOUND'],
+      operationId: 'deleteTeam',
+      summary: 'Delete a team (soft delete)',
+      tags,
+      tier: 'write',
+      errors: ['NOT_FOUND'],
       schema: { params: Params, response: { 204: Type.Null() } },
     }),
     handler: async (request, reply) => {

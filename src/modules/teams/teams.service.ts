@@ -22,7 +22,11 @@ async function checkPeople(ctx: Ctx, body: TeamCreateBody | TeamUpdateBody): Pro
   const found = await liveIds(ctx, 'people', body.member_ids);
   const missing = body.member_ids.filter((id) => !found.has(id));
   if (missing.length) {
-    throw new AppError('INVALID_PERSON', `member_ids contains ids that are not persons of this company: ${missing.join(', ')}`, { field: 'member_ids', invalid_ids: missing });
+    throw new AppError(
+      'INVALID_PERSON',
+      `member_ids contains ids that are not persons of this company: ${missing.join(', ')}`,
+      { field: 'member_ids', invalid_ids: missing },
+    );
   }
 }
 
@@ -47,4 +51,5 @@ export const updateTeam = (ctx: Ctx, id: number, body: TeamUpdateBody) =>
     if (body.member_ids) await repo.replaceMembers(tx, id, body.member_ids);
   });
 
-export const deleteTeam = (ctx: Ctx, id: number) => mutateQuietly(ctx, target, id, (tx) => repo.teams.softDelete(tx, id));
+export const deleteTeam = (ctx: Ctx, id: number) =>
+  mutateQuietly(ctx, target, id, (tx) => repo.teams.softDelete(tx, id));

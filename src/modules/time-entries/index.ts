@@ -9,8 +9,16 @@ export default defineModule({
   events: { time_entry: ['created'] },
   samples: {
     time_entry: {
-      id: 7001, task_id: 900, person_id: 7, start: '2026-01-15T08:00:00.000Z', end: '2026-01-15T09:30:00.000Z', duration: 5400, billable: 1,
-      description: 'Drafting', created_at: STAMP, updated_at: STAMP,
+      id: 7001,
+      task_id: 900,
+      person_id: 7,
+      start: '2026-01-15T08:00:00.000Z',
+      end: '2026-01-15T09:30:00.000Z',
+      duration: 5400,
+      billable: 1,
+      description: 'Drafting',
+      created_at: STAMP,
+      updated_at: STAMP,
     },
   },
 });

@@ -10,14 +10,29 @@ export const timeEntries = tenantTable('time_entries', { alias: 'te', softDelete
 
 /** Live, visible entries with their task (the record shows the task's title, client and topic). */
 function base(ctx: Ctx) {
-  return timeEntries.base(ctx).innerJoin('tasks as t', (join) => join.onRef('t.company_id', '=', 'te.company_id').onRef('t.id', '=', 'te.task_id'));
+  return timeEntries
+    .base(ctx)
+    .innerJoin('tasks as t', (join) =>
+      join.onRef('t.company_id', '=', 'te.company_id').onRef('t.id', '=', 'te.task_id'),
+    );
 }
 type Query = ReturnType<typeof base>;
 
 function project(query: Query) {
   return query.select([
-    'te.id', 'te.task_id', 't.title as task_name', 't.client_id', 't.topic_id', 'te.person_id', 'te.start', 'te.end', 'te.duration',
-    'te.billable', 'te.description', 'te.created_at', 'te.updated_at',
+    'te.id',
+    'te.task_id',
+    't.title as task_name',
+    't.client_id',
+    't.topic_id',
+    'te.person_id',
+    'te.start',
+    'te.end',
+    'te.duration',
+    'te.billable',
+    'te.description',
+    'te.created_at',
+    'te.updated_at',
   ]);
 }
 
@@ -47,16 +62,27 @@ function applyFilters(ctx: Ctx, query: Query, filters: Record<string, unknown>) 
   if (filters.person_id !== undefined) q = q.where('te.person_id', '=', filters.person_id as number);
   if (filters.client_id !== undefined) q = q.where('t.client_id', '=', filters.client_id as number);
   if (filters.topic_id !== undefined) q = q.where('t.topic_id', '=', filters.topic_id as number);
-  if (filters.billable !== undefined) q = q.where('te.billable', '=', ['1', 'true'].includes(String(filters.billable)) ? 1 : 0);
-  if (filters.start_from !== undefined) q = q.where(sql<boolean>`te.start >= ${instant(ctx, filters.start_from as DateTimeInput)}`);
-  if (filters.start_to !== undefined) q = q.where(sql<boolean>`te.start <= ${instant(ctx, filters.start_to as DateTimeInput)}`);
+  if (filters.billable !== undefined)
+    q = q.where('te.billable', '=', ['1', 'true'].includes(String(filters.billable)) ? 1 : 0);
+  if (filters.start_from !== undefined)
+    q = q.where(sql<boolean>`te.start >= ${instant(ctx, filters.start_from as DateTimeInput)}`);
+  if (filters.start_to !== undefined)
+    q = q.where(sql<boolean>`te.start <= ${instant(ctx, filters.start_to as DateTimeInput)}`);
   return q;
 }
 
 /** `filters` carries start_from/start_to already parsed (the cursor keeps the caller's raw text). */
-export function listEntries(ctx: Ctx, params: object, parse: (filters: Record<string, unknown>) => Record<string, unknown>) {
+export function listEntries(
+  ctx: Ctx,
+  params: object,
+  parse: (filters: Record<string, unknown>) => Record<string, unknown>,
+) {
   return listPage<TimeEntryRecord>(ctx, {
-    listId: 'time-entries', params, options: TIME_ENTRY_LIST_OPTIONS, idColumn: 'te.id', project,
+    listId: 'time-entries',
+    params,
+    options: TIME_ENTRY_LIST_OPTIONS,
+    idColumn: 'te.id',
+    project,
     base: (filters) => applyFilters(ctx, base(ctx), parse(filters)),
   });
 }
@@ -64,7 +90,9 @@ export function listEntries(ctx: Ctx, params: object, parse: (filters: Record<st
 /** Records by id, in the order of `ids`. */
 export async function findEntries(ctx: Ctx, ids: readonly number[]): Promise<TimeEntryRecord[]> {
   if (ids.length === 0) return [];
-  const rows = await project(base(ctx).where('te.id', '=', sql<number>`any(${[...ids]}::int[])`)).execute() as TimeEntryRecord[];
+  const rows = (await project(
+    base(ctx).where('te.id', '=', sql<number>`any(${[...ids]}::int[])`),
+  ).execute()) as TimeEntryRecord[];
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id)).filter((r): r is TimeEntryRecord => r !== undefined);
 }
@@ -75,9 +103,12 @@ export async function findEntry(ctx: Ctx, id: number): Promise<TimeEntryRecord |
 
 /** Locks the entry for the rest of the transaction; undefined when absent, deleted or invisible. */
 export async function lockEntry(ctx: Ctx, id: number) {
-  return timeEntries.base(ctx).where('te.id', '=', id)
+  return timeEntries
+    .base(ctx)
+    .where('te.id', '=', id)
     .select(['te.id', 'te.task_id', 'te.person_id', 'te.start', 'te.end', 'te.duration'])
-    .forUpdate().executeTakeFirst();
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /**
@@ -86,27 +117,42 @@ export async function lockEntry(ctx: Ctx, id: number) {
  */
 export async function usableTaskIds(ctx: Ctx, ids: readonly number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const rows = await scoped.select(ctx, 'tasks', 't').select('t.id')
+  const rows = await scoped
+    .select(ctx, 'tasks', 't')
+    .select('t.id')
     .where('t.id', '=', sql<number>`any(${[...ids]}::int[])`)
-    .where('t.deleted_at', 'is', null).where('t.template_kind', 'is', null).where(taskVisible(ctx, 't'))
-    .forShare().execute();
+    .where('t.deleted_at', 'is', null)
+    .where('t.template_kind', 'is', null)
+    .where(taskVisible(ctx, 't'))
+    .forShare()
+    .execute();
   return new Set(rows.map((r) => r.id));
 }
 
 /** Persons among `ids` who are members of the company (of any member status). */
 export async function memberPersonIds(ctx: Ctx, ids: readonly number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const rows = await scoped.select(ctx, 'members', 'm').select('m.person_id')
-    .where('m.person_id', '=', sql<number>`any(${[...ids]}::int[])`).execute();
+  const rows = await scoped
+    .select(ctx, 'members', 'm')
+    .select('m.person_id')
+    .where('m.person_id', '=', sql<number>`any(${[...ids]}::int[])`)
+    .execute();
   return new Set(rows.map((r) => r.person_id));
 }
 
 /** person id -> id of their running entry, among `personIds`, leaving out `exceptId`. */
-export async function runningEntries(ctx: Ctx, personIds: readonly number[], exceptId?: number): Promise<Map<number, number>> {
+export async function runningEntries(
+  ctx: Ctx,
+  personIds: readonly number[],
+  exceptId?: number,
+): Promise<Map<number, number>> {
   if (personIds.length === 0) return new Map();
-  let query = scoped.select(ctx, 'time_entries', 'te').select(['te.id', 'te.person_id'])
+  let query = scoped
+    .select(ctx, 'time_entries', 'te')
+    .select(['te.id', 'te.person_id'])
     .where('te.person_id', '=', sql<number>`any(${[...personIds]}::int[])`)
-    .where('te.end', 'is', null).where('te.deleted_at', 'is', null);
+    .where('te.end', 'is', null)
+    .where('te.deleted_at', 'is', null);
   if (exceptId !== undefined) query = query.where('te.id', '!=', exceptId);
   const rows = await query.execute();
   return new Map(rows.map((r) => [r.person_id, r.id]));

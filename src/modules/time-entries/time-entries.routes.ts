@@ -3,9 +3,25 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { ErrorObject } from 'ajv';
 import { Type } from 'typebox';
 import { AppError } from '../../platform/errors.ts';
-import { IdParam, noContent, OffsetOrCursorList, route, Single, single, Warning, withWarnings } from '../../platform/http.ts';
+import {
+  IdParam,
+  noContent,
+  OffsetOrCursorList,
+  route,
+  Single,
+  single,
+  Warning,
+  withWarnings,
+} from '../../platform/http.ts';
 import { describeErrors } from '../../platform/validation.ts';
-import { TimeEntry, TimeEntryBulk, TimeEntryCreate, TimeEntryListQuery, TimeEntryUpdate, TIME_ENTRY_FILTERS } from './time-entries.schemas.ts';
+import {
+  TimeEntry,
+  TimeEntryBulk,
+  TimeEntryCreate,
+  TimeEntryListQuery,
+  TimeEntryUpdate,
+  TIME_ENTRY_FILTERS,
+} from './time-entries.schemas.ts';
 import * as service from './time-entries.service.ts';
 
 const tags = ['Time entries'];
@@ -18,7 +34,11 @@ function bulkSchemaError(errors: FastifySchemaValidationError[], part: string): 
   const match = /^\/entries\/(\d+)(\/|$)/.exec(errors[0]?.instancePath ?? '');
   const details: Record<string, unknown> = { errors: problems };
   if (match) details.index = Number(match[1]);
-  return new AppError('VALIDATION_ERROR', `Field ${problems[0]?.field ?? part} ${problems[0]?.message ?? 'is invalid'}`, details);
+  return new AppError(
+    'VALIDATION_ERROR',
+    `Field ${problems[0]?.field ?? part} ${problems[0]?.message ?? 'is invalid'}`,
+    details,
+  );
 }
 
 export default async function timeEntryRoutes(fastify: FastifyInstance) {
@@ -26,7 +46,11 @@ export default async function timeEntryRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/time-entries', {
-      operationId: 'listTimeEntries', summary: 'List time entries', tags, tier: 'read', filters: TIME_ENTRY_FILTERS,
+      operationId: 'listTimeEntries',
+      summary: 'List time entries',
+      tags,
+      tier: 'read',
+      filters: TIME_ENTRY_FILTERS,
       errors: ['INVALID_CURSOR', 'UNKNOWN_FILTER_FIELD', 'INVALID_FILTER_VALUE'],
       schema: { querystring: TimeEntryListQuery, response: { 200: OffsetOrCursorList(TimeEntry) } },
     }),
@@ -35,8 +59,17 @@ export default async function timeEntryRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/time-entries', {
-      operationId: 'createTimeEntry', summary: 'Log time (without end and duration: a running entry)', tags, tier: 'write',
-      errors: ['INVALID_TASK', 'INVALID_PERSON', 'TIMER_ALREADY_RUNNING', 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
+      operationId: 'createTimeEntry',
+      summary: 'Log time (without end and duration: a running entry)',
+      tags,
+      tier: 'write',
+      errors: [
+        'INVALID_TASK',
+        'INVALID_PERSON',
+        'TIMER_ALREADY_RUNNING',
+        'IDEMPOTENCY_CONFLICT',
+        'IDEMPOTENCY_KEY_REUSED',
+      ],
       schema: { body: TimeEntryCreate, response: { 201: Single(TimeEntry) } },
     }),
     handler: async (request, reply) => {
@@ -47,9 +80,19 @@ export default async function timeEntryRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/time-entries/bulk', {
-      operationId: 'createTimeEntriesBulk', summary: 'Log up to 200 time entries at once (all or nothing)', tags, tier: 'write',
-      description: 'A refused entry writes nothing; error.details.index names it. Warnings carry the index of their entry.',
-      errors: ['INVALID_TASK', 'INVALID_PERSON', 'TIMER_ALREADY_RUNNING', 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
+      operationId: 'createTimeEntriesBulk',
+      summary: 'Log up to 200 time entries at once (all or nothing)',
+      tags,
+      tier: 'write',
+      description:
+        'A refused entry writes nothing; error.details.index names it. Warnings carry the index of their entry.',
+      errors: [
+        'INVALID_TASK',
+        'INVALID_PERSON',
+        'TIMER_ALREADY_RUNNING',
+        'IDEMPOTENCY_CONFLICT',
+        'IDEMPOTENCY_KEY_REUSED',
+      ],
       schema: { body: TimeEntryBulk, response: { 201: BulkResult } },
     }),
     schemaErrorFormatter: bulkSchemaError,
@@ -62,7 +105,11 @@ export default async function timeEntryRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/time-entries/:time_entry_id', {
-      operationId: 'getTimeEntry', summary: 'Get a time entry', tags, tier: 'read', errors: ['NOT_FOUND'],
+      operationId: 'getTimeEntry',
+      summary: 'Get a time entry',
+      tags,
+      tier: 'read',
+      errors: ['NOT_FOUND'],
       schema: { params: Params, response: { 200: Single(TimeEntry) } },
     }),
     handler: async (request, reply) => single(reply, await service.getEntry(request.ctx, request.params.time_entry_id)),
@@ -70,7 +117,10 @@ export default async function timeEntryRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('PATCH', '/time-entries/:time_entry_id', {
-      operationId: 'updateTimeEntry', summary: 'Update a time entry (send only the fields to change)', tags, tier: 'write',
+      operationId: 'updateTimeEntry',
+      summary: 'Update a time entry (send only the fields to change)',
+      tags,
+      tier: 'write',
       errors: ['NOT_FOUND', 'INVALID_TASK', 'INVALID_PERSON', 'TIMER_ALREADY_RUNNING'],
       schema: { params: Params, body: TimeEntryUpdate, response: { 200: Single(TimeEntry) } },
     }),
@@ -82,7 +132,11 @@ export default async function timeEntryRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('DELETE', '/time-entries/:time_entry_id', {
-      operationId: 'deleteTimeEntry', summary: 'Delete a time entry (soft delete)', tags, tier: 'write', errors: ['NOT_FOUND'],
+      operationId: 'deleteTimeEntry',
+      summary: 'Delete a time entry (soft delete)',
+      tags,
+      tier: 'write',
+      errors: ['NOT_FOUND'],
       schema: { params: Params, response: { 204: Type.Null() } },
     }),
     handler: async (request, reply) => {

@@ -16,7 +16,14 @@ function daysInMonth(year: number, month: number): number {
 export function parseDateTime(text: string): DateTimeInput | null {
   const m = PARTS.exec(text);
   if (!m) return null;
-  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (year < 1900 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
   if (hour > 23 || minute > 59 || second > 59) return null;
   if (m[8] !== undefined && (Number(m[8]) > 15 || Number(m[9]) > 59)) return null;
@@ -25,12 +32,15 @@ export function parseDateTime(text: string): DateTimeInput | null {
 
 export function requireDateTime(field: string, text: string): DateTimeInput {
   const parsed = parseDateTime(text);
-  if (!parsed) throw domainValidation('INVALID_DATE_TIME', `${field} is not a valid date-time: ${text}`, { field, value: text });
+  if (!parsed)
+    throw domainValidation('INVALID_DATE_TIME', `${field} is not a valid date-time: ${text}`, { field, value: text });
   return parsed;
 }
 
-export const secondsBetween = (start: string, end: string): number => Math.round((Date.parse(end) - Date.parse(start)) / 1000);
-const plusSeconds = (start: string, seconds: number): string => new Date(Date.parse(start) + seconds * 1000).toISOString();
+export const secondsBetween = (start: string, end: string): number =>
+  Math.round((Date.parse(end) - Date.parse(start)) / 1000);
+const plusSeconds = (start: string, seconds: number): string =>
+  new Date(Date.parse(start) + seconds * 1000).toISOString();
 
 export interface Timing {
   start: string;
@@ -40,7 +50,11 @@ export interface Timing {
 
 function assertRange(timing: Timing): Timing {
   if (timing.end !== null && Date.parse(timing.end) < Date.parse(timing.start)) {
-    throw domainValidation('INVALID_DATE_RANGE', 'end must not be before start', { field: 'end', start: timing.start, end: timing.end });
+    throw domainValidation('INVALID_DATE_RANGE', 'end must not be before start', {
+      field: 'end',
+      start: timing.start,
+      end: timing.end,
+    });
   }
   return timing;
 }
@@ -50,7 +64,10 @@ function assertRange(timing: Timing): Timing {
  * start + duration; an end without duration derives the duration. Both sent: both kept as sent.
  */
 export function timingForCreate(start: string, end: string | null, duration: number | undefined): Timing {
-  if (end === null) return duration === undefined ? { start, end: null, duration: null } : { start, end: plusSeconds(start, duration), duration };
+  if (end === null)
+    return duration === undefined
+      ? { start, end: null, duration: null }
+      : { start, end: plusSeconds(start, duration), duration };
   return assertRange({ start, end, duration: duration ?? secondsBetween(start, end) });
 }
 
@@ -58,7 +75,10 @@ export function timingForCreate(start: string, end: string | null, duration: num
  * Update: a duration sent alone never derives an end (a running entry stays running, a closed one
  * keeps its end). Moving start or end without a duration re-derives it from the new times.
  */
-export function timingForUpdate(current: Timing, change: { start?: string; end?: string | null; duration?: number }): Timing {
+export function timingForUpdate(
+  current: Timing,
+  change: { start?: string; end?: string | null; duration?: number },
+): Timing {
   const start = change.start ?? current.start;
   const end = change.end !== undefined ? change.end : current.end;
   if (change.duration !== undefined) return assertRange({ start, end, duration: change.duration });

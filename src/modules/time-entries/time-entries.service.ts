@@ -8,7 +8,14 @@ import type { Warning as WarningSchema } from '../../platform/http.ts';
 import { mutateQuietly, orNotFound } from '../../platform/mutate.ts';
 import type { NewRow, RowChanges } from '../../platform/tenant-table.ts';
 import type { TimeEntryCreateBody, TimeEntryRecord, TimeEntryUpdateBody } from './time-entries.schemas.ts';
-import { atIndex, requireDateTime, timingForCreate, timingForUpdate, type DateTimeInput, type Timing } from './time-entries.rules.ts';
+import {
+  atIndex,
+  requireDateTime,
+  timingForCreate,
+  timingForUpdate,
+  type DateTimeInput,
+  type Timing,
+} from './time-entries.rules.ts';
 import * as repo from './time-entries.repository.ts';
 
 type Warning = Static<typeof WarningSchema>;
@@ -22,13 +29,20 @@ export interface Written<T> {
 /** A plain member's personal key writes only its own person's time. */
 function assertOwnPerson(ctx: Ctx, personId: number): void {
   if (ctx.actor.restricted && personId !== ctx.actor.personId) {
-    throw new AppError('FORBIDDEN', 'A personal key of a plain member may only write its own time entries', { reason: 'OWN_ENTRIES_ONLY', field: 'person_id', value: personId });
+    throw new AppError('FORBIDDEN', 'A personal key of a plain member may only write its own time entries', {
+      reason: 'OWN_ENTRIES_ONLY',
+      field: 'person_id',
+      value: personId,
+    });
   }
 }
 
 const timerRunning = (personId: number, runningId: number | undefined) =>
-  new AppError('TIMER_ALREADY_RUNNING', `Person ${personId} already has a running time entry; close it (set its end) first`,
-    runningId === undefined ? { person_id: personId } : { person_id: personId, running_entry_id: runningId });
+  new AppError(
+    'TIMER_ALREADY_RUNNING',
+    `Person ${personId} already has a running time entry; close it (set its end) first`,
+    runningId === undefined ? { person_id: personId } : { person_id: personId, running_entry_id: runningId },
+  );
 
 /** The database's one-running-entry index is the last word when two writes race past the checks. */
 function runningRace(error: unknown): number | null {
@@ -40,7 +54,11 @@ function runningRace(error: unknown): number | null {
 
 function overlapWarning(ids: number[] | undefined, index?: number): Warning[] {
   if (!ids?.length) return [];
-  const warning: Warning = { code: 'TIME_ENTRY_OVERLAP', message: `The entry overlaps other entries of the same person: ${ids.join(', ')}`, details: { overlapping_ids: ids } };
+  const warning: Warning = {
+    code: 'TIME_ENTRY_OVERLAP',
+    message: `The entry overlaps other entries of the same person: ${ids.join(', ')}`,
+    details: { overlapping_ids: ids },
+  };
   return [index === undefined ? warning : { ...warning, index }];
 }
 
@@ -51,7 +69,10 @@ const parseFilters = (filters: Record<string, unknown>): Record<string, unknown>
     try {
       out[field] = requireDateTime(field, filters[field] as string);
     } catch {
-      throw new AppError('INVALID_FILTER_VALUE', `Filter ${field} is not a valid date-time`, { field, value: filters[field] });
+      throw new AppError('INVALID_FILTER_VALUE', `Filter ${field} is not a valid date-time`, {
+        field,
+        value: filters[field],
+      });
     }
   }
   return out;
@@ -72,12 +93,18 @@ type Outcome = { timing: Timing } | { error: unknown };
 async function timingsOf(ctx: Ctx, bodies: readonly TimeEntryCreateBody[]): Promise<Outcome[]> {
   const parsed = bodies.map((body): { start: DateTimeInput; end: DateTimeInput | null } | { error: unknown } => {
     try {
-      return { start: requireDateTime('start', body.start), end: body.end == null ? null : requireDateTime('end', body.end) };
+      return {
+        start: requireDateTime('start', body.start),
+        end: body.end == null ? null : requireDateTime('end', body.end),
+      };
     } catch (error) {
       return { error };
     }
   });
-  const instants = await repo.resolveInstants(ctx, parsed.flatMap((p) => ('error' in p ? [] : p.end ? [p.start, p.end] : [p.start])));
+  const instants = await repo.resolveInstants(
+    ctx,
+    parsed.flatMap((p) => ('error' in p ? [] : p.end ? [p.start, p.end] : [p.start])),
+  );
   let next = 0;
   return parsed.map((p, i): Outcome => {
     if ('error' in p) return p;
@@ -94,10 +121,15 @@ async function timingsOf(ctx: Ctx, bodies: readonly TimeEntryCreateBody[]): Prom
 /** Every rule for every entry, set-based (a few queries whatever the count); the first refused entry wins. */
 async function prepare(ctx: Ctx, bodies: readonly TimeEntryCreateBody[], bulk: boolean): Promise<NewEntry[]> {
   const outcomes = await timingsOf(ctx, bodies);
-  const opensTimer = (i: number) => { const o = outcomes[i]!; return 'timing' in o && o.timing.end === null; };
+  const opensTimer = (i: number) => {
+    const o = outcomes[i]!;
+    return 'timing' in o && o.timing.end === null;
+  };
   const tasks = await repo.usableTaskIds(ctx, [...new Set(bodies.map((b) => b.task_id))]);
   const people = await repo.memberPersonIds(ctx, [...new Set(bodies.map((b) => b.person_id))]);
-  const running = await repo.runningEntries(ctx, [...new Set(bodies.filter((_, i) => opensTimer(i)).map((b) => b.person_id))]);
+  const running = await repo.runningEntries(ctx, [
+    ...new Set(bodies.filter((_, i) => opensTimer(i)).map((b) => b.person_id)),
+  ]);
   const startedHere = new Set<number>();
   return bodies.map((body, i) => {
     try {
@@ -107,10 +139,17 @@ async function prepare(ctx: Ctx, bodies: readonly TimeEntryCreateBody[], bulk: b
       if (!people.has(body.person_id)) throw invalidReference('person', 'person_id', body.person_id);
       if (!tasks.has(body.task_id)) throw invalidReference('task', 'task_id', body.task_id);
       if (opensTimer(i)) {
-        if (running.has(body.person_id) || startedHere.has(body.person_id)) throw timerRunning(body.person_id, running.get(body.person_id));
+        if (running.has(body.person_id) || startedHere.has(body.person_id))
+          throw timerRunning(body.person_id, running.get(body.person_id));
         startedHere.add(body.person_id);
       }
-      return { task_id: body.task_id, person_id: body.person_id, ...outcome.timing, billable: toFlag(body.billable) ?? 1, description: body.description ?? '' };
+      return {
+        task_id: body.task_id,
+        person_id: body.person_id,
+        ...outcome.timing,
+        billable: toFlag(body.billable) ?? 1,
+        description: body.description ?? '',
+      };
     } catch (error) {
       throw bulk ? atIndex(error, i) : error;
     }
@@ -124,11 +163,23 @@ async function insertAll(ctx: Ctx, rows: NewEntry[], bulk: boolean): Promise<num
     const person = runningRace(error);
     if (person === null) throw error;
     const refused = timerRunning(person, undefined);
-    throw bulk ? atIndex(refused, Math.max(0, rows.findIndex((r) => r.person_id === person && r.end === null))) : refused;
+    throw bulk
+      ? atIndex(
+          refused,
+          Math.max(
+            0,
+            rows.findIndex((r) => r.person_id === person && r.end === null),
+          ),
+        )
+      : refused;
   }
 }
 
-async function createMany(ctx: Ctx, bodies: readonly TimeEntryCreateBody[], bulk: boolean): Promise<Written<TimeEntryRecord[]>> {
+async function createMany(
+  ctx: Ctx,
+  bodies: readonly TimeEntryCreateBody[],
+  bulk: boolean,
+): Promise<Written<TimeEntryRecord[]>> {
   return inTransaction(ctx, async (tx) => {
     const ids = await insertAll(tx, await prepare(tx, bodies, bulk), bulk);
     const records = await repo.findEntries(tx, ids);
@@ -147,19 +198,33 @@ export async function createEntry(ctx: Ctx, body: TimeEntryCreateBody): Promise<
 /** All or nothing: one transaction, and a refusal names the entry by `details.index`. */
 export const createEntries = (ctx: Ctx, bodies: readonly TimeEntryCreateBody[]) => createMany(ctx, bodies, true);
 
-async function checkChangedReferences(ctx: Ctx, current: { task_id: number; person_id: number }, body: TimeEntryUpdateBody): Promise<void> {
+async function checkChangedReferences(
+  ctx: Ctx,
+  current: { task_id: number; person_id: number },
+  body: TimeEntryUpdateBody,
+): Promise<void> {
   if (body.person_id !== undefined && body.person_id !== current.person_id) {
     assertOwnPerson(ctx, body.person_id);
-    if (!(await repo.memberPersonIds(ctx, [body.person_id])).has(body.person_id)) throw invalidReference('person', 'person_id', body.person_id);
+    if (!(await repo.memberPersonIds(ctx, [body.person_id])).has(body.person_id))
+      throw invalidReference('person', 'person_id', body.person_id);
   }
-  if (body.task_id !== undefined && body.task_id !== current.task_id && !(await repo.usableTaskIds(ctx, [body.task_id])).has(body.task_id)) {
+  if (
+    body.task_id !== undefined &&
+    body.task_id !== current.task_id &&
+    !(await repo.usableTaskIds(ctx, [body.task_id])).has(body.task_id)
+  ) {
     throw invalidReference('task', 'task_id', body.task_id);
   }
 }
 
 async function timingOfUpdate(ctx: Ctx, current: Timing, body: TimeEntryUpdateBody): Promise<Timing> {
-  const inputs = [body.start, body.end].map((text, i) => (text == null ? null : requireDateTime(i === 0 ? 'start' : 'end', text)));
-  const instants = await repo.resolveInstants(ctx, inputs.filter((v): v is DateTimeInput => v !== null));
+  const inputs = [body.start, body.end].map((text, i) =>
+    text == null ? null : requireDateTime(i === 0 ? 'start' : 'end', text),
+  );
+  const instants = await repo.resolveInstants(
+    ctx,
+    inputs.filter((v): v is DateTimeInput => v !== null),
+  );
   const start = inputs[0] ? instants.shift() : undefined;
   const end = body.end === null ? null : inputs[1] ? instants.shift() : undefined;
   return timingForUpdate(current, { start, end, duration: body.duration });

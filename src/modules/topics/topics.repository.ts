@@ -22,7 +22,11 @@ function applyFilters(query: Query, filters: Record<string, unknown>) {
 
 export function listTopics(ctx: Ctx, params: object) {
   return listPage<TopicRecord>(ctx, {
-    listId: 'topics', params, options: TOPIC_LIST_OPTIONS, idColumn: 'tp.id', project,
+    listId: 'topics',
+    params,
+    options: TOPIC_LIST_OPTIONS,
+    idColumn: 'tp.id',
+    project,
     base: (filters) => applyFilters(topics.base(ctx), filters),
   });
 }

@@ -13,7 +13,11 @@ export default async function topicRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/topics', {
-      operationId: 'listTopics', summary: 'List topics', tags, tier: 'read', filters: TOPIC_FILTERS,
+      operationId: 'listTopics',
+      summary: 'List topics',
+      tags,
+      tier: 'read',
+      filters: TOPIC_FILTERS,
       errors: ['INVALID_CURSOR', 'UNKNOWN_FILTER_FIELD', 'INVALID_FILTER_VALUE'],
       schema: { querystring: TopicListQuery, response: { 200: OffsetOrCursorList(Topic) } },
     }),
@@ -22,7 +26,10 @@ export default async function topicRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/topics', {
-      operationId: 'createTopic', summary: 'Create a topic', tags, tier: 'write',
+      operationId: 'createTopic',
+      summary: 'Create a topic',
+      tags,
+      tier: 'write',
       errors: ['IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
       schema: { body: TopicCreate, response: { 201: Single(Topic) } },
     }),
@@ -31,7 +38,11 @@ export default async function topicRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/topics/:topic_id', {
-      operationId: 'getTopic', summary: 'Get a topic', tags, tier: 'read', errors: ['NOT_FOUND'],
+      operationId: 'getTopic',
+      summary: 'Get a topic',
+      tags,
+      tier: 'read',
+      errors: ['NOT_FOUND'],
       schema: { params: Params, response: { 200: Single(Topic) } },
     }),
     handler: async (request, reply) => single(reply, await service.getTopic(request.ctx, request.params.topic_id)),
@@ -39,15 +50,24 @@ export default async function topicRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('PATCH', '/topics/:topic_id', {
-      operationId: 'updateTopic', summary: 'Update a topic (send only the fields to change)', tags, tier: 'write', errors: ['NOT_FOUND'],
+      operationId: 'updateTopic',
+      summary: 'Update a topic (send only the fields to change)',
+      tags,
+      tier: 'write',
+      errors: ['NOT_FOUND'],
       schema: { params: Params, body: TopicUpdate, response: { 200: Single(Topic) } },
     }),
-    handler: async (request, reply) => single(reply, await service.updateTopic(request.ctx, request.params.topic_id, request.body)),
+    handler: async (request, reply) =>
+      single(reply, await service.updateTopic(request.ctx, request.params.topic_id, request.body)),
   });
 
   app.route({
     ...route('DELETE', '/topics/:topic_id', {
-      operationId: 'deleteTopic', summary: 'Delete a topic (soft delete)', tags, tier: 'write', errors: ['NOT_FOUND'],
+      operationId: 'deleteTopic',
+      summary: 'Delete a topic (soft delete)',
+      tags,
+      tier: 'write',
+      errors: ['NOT_FOUND'],
       schema: { params: Params, response: { 204: Type.Null() } },
     }),
     handler: async (request, reply) => {

@@ -21,7 +21,13 @@ export async function getTopic(ctx: Ctx, id: number): Promise<TopicRecord> {
 
 export async function createTopic(ctx: Ctx, body: TopicCreateBody): Promise<TopicRecord> {
   return inTransaction(ctx, async (tx) => {
-    const id = await repo.topics.insert(tx, { status: 'active', color: null, billable: 1, ...columnsFrom(body), name: body.name });
+    const id = await repo.topics.insert(tx, {
+      status: 'active',
+      color: null,
+      billable: 1,
+      ...columnsFrom(body),
+      name: body.name,
+    });
     return getTopic(tx, id);
   });
 }
@@ -29,4 +35,5 @@ export async function createTopic(ctx: Ctx, body: TopicCreateBody): Promise<Topi
 export const updateTopic = (ctx: Ctx, id: number, body: TopicUpdateBody) =>
   mutate(ctx, target, id, body, (tx) => repo.topics.update(tx, id, columnsFrom(body)));
 
-export const deleteTopic = (ctx: Ctx, id: number) => mutateQuietly(ctx, target, id, (tx) => repo.topics.softDelete(tx, id));
+export const deleteTopic = (ctx: Ctx, id: number) =>
+  mutateQuietly(ctx, target, id, (tx) => repo.topics.softDelete(tx, id));

@@ -13,8 +13,20 @@ export default defineModule({
   events: { invoice: ['created', 'updated'] },
   samples: {
     invoice: {
-      id: 4001, client_id: 101, contract_id: null, status: 'draft', invoice_number: null, invoice_date: '2026-01-15', due_date: '2026-01-29',
-      net_sum: 1000, tax_sum: 220, total_sum: 1220, paid_sum: 0, currency: 'EUR', created_at: STAMP, updated_at: STAMP,
+      id: 4001,
+      client_id: 101,
+      contract_id: null,
+      status: 'draft',
+      invoice_number: null,
+      invoice_date: '2026-01-15',
+      due_date: '2026-01-29',
+      net_sum: 1000,
+      tax_sum: 220,
+      total_sum: 1220,
+      paid_sum: 0,
+      currency: 'EUR',
+      created_at: STAMP,
+      updated_at: STAMP,
     },
   },
 });

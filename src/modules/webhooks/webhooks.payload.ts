@@ -32,7 +32,12 @@ export function sign(secret: string, timestamp: string, rawBody: string | Buffer
 }
 
 export function deliveryBody(event: OutboundEvent, shapes: EventShapes): DeliveryBody {
-  return { id: event.uuid, event: event.event, occurred_at: event.occurred_at, data: eventData(event.event, event.data, shapes) };
+  return {
+    id: event.uuid,
+    event: event.event,
+    occurred_at: event.occurred_at,
+    data: eventData(event.event, event.data, shapes),
+  };
 }
 
 export interface DeliveryRequest {
@@ -45,7 +50,13 @@ export interface DeliveryRequest {
  * only on retries (attempt 2 and later).
  */
 export function buildDelivery(input: {
-  event: OutboundEvent; shapes: EventShapes; webhookId: number; secret: string; host: string; attempt: number; now?: Date;
+  event: OutboundEvent;
+  shapes: EventShapes;
+  webhookId: number;
+  secret: string;
+  host: string;
+  attempt: number;
+  now?: Date;
 }): DeliveryRequest {
   const body = JSON.stringify(deliveryBody(input.event, input.shapes));
   const timestamp = String(Math.floor((input.now ?? new Date()).getTime() / 1000));

@@ -5,17 +5,33 @@ import { listPage } from '../../platform/lists.ts';
 import { nextStamp } from '../../platform/sql.ts';
 import { splitList } from '../../platform/fields.ts';
 import { scoped, tenantTable, type BaseQuery, type RowChanges } from '../../platform/tenant-table.ts';
-import { DELIVERY_LIST_OPTIONS, WEBHOOK_LIST_OPTIONS, type DeliveryRecord, type WebhookRecord } from './webhooks.schemas.ts';
+import {
+  DELIVERY_LIST_OPTIONS,
+  WEBHOOK_LIST_OPTIONS,
+  type DeliveryRecord,
+  type WebhookRecord,
+} from './webhooks.schemas.ts';
 
 export const webhooks = tenantTable('webhooks', { alias: 'w', softDelete: true });
 type Query = BaseQuery<'webhooks', 'w'>;
 
-const STATUS = sql<WebhookRecord['status']>`case when w.is_active then 'active' when w.disabled_at is null then 'paused' else 'disabled' end`;
+const STATUS = sql<
+  WebhookRecord['status']
+>`case when w.is_active then 'active' when w.disabled_at is null then 'paused' else 'disabled' end`;
 
 function project(query: Query) {
   return query.select([
-    'w.id', 'w.event as webhook', 'w.url', 'w.is_active', STATUS.as('status'), 'w.failure_count', 'w.last_failure_at', 'w.disabled_at',
-    'w.disabled_reason', 'w.created_at', 'w.updated_at',
+    'w.id',
+    'w.event as webhook',
+    'w.url',
+    'w.is_active',
+    STATUS.as('status'),
+    'w.failure_count',
+    'w.last_failure_at',
+    'w.disabled_at',
+    'w.disabled_reason',
+    'w.created_at',
+    'w.updated_at',
   ]);
 }
 
@@ -30,7 +46,11 @@ function applyFilters(query: Query, filters: Record<string, unknown>) {
 
 export function listWebhooks(ctx: Ctx, params: object) {
   return listPage<WebhookRecord>(ctx, {
-    listId: 'webhooks', params, options: WEBHOOK_LIST_OPTIONS, idColumn: 'w.id', project,
+    listId: 'webhooks',
+    params,
+    options: WEBHOOK_LIST_OPTIONS,
+    idColumn: 'w.id',
+    project,
     base: (filters) => applyFilters(webhooks.base(ctx), filters),
   });
 }
@@ -41,11 +61,19 @@ export async function findWebhook(ctx: Ctx, id: number): Promise<WebhookRecord |
 
 /** Locks the subscription for the rest of the transaction (serialises replays and edits). */
 export async function lockWebhook(ctx: Ctx, id: number) {
-  return webhooks.base(ctx).where('w.id', '=', id).select(['w.id', 'w.event', 'w.is_active']).forUpdate().executeTakeFirst();
+  return webhooks
+    .base(ctx)
+    .where('w.id', '=', id)
+    .select(['w.id', 'w.event', 'w.is_active'])
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export async function countLive(ctx: Ctx): Promise<number> {
-  const row = await webhooks.base(ctx).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await webhooks
+    .base(ctx)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -64,18 +92,29 @@ export async function updateWebhook(ctx: Ctx, id: number, values: RowChanges<'we
 
 /** The soft delete also stops the subscription, in the same statement, so nothing is sent to it meanwhile. */
 export async function softDeleteWebhook(ctx: Ctx, id: number): Promise<void> {
-  await scoped.update(ctx, 'webhooks').set({ deleted_at: sql<string>`now()`, is_active: false, updated_at: nextStamp() }).where('id', '=', id).execute();
+  await scoped
+    .update(ctx, 'webhooks')
+    .set({ deleted_at: sql<string>`now()`, is_active: false, updated_at: nextStamp() })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Deliveries still waiting for a subscription that is going away are closed, not attempted. */
 export async function closePending(ctx: Ctx, webhookId: number): Promise<void> {
-  await scoped.update(ctx, 'webhook_deliveries').set({ state: 'not_delivered', updated_at: sql<string>`now()` })
-    .where('webhook_id', '=', webhookId).where('state', '=', 'pending').execute();
+  await scoped
+    .update(ctx, 'webhook_deliveries')
+    .set({ state: 'not_delivered', updated_at: sql<string>`now()` })
+    .where('webhook_id', '=', webhookId)
+    .where('state', '=', 'pending')
+    .execute();
 }
 
 function attempts(ctx: Ctx, webhookId: number) {
-  return scoped.select(ctx, 'webhook_attempts', 'a')
-    .innerJoin('webhook_deliveries as d', (j) => j.onRef('d.company_id', '=', 'a.company_id').onRef('d.id', '=', 'a.delivery_id'))
+  return scoped
+    .select(ctx, 'webhook_attempts', 'a')
+    .innerJoin('webhook_deliveries as d', (j) =>
+      j.onRef('d.company_id', '=', 'a.company_id').onRef('d.id', '=', 'a.delivery_id'),
+    )
     .innerJoin('events as e', (j) => j.onRef('e.company_id', '=', 'a.company_id').onRef('e.id', '=', 'a.event_id'))
     .where('a.webhook_id', '=', webhookId);
 }
@@ -90,35 +129,60 @@ function deliveryFilters(query: Attempts, filters: Record<string, unknown>) {
   return q;
 }
 
-const projectDelivery = (query: Attempts) => query.select([
-  'a.id', sql<string>`e.uuid::text`.as('event_id'), 'e.event', 'a.attempt', 'd.replay', 'a.status', 'a.response_status', 'a.response_body',
-  'a.duration_ms', 'a.next_retry_at', 'a.started_at', 'a.finished_at',
-]);
+const projectDelivery = (query: Attempts) =>
+  query.select([
+    'a.id',
+    sql<string>`e.uuid::text`.as('event_id'),
+    'e.event',
+    'a.attempt',
+    'd.replay',
+    'a.status',
+    'a.response_status',
+    'a.response_body',
+    'a.duration_ms',
+    'a.next_retry_at',
+    'a.started_at',
+    'a.finished_at',
+  ]);
 
 export function listDeliveries(ctx: Ctx, webhookId: number, params: object) {
   return listPage<DeliveryRecord>(ctx, {
-    listId: `webhook-deliveries:${webhookId}`, params, options: DELIVERY_LIST_OPTIONS, idColumn: 'a.id', project: projectDelivery,
+    listId: `webhook-deliveries:${webhookId}`,
+    params,
+    options: DELIVERY_LIST_OPTIONS,
+    idColumn: 'a.id',
+    project: projectDelivery,
     base: (filters) => deliveryFilters(attempts(ctx, webhookId), filters),
   });
 }
 
 /** The event row when this subscription ever had a delivery of it, with whether one is still running. */
 export async function deliveryState(ctx: Ctx, webhookId: number, eventUuid: string) {
-  return scoped.select(ctx, 'webhook_deliveries', 'd')
+  return scoped
+    .select(ctx, 'webhook_deliveries', 'd')
     .innerJoin('events as e', (j) => j.onRef('e.company_id', '=', 'd.company_id').onRef('e.id', '=', 'd.event_id'))
     .select(['e.id as event_id', sql<boolean>`bool_or(d.state = 'pending')`.as('in_progress')])
-    .where('d.webhook_id', '=', webhookId).where('e.uuid', '=', eventUuid.toLowerCase())
-    .groupBy('e.id').executeTakeFirst();
+    .where('d.webhook_id', '=', webhookId)
+    .where('e.uuid', '=', eventUuid.toLowerCase())
+    .groupBy('e.id')
+    .executeTakeFirst();
 }
 
 export async function queueReplay(ctx: Ctx, webhookId: number, eventId: number): Promise<string> {
-  const row = await scoped.insert(ctx, 'webhook_deliveries', [{ webhook_id: webhookId, event_id: eventId, replay: true }])
-    .returning('created_at').executeTakeFirstOrThrow();
+  const row = await scoped
+    .insert(ctx, 'webhook_deliveries', [{ webhook_id: webhookId, event_id: eventId, replay: true }])
+    .returning('created_at')
+    .executeTakeFirstOrThrow();
   return row.created_at;
 }
 
 /** The company's latest recorded event of this name (the example prefers a real shape). */
 export async function latestEvent(ctx: Ctx, event: string) {
-  return scoped.select(ctx, 'events', 'e').select(['e.uuid', 'e.event', 'e.occurred_at', 'e.data'])
-    .where('e.event', '=', event).orderBy('e.id', 'desc').limit(1).executeTakeFirst();
+  return scoped
+    .select(ctx, 'events', 'e')
+    .select(['e.uuid', 'e.event', 'e.occurred_at', 'e.data'])
+    .where('e.event', '=', event)
+    .orderBy('e.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { AppError, domainValidation, notFound } from '../../platform/errors.ts';
-import { eventName, SAMPLE_STAMP, type EventAction, type EventCatalogue, type EventShapes } from '../../platform/events.ts';
+import {
+  eventName,
+  SAMPLE_STAMP,
+  type EventAction,
+  type EventCatalogue,
+  type EventShapes,
+} from '../../platform/events.ts';
 import { toFlag } from '../../platform/fields.ts';
 import { resolveTarget, UnsafeTarget, type Resolver } from '../../platform/ssrf.ts';
 import { buildDelivery, newSecret, type DeliveryBody } from './webhooks.payload.ts';
@@ -23,7 +29,9 @@ const EXAMPLE_SECRET = 'whsec_example_secret_for_testing_signature_checks';
 /** Rule 11: admin keys, and only for owners and administrators (a key acting for a plain member is refused). */
 function assertManager(ctx: Ctx): void {
   if (ctx.actor.personId !== null && ctx.actor.role !== 'owner' && ctx.actor.role !== 'admin') {
-    throw new AppError('FORBIDDEN', 'Webhook management is open to company owners and administrators only', { required_role: 'owner or admin' });
+    throw new AppError('FORBIDDEN', 'Webhook management is open to company owners and administrators only', {
+      required_role: 'owner or admin',
+    });
   }
 }
 
@@ -58,7 +66,11 @@ export async function createWebhook(ctx: Ctx, body: WebhookCreateBody, policy: U
   return inTransaction(ctx, async (tx) => {
     await repo.lockCompany(tx);
     if ((await repo.countLive(tx)) >= MAX_SUBSCRIPTIONS) {
-      throw new AppError('WEBHOOK_LIMIT_REACHED', `A company can hold at most ${MAX_SUBSCRIPTIONS} webhook subscriptions; delete unused ones first`, { limit: MAX_SUBSCRIPTIONS });
+      throw new AppError(
+        'WEBHOOK_LIMIT_REACHED',
+        `A company can hold at most ${MAX_SUBSCRIPTIONS} webhook subscriptions; delete unused ones first`,
+        { limit: MAX_SUBSCRIPTIONS },
+      );
     }
     const secret = newSecret();
     const id = await repo.insertWebhook(tx, { event: body.webhook, url: body.url, secret });
@@ -66,7 +78,12 @@ export async function createWebhook(ctx: Ctx, body: WebhookCreateBody, policy: U
   });
 }
 
-export async function updateWebhook(ctx: Ctx, id: number, body: WebhookUpdateBody, policy: UrlPolicy): Promise<WebhookRecord> {
+export async function updateWebhook(
+  ctx: Ctx,
+  id: number,
+  body: WebhookUpdateBody,
+  policy: UrlPolicy,
+): Promise<WebhookRecord> {
   assertManager(ctx);
   if (body.url !== undefined) await checkUrl(body.url, policy);
   return inTransaction(ctx, async (tx) => {
@@ -77,7 +94,8 @@ export async function updateWebhook(ctx: Ctx, id: number, body: WebhookUpdateBod
     if (body.url !== undefined) changes.url = body.url;
     const active = toFlag(body.is_active);
     // Re-enabling starts a clean slate: the failure streak and the disable marks go.
-    if (active === 1) Object.assign(changes, { is_active: true, failure_count: 0, disabled_at: null, disabled_reason: null });
+    if (active === 1)
+      Object.assign(changes, { is_active: true, failure_count: 0, disabled_at: null, disabled_reason: null });
     if (active === 0) changes.is_active = false;
     await repo.updateWebhook(tx, id, changes);
     return getWebhook(tx, id);
@@ -118,23 +136,33 @@ export async function replay(ctx: Ctx, id: number, eventUuid: string) {
     const state = await repo.deliveryState(tx, id, eventUuid);
     if (!state) throw notFound('Delivery of this event to this subscription');
     if (state.in_progress) {
-      throw new AppError('DELIVERY_IN_PROGRESS', 'This event is still being delivered (attempts or retries remain); replay it once they are over', { event_id: eventUuid.toLowerCase() });
+      throw new AppError(
+        'DELIVERY_IN_PROGRESS',
+        'This event is still being delivered (attempts or retries remain); replay it once they are over',
+        { event_id: eventUuid.toLowerCase() },
+      );
     }
     const queuedAt = await repo.queueReplay(tx, id, Number(state.event_id));
     return { webhook_id: id, event_id: eventUuid.toLowerCase(), status: 'queued' as const, queued_at: queuedAt };
   });
 }
 
-const ACTION_TEXT: Record<EventAction, string> = { created: 'was created', updated: 'was changed', deleted: 'was deleted (data carries only {id})' };
+const ACTION_TEXT: Record<EventAction, string> = {
+  created: 'was created',
+  updated: 'was changed',
+  deleted: 'was deleted (data carries only {id})',
+};
 
 /** The catalogue, read from the modules' declarations that decide what is recorded. */
 export function catalogue(events: EventCatalogue) {
-  return Object.entries(events).flatMap(([entity, actions]) => actions.map((action) => ({
-    event: eventName(entity, action),
-    entity,
-    action,
-    description: `A ${entity.replace('_', ' ')} ${ACTION_TEXT[action]} through API v3${entity === 'task' && action === 'updated' ? ' (status, assignee and date changes included)' : ''}`,
-  })));
+  return Object.entries(events).flatMap(([entity, actions]) =>
+    actions.map((action) => ({
+      event: eventName(entity, action),
+      entity,
+      action,
+      description: `A ${entity.replace('_', ' ')} ${ACTION_TEXT[action]} through API v3${entity === 'task' && action === 'updated' ? ' (status, assignee and date changes included)' : ''}`,
+    })),
+  );
 }
 
 /** What GET /webhooks/example draws on: the modules' sample records and event shapes. */
@@ -155,7 +183,12 @@ export async function example(ctx: Ctx, event: string, sources: ExampleSources) 
     ? { uuid: randomUUID(), event, occurred_at: latest.occurred_at, data: latest.data }
     : { uuid: randomUUID(), event, occurred_at: SAMPLE_STAMP, data: { ...(sources.samples[entity!] ?? { id: 1 }) } };
   const delivery = buildDelivery({
-    event: source, shapes: sources.shapes, webhookId: 0, secret: EXAMPLE_SECRET, host: new URL(EXAMPLE_URL).host, attempt: 1,
+    event: source,
+    shapes: sources.shapes,
+    webhookId: 0,
+    secret: EXAMPLE_SECRET,
+    host: new URL(EXAMPLE_URL).host,
+    attempt: 1,
   });
   return { data: JSON.parse(delivery.body) as DeliveryBody, headers: delivery.headers, example_secret: EXAMPLE_SECRET };
 }

@@ -13,18 +13,27 @@ function project(query: Query) {
 
 export function listWorkflowRoles(ctx: Ctx, params: object) {
   return listPage<WorkflowRoleRecord>(ctx, {
-    listId: 'workflow-roles', params, options: WORKFLOW_ROLE_LIST_OPTIONS, idColumn: 'w.id', project,
+    listId: 'workflow-roles',
+    params,
+    options: WORKFLOW_ROLE_LIST_OPTIONS,
+    idColumn: 'w.id',
+    project,
     base: () => workflowRoles.base(ctx),
   });
 }
 
 export async function findWorkflowRole(ctx: Ctx, id: number): Promise<WorkflowRoleRecord | undefined> {
-  return project(workflowRoles.base(ctx).where('w.id', '=', id)).executeTakeFirst() as Promise<WorkflowRoleRecord | undefined>;
+  return project(workflowRoles.base(ctx).where('w.id', '=', id)).executeTakeFirst() as Promise<
+    WorkflowRoleRecord | undefined
+  >;
 }
 
 /** One after the highest live sort_order (1 for the first role), capped so it stays a valid input value. */
 export async function nextSortOrder(ctx: Ctx, cap: number): Promise<number> {
-  const row = await workflowRoles.base(ctx).select(sql<number>`least(coalesce(max(w.sort_order), 0) + 1, ${cap})::int`.as('n')).executeTakeFirstOrThrow();
+  const row = await workflowRoles
+    .base(ctx)
+    .select(sql<number>`least(coalesce(max(w.sort_order), 0) + 1, ${cap})::int`.as('n'))
+    .executeTakeFirstOrThrow();
   return row.n;
 }
 
@@ -33,14 +42,18 @@ export async function nextSortOrder(ctx: Ctx, cap: number): Promise<number> {
  * live client members of live clients. Counted company-wide, whatever the caller may see.
  */
 export async function countReferences(ctx: Ctx, id: number): Promise<{ tasks: number; client_members: number }> {
-  const tasks = await scoped.select(ctx, 'tasks', 't')
+  const tasks = await scoped
+    .select(ctx, 'tasks', 't')
     .select(sql<number>`count(*)::int`.as('n'))
     .where('t.deleted_at', 'is', null)
     .where('t.status', 'not in', ['finished', 'archived'])
     .where(sql<boolean>`t.workflow_role_ids @> array[${id}]::int[]`)
     .executeTakeFirstOrThrow();
-  const members = await scoped.select(ctx, 'client_members', 'cm')
-    .innerJoin('clients as c', (join) => join.onRef('c.company_id', '=', 'cm.company_id').onRef('c.id', '=', 'cm.client_id'))
+  const members = await scoped
+    .select(ctx, 'client_members', 'cm')
+    .innerJoin('clients as c', (join) =>
+      join.onRef('c.company_id', '=', 'cm.company_id').onRef('c.id', '=', 'cm.client_id'),
+    )
     .select(sql<number>`count(*)::int`.as('n'))
     .where('cm.deleted_at', 'is', null)
     .where('c.deleted_at', 'is', null)

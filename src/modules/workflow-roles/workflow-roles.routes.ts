@@ -2,7 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { IdParam, noContent, OffsetOrCursorList, route, Single, single } from '../../platform/http.ts';
-import { WorkflowRole, WorkflowRoleCreate, WorkflowRoleListQuery, WorkflowRoleUpdate } from './workflow-roles.schemas.ts';
+import {
+  WorkflowRole,
+  WorkflowRoleCreate,
+  WorkflowRoleListQuery,
+  WorkflowRoleUpdate,
+} from './workflow-roles.schemas.ts';
 import * as service from './workflow-roles.service.ts';
 
 const tags = ['Workflow roles'];
@@ -14,7 +19,10 @@ export default async function workflowRoleRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/workflow-roles', {
-      operationId: 'listWorkflowRoles', tags, tier: 'read', preview,
+      operationId: 'listWorkflowRoles',
+      tags,
+      tier: 'read',
+      preview,
       summary: 'List workflow roles (offset-only, ordered by sort_order then id; default limit 100; no sort parameter)',
       errors: ['INVALID_CURSOR', 'UNKNOWN_FILTER_FIELD'],
       schema: { querystring: WorkflowRoleListQuery, response: { 200: OffsetOrCursorList(WorkflowRole) } },
@@ -24,7 +32,11 @@ export default async function workflowRoleRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/workflow-roles', {
-      operationId: 'createWorkflowRole', summary: 'Create a workflow role', tags, tier: 'write', preview,
+      operationId: 'createWorkflowRole',
+      summary: 'Create a workflow role',
+      tags,
+      tier: 'write',
+      preview,
       errors: ['IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED'],
       schema: { body: WorkflowRoleCreate, response: { 201: Single(WorkflowRole) } },
     }),
@@ -33,23 +45,39 @@ export default async function workflowRoleRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('GET', '/workflow-roles/:workflow_role_id', {
-      operationId: 'getWorkflowRole', summary: 'Get a workflow role', tags, tier: 'read', preview, errors: ['NOT_FOUND'],
+      operationId: 'getWorkflowRole',
+      summary: 'Get a workflow role',
+      tags,
+      tier: 'read',
+      preview,
+      errors: ['NOT_FOUND'],
       schema: { params: Params, response: { 200: Single(WorkflowRole) } },
     }),
-    handler: async (request, reply) => single(reply, await service.getWorkflowRole(request.ctx, request.params.workflow_role_id)),
+    handler: async (request, reply) =>
+      single(reply, await service.getWorkflowRole(request.ctx, request.params.workflow_role_id)),
   });
 
   app.route({
     ...route('PATCH', '/workflow-roles/:workflow_role_id', {
-      operationId: 'updateWorkflowRole', summary: 'Update a workflow role (send only the fields to change)', tags, tier: 'write', preview, errors: ['NOT_FOUND'],
+      operationId: 'updateWorkflowRole',
+      summary: 'Update a workflow role (send only the fields to change)',
+      tags,
+      tier: 'write',
+      preview,
+      errors: ['NOT_FOUND'],
       schema: { params: Params, body: WorkflowRoleUpdate, response: { 200: Single(WorkflowRole) } },
     }),
-    handler: async (request, reply) => single(reply, await service.updateWorkflowRole(request.ctx, request.params.workflow_role_id, request.body)),
+    handler: async (request, reply) =>
+      single(reply, await service.updateWorkflowRole(request.ctx, request.params.workflow_role_id, request.body)),
   });
 
   app.route({
     ...route('DELETE', '/workflow-roles/:workflow_role_id', {
-      operationId: 'deleteWorkflowRole', tags, tier: 'write', preview, errors: ['NOT_FOUND', 'ROLE_IN_USE'],
+      operationId: 'deleteWorkflowRole',
+      tags,
+      tier: 'write',
+      preview,
+      errors: ['NOT_FOUND', 'ROLE_IN_USE'],
       summary: 'Delete a workflow role (soft delete); refused while an active task or a client member holds it',
       schema: { params: Params, response: { 204: Type.Null() } },
     }),

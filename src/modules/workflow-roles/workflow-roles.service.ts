@@ -2,7 +2,12 @@ import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { fail } from '../../platform/errors.ts';
 import { mutate, mutateQuietly, orNotFound } from '../../platform/mutate.ts';
-import { MAX_SORT_ORDER, type WorkflowRoleCreateBody, type WorkflowRoleRecord, type WorkflowRoleUpdateBody } from './workflow-roles.schemas.ts';
+import {
+  MAX_SORT_ORDER,
+  type WorkflowRoleCreateBody,
+  type WorkflowRoleRecord,
+  type WorkflowRoleUpdateBody,
+} from './workflow-roles.schemas.ts';
 import * as repo from './workflow-roles.repository.ts';
 
 const target = { what: 'Workflow role', lock: repo.workflowRoles.lock, read: repo.findWorkflowRole };
@@ -16,7 +21,11 @@ export async function getWorkflowRole(ctx: Ctx, id: number): Promise<WorkflowRol
 export async function createWorkflowRole(ctx: Ctx, body: WorkflowRoleCreateBody): Promise<WorkflowRoleRecord> {
   return inTransaction(ctx, async (tx) => {
     const sortOrder = body.sort_order ?? (await repo.nextSortOrder(tx, MAX_SORT_ORDER));
-    const id = await repo.workflowRoles.insert(tx, { name: body.name, color: body.color ?? null, sort_order: sortOrder });
+    const id = await repo.workflowRoles.insert(tx, {
+      name: body.name,
+      color: body.color ?? null,
+      sort_order: sortOrder,
+    });
     return getWorkflowRole(tx, id);
   });
 }
@@ -29,7 +38,11 @@ export const deleteWorkflowRole = (ctx: Ctx, id: number) =>
   mutateQuietly(ctx, target, id, async (tx) => {
     const refs = await repo.countReferences(tx, id);
     if (refs.tasks > 0 || refs.client_members > 0) {
-      fail('ROLE_IN_USE', `The workflow role is still held by ${refs.tasks} active task(s) and ${refs.client_members} client member(s); reassign them first`, refs);
+      fail(
+        'ROLE_IN_USE',
+        `The workflow role is still held by ${refs.tasks} active task(s) and ${refs.client_members} client member(s); reassign them first`,
+        refs,
+      );
     }
     await repo.workflowRoles.softDelete(tx, id);
   });

@@ -13,7 +13,10 @@ test('every v3 write leaves an audit entry: who, what, when, which fields', asyn
   const list = await t.request('GET', `/activities?entity=client&record_id=${id}`, { key: 'read' });
   assert.equal(list.status, 200, list.text);
   const rows = list.body.data;
-  assert.deepEqual(rows.map((r: any) => r.action), ['deleted', 'updated', 'created']);
+  assert.deepEqual(
+    rows.map((r: any) => r.action),
+    ['deleted', 'updated', 'created'],
+  );
   assert.deepEqual(rows[2].fields, ['name', 'reg_code']);
   assert.deepEqual(rows[1].fields, ['vat_code']);
   for (const row of rows) {
@@ -28,14 +31,20 @@ test('every v3 write leaves an audit entry: who, what, when, which fields', asyn
 });
 
 test('reads, failed writes and idempotent replays are not recorded', async () => {
-  const before = await t.db.db.selectFrom('activities').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const before = await t.db.db
+    .selectFrom('activities')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   await t.request('GET', '/clients', { key: 'read' });
   assert.equal((await t.request('POST', '/clients', { key: 'write', body: { name: '' } })).status, 400);
   const headers = { 'idempotency-key': 'audit-once' };
   assert.equal((await t.request('POST', '/clients', { key: 'write', body: { name: 'Once' }, headers })).status, 201);
   const replay = await t.request('POST', '/clients', { key: 'write', body: { name: 'Once' }, headers });
   assert.equal(replay.headers.get('idempotency-replayed'), 'true');
-  const after = await t.db.db.selectFrom('activities').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const after = await t.db.db
+    .selectFrom('activities')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   assert.equal(Number(after.n) - Number(before.n), 1);
 });
 

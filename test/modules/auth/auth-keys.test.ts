@@ -8,10 +8,23 @@ const t = await createTestApp();
 async function createKey(body: Record<string, unknown>, key = 'admin') {
   const response = await t.request('POST', '/auth/keys', { key, body });
   assert.equal(response.status, 201, response.text);
-  return response.body.data as { id: number; full_key: string; key_prefix: string; scopes: string[]; kind: string; person_id: number | null };
+  return response.body.data as {
+    id: number;
+    full_key: string;
+    key_prefix: string;
+    scopes: string[];
+    kind: string;
+    person_id: number | null;
+  };
 }
 
-const storedKey = (id: number) => t.db.db.selectFrom('api_keys').selectAll().where('company_id', '=', t.tenant.companyId).where('id', '=', id).executeTakeFirstOrThrow();
+const storedKey = (id: number) =>
+  t.db.db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('company_id', '=', t.tenant.companyId)
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
 
 test('create answers the full key once; the key works at once with exactly its scopes', async () => {
   const created = await t.request('POST', '/auth/keys', { body: { name: 'Reporting', scopes: ['read'] } });
@@ -23,7 +36,7 @@ test('create answers the full key once; the key works at once with exactly its s
   assert.equal(data.kind, 'integration');
   assert.equal(data.auth_type, 'api_key');
   assert.deepEqual(data.scopes, ['read']);
-  assert.equal(data.person_id, t.tenant.ownerPersonId, 'attributed to the creating key\'s person');
+  assert.equal(data.person_id, t.tenant.ownerPersonId, "attributed to the creating key's person");
   assert.equal(data.is_active, true);
   assert.equal(data.last_used_at, null);
   assert.equal(data.expires_at, null);
@@ -107,11 +120,14 @@ test('integration key person_id must be a person of this company', async () => {
   assert.equal(foreign.body.error.code, 'INVALID_PERSON');
   const missing = await t.request('POST', '/auth/keys', { body: { name: 'Missing', person_id: 999999 } });
   assert.equal(missing.body.error.code, 'INVALID_PERSON');
-  assert.equal((await createKey({ name: 'Member attributed', person_id: t.tenant.memberPersonId })).person_id, t.tenant.memberPersonId);
+  assert.equal(
+    (await createKey({ name: 'Member attributed', person_id: t.tenant.memberPersonId })).person_id,
+    t.tenant.memberPersonId,
+  );
   assert.equal((await createKey({ name: 'Unattributed', person_id: null })).person_id, null);
 });
 
-test('personal keys: read+write only, default person is the caller\'s, person must be an active member', async () => {
+test("personal keys: read+write only, default person is the caller's, person must be an active member", async () => {
   const scoped = await t.request('POST', '/auth/keys', { body: { name: 'P', kind: 'personal', scopes: ['read'] } });
   assert.equal(scoped.status, 400);
   assert.equal(scoped.body.error.code, 'VALIDATION_ERROR');
@@ -138,8 +154,16 @@ test('personal keys: read+write only, default person is the caller\'s, person mu
 
 test('a personal key for an inactive member is refused with INVALID_PERSON', async () => {
   const other = await t.newTenant();
-  await t.db.db.updateTable('members').set({ status: 'inactive' }).where('company_id', '=', other.companyId).where('person_id', '=', other.memberPersonId).execute();
-  const response = await t.request('POST', '/auth/keys', { tenant: other, body: { name: 'P', kind: 'personal', person_id: other.memberPersonId } });
+  await t.db.db
+    .updateTable('members')
+    .set({ status: 'inactive' })
+    .where('company_id', '=', other.companyId)
+    .where('person_id', '=', other.memberPersonId)
+    .execute();
+  const response = await t.request('POST', '/auth/keys', {
+    tenant: other,
+    body: { name: 'P', kind: 'personal', person_id: other.memberPersonId },
+  });
   assert.equal(response.status, 400);
   assert.equal(response.body.error.code, 'INVALID_PERSON');
   assert.equal(response.body.error.details.field, 'person_id');
@@ -153,7 +177,21 @@ test('the list is masked, paged, and shows revoked keys as inactive', async () =
   assert.equal(list.status, 200, list.text);
   assert.ok(!/full_key|key_hash/.test(list.text));
   for (const row of list.body.data) {
-    assert.deepEqual(Object.keys(row).sort(), ['auth_type', 'created_at', 'expires_at', 'grace_expires_at', 'id', 'ip_allowlist', 'is_active', 'key_prefix', 'kind', 'last_used_at', 'name', 'person_id', 'scopes']);
+    assert.deepEqual(Object.keys(row).sort(), [
+      'auth_type',
+      'created_at',
+      'expires_at',
+      'grace_expires_at',
+      'id',
+      'ip_allowlist',
+      'is_active',
+      'key_prefix',
+      'kind',
+      'last_used_at',
+      'name',
+      'person_id',
+      'scopes',
+    ]);
   }
   const listed = list.body.data.find((k: { id: number }) => k.id === created.id);
   assert.equal(listed.key_prefix, created.key_prefix);
@@ -176,7 +214,7 @@ test('the list is masked, paged, and shows revoked keys as inactive', async () =
   assert.equal(unknown.body.error.code, 'UNKNOWN_FILTER_FIELD');
 });
 
-test('the list shows only this company\'s keys', async () => {
+test("the list shows only this company's keys", async () => {
   const other = await t.newTenant();
   const list = await t.request('GET', '/auth/keys?limit=200', { tenant: other });
   const stored = await t.db.db.selectFrom('api_keys').select('id').where('company_id', '=', other.companyId).execute();
@@ -218,16 +256,25 @@ test('rotation: new key works, old key works during grace and stops after it', a
 
   assert.equal((await t.request('POST', '/clients', { key: fresh.full_key, body: { name: 'By new' } })).status, 201);
   assert.equal((await t.request('GET', '/clients', { key: old.full_key })).status, 200);
-  const listed = (await t.request('GET', '/auth/keys?limit=200')).body.data.find((k: { id: number }) => k.id === old.id);
+  const listed = (await t.request('GET', '/auth/keys?limit=200')).body.data.find(
+    (k: { id: number }) => k.id === old.id,
+  );
   assert.equal(listed.grace_expires_at, old_key_grace_expires_at);
   assert.equal(listed.is_active, true);
 
-  await t.db.db.updateTable('api_keys').set({ grace_expires_at: '2020-01-01T00:00:00Z' }).where('company_id', '=', t.tenant.companyId).where('id', '=', old.id).execute();
+  await t.db.db
+    .updateTable('api_keys')
+    .set({ grace_expires_at: '2020-01-01T00:00:00Z' })
+    .where('company_id', '=', t.tenant.companyId)
+    .where('id', '=', old.id)
+    .execute();
   const after = await t.request('GET', '/clients', { key: old.full_key });
   assert.equal(after.status, 401);
   assert.equal(after.body.error.code, 'UNAUTHORIZED');
   assert.equal((await t.request('GET', '/clients', { key: fresh.full_key })).status, 200);
-  const relisted = (await t.request('GET', '/auth/keys?limit=200')).body.data.find((k: { id: number }) => k.id === old.id);
+  const relisted = (await t.request('GET', '/auth/keys?limit=200')).body.data.find(
+    (k: { id: number }) => k.id === old.id,
+  );
   assert.equal(relisted.is_active, false);
 });
 
@@ -256,7 +303,12 @@ test('a key rotates once; revoked and expired keys do not rotate (409 KEY_NOT_RO
   assert.equal((await t.request('POST', `/auth/keys/${revoked.id}/rotate`)).body.error.code, 'KEY_NOT_ROTATABLE');
 
   const expired = await createKey({ name: 'Expired' });
-  await t.db.db.updateTable('api_keys').set({ expires_at: '2020-01-01T00:00:00Z' }).where('company_id', '=', t.tenant.companyId).where('id', '=', expired.id).execute();
+  await t.db.db
+    .updateTable('api_keys')
+    .set({ expires_at: '2020-01-01T00:00:00Z' })
+    .where('company_id', '=', t.tenant.companyId)
+    .where('id', '=', expired.id)
+    .execute();
   const response = await t.request('POST', `/auth/keys/${expired.id}/rotate`);
   assert.equal(response.status, 409);
   assert.equal(response.body.error.code, 'KEY_NOT_ROTATABLE');
@@ -292,7 +344,7 @@ test('a key may revoke itself', async () => {
   assert.equal((await t.request('GET', '/auth/keys', { key: key.full_key })).status, 401);
 });
 
-test('another company\'s key id, or an unknown one, is 404 on rotate and delete', async () => {
+test("another company's key id, or an unknown one, is 404 on rotate and delete", async () => {
   const other = await t.newTenant();
   for (const id of [other.keyIds.read, 999999]) {
     const rotate = await t.request('POST', `/auth/keys/${id}/rotate`);
@@ -302,13 +354,17 @@ test('another company\'s key id, or an unknown one, is 404 on rotate and delete'
     assert.equal(revoke.status, 404);
     assert.equal(revoke.body.error.code, 'NOT_FOUND');
   }
-  assert.equal((await t.request('GET', '/clients', { tenant: other, key: 'read' })).status, 200, 'the other tenant\'s key is untouched');
+  assert.equal(
+    (await t.request('GET', '/clients', { tenant: other, key: 'read' })).status,
+    200,
+    "the other tenant's key is untouched",
+  );
   const bad = await t.request('DELETE', '/auth/keys/abc');
   assert.equal(bad.status, 400);
   assert.equal(bad.body.error.code, 'VALIDATION_ERROR');
 });
 
-test('personal keys are refused on every /auth/keys endpoint, even an owner\'s', async () => {
+test("personal keys are refused on every /auth/keys endpoint, even an owner's", async () => {
   const target = t.tenant.keyIds.read;
   const calls: Array<[string, string, unknown]> = [
     ['GET', '/auth/keys', undefined],
@@ -328,7 +384,12 @@ test('personal keys are refused on every /auth/keys endpoint, even an owner\'s',
 
 test('write and read keys get 403 FORBIDDEN naming admin', async () => {
   for (const key of ['write', 'read']) {
-    for (const [method, path] of [['GET', '/auth/keys'], ['POST', '/auth/keys'], ['POST', `/auth/keys/${t.tenant.keyIds.read}/rotate`], ['DELETE', `/auth/keys/${t.tenant.keyIds.read}`]] as const) {
+    for (const [method, path] of [
+      ['GET', '/auth/keys'],
+      ['POST', '/auth/keys'],
+      ['POST', `/auth/keys/${t.tenant.keyIds.read}/rotate`],
+      ['DELETE', `/auth/keys/${t.tenant.keyIds.read}`],
+    ] as const) {
       const response = await t.request(method, path, { key, body: method === 'POST' ? { name: 'x' } : undefined });
       assert.equal(response.status, 403, `${key} ${method} ${path}`);
       assert.equal(response.body.error.code, 'FORBIDDEN');

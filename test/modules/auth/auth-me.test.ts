@@ -24,12 +24,20 @@ test('/auth/me for an integration key: company, key, and the person it is attrib
 });
 
 test('/auth/me for an integration key without a person answers person null', async () => {
-  const created = await t.request('POST', '/auth/keys', { body: { name: 'Robot', person_id: null, scopes: ['write'] } });
+  const created = await t.request('POST', '/auth/keys', {
+    body: { name: 'Robot', person_id: null, scopes: ['write'] },
+  });
   assert.equal(created.status, 201, created.text);
   const response = await t.request('GET', '/auth/me', { key: created.body.data.full_key });
   assert.equal(response.status, 200);
   assert.equal(response.body.data.person, null);
-  assert.deepEqual(response.body.data.key, { id: created.body.data.id, name: 'Robot', kind: 'integration', scopes: ['read', 'write'], key_prefix: created.body.data.key_prefix });
+  assert.deepEqual(response.body.data.key, {
+    id: created.body.data.id,
+    name: 'Robot',
+    kind: 'integration',
+    scopes: ['read', 'write'],
+    key_prefix: created.body.data.key_prefix,
+  });
 });
 
 test('/auth/me for a personal key: the member it acts as', async () => {
@@ -39,9 +47,17 @@ test('/auth/me for a personal key: the member it acts as', async () => {
   assert.equal(key.id, t.tenant.keyIds.personal);
   assert.equal(key.kind, 'personal');
   assert.deepEqual(key.scopes, ['read', 'write']);
-  assert.deepEqual({ ...person, member_id: typeof person.member_id }, {
-    person_id: t.tenant.memberPersonId, member_id: 'number', name: 'Mark', surname: 'Member', email: 'mark@test.example', role: 'member',
-  });
+  assert.deepEqual(
+    { ...person, member_id: typeof person.member_id },
+    {
+      person_id: t.tenant.memberPersonId,
+      member_id: 'number',
+      name: 'Mark',
+      surname: 'Member',
+      email: 'mark@test.example',
+      role: 'member',
+    },
+  );
 });
 
 test('/auth/me needs authentication like every other route', async () => {

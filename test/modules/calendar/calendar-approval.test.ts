@@ -8,24 +8,49 @@ import { createTestApp, type TenantFixture } from '../../helpers.ts';
 const t = await createTestApp();
 const { memberPersonId: member } = t.tenant;
 
-async function createEntry(body: Record<string, unknown>, options: { tenant?: TenantFixture; key?: 'admin' | 'personal' } = {}): Promise<number> {
+async function createEntry(
+  body: Record<string, unknown>,
+  options: { tenant?: TenantFixture; key?: 'admin' | 'personal' } = {},
+): Promise<number> {
   const res = await t.request('POST', '/calendar', { body, ...options });
   assert.equal(res.status, 201, res.text);
   return res.body.data.id;
 }
 
 const storedEntry = (id: number, companyId = t.tenant.companyId) =>
-  t.db.db.selectFrom('calendar_entries').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  t.db.db
+    .selectFrom('calendar_entries')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 
-const countEntries = async () => (await t.db.db.selectFrom('calendar_entries').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
+const countEntries = async () =>
+  (
+    await t.db.db
+      .selectFrom('calendar_entries')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 
 /** Approval happens only in the web application; tests stand in for it by writing the row. */
-const approve = (id: number) => t.db.db.updateTable('calendar_entries').set({ status: 'approved' }).where('id', '=', id).execute();
+const approve = (id: number) =>
+  t.db.db.updateTable('calendar_entries').set({ status: 'approved' }).where('id', '=', id).execute();
 
 async function insertHoliday(tenant: TenantFixture, date: string, description = 'Company day off'): Promise<number> {
-  const row = await t.db.db.insertInto('calendar_entries')
-    .values({ company_id: tenant.companyId, type: 'holiday', person_id: null, status: 'approved', date_from: date, date_until: date, description })
-    .returning('id').executeTakeFirstOrThrow();
+  const row = await t.db.db
+    .insertInto('calendar_entries')
+    .values({
+      company_id: tenant.companyId,
+      type: 'holiday',
+      person_id: null,
+      status: 'approved',
+      date_from: date,
+      date_until: date,
+      description,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -34,12 +59,16 @@ const globalHolidays = () => t.db.db.selectFrom('global_holidays').selectAll().o
 test('create asking for approved: 409 CALENDAR_APPROVAL_UI_ONLY on vacation and flextime, 400 on the other types', async () => {
   const before = await countEntries();
   for (const type of ['vacation', 'flextime']) {
-    const res = await t.request('POST', '/calendar', { body: { type, person_id: member, date_from: '2026-04-01', status: 'approved' } });
+    const res = await t.request('POST', '/calendar', {
+      body: { type, person_id: member, date_from: '2026-04-01', status: 'approved' },
+    });
     assert.equal(res.status, 409, `${type}: ${res.text}`);
     assert.equal(res.body.error.code, 'CALENDAR_APPROVAL_UI_ONLY');
   }
   for (const type of ['sick_leave', 'time_off']) {
-    const res = await t.request('POST', '/calendar', { body: { type, person_id: member, date_from: '2026-04-01', status: 'approved' } });
+    const res = await t.request('POST', '/calendar', {
+      body: { type, person_id: member, date_from: '2026-04-01', status: 'approved' },
+    });
     assert.equal(res.status, 400, `${type}: ${res.text}`);
     assert.equal(res.body.error.code, 'VALIDATION_ERROR');
     assert.equal(res.body.error.details.reason, 'CREATED_IN_REVIEW');
@@ -75,7 +104,9 @@ test('approved vacation and flextime: setting, unsetting, type-flipping and dele
     assert.deepEqual(await storedEntry(id), before);
 
     // Writes that neither set, unset nor flip the approval go through.
-    const same = await t.request('PATCH', `/calendar/${id}`, { body: { status: 'approved', type, description: 'Booked' } });
+    const same = await t.request('PATCH', `/calendar/${id}`, {
+      body: { status: 'approved', type, description: 'Booked' },
+    });
     assert.equal(same.status, 200, same.text);
     assert.equal(same.body.data.status, 'approved');
     assert.equal(same.body.data.description, 'Booked');
@@ -94,7 +125,9 @@ test('sick_leave and time_off are unaffected by the approval rule: status set an
     assert.equal(approved.status, 200, approved.text);
     assert.equal(approved.body.data.status, 'approved');
     assert.equal((await storedEntry(id))?.status, 'approved');
-    const flipped = await t.request('PATCH', `/calendar/${id}`, { body: { type: type === 'sick_leave' ? 'time_off' : 'sick_leave' } });
+    const flipped = await t.request('PATCH', `/calendar/${id}`, {
+      body: { type: type === 'sick_leave' ? 'time_off' : 'sick_leave' },
+    });
     assert.equal(flipped.status, 200, flipped.text);
     // Becoming an approved vacation would be an approval made outside the web application.
     const toVacation = await t.request('PATCH', `/calendar/${id}`, { body: { type: 'vacation' } });
@@ -110,7 +143,9 @@ test('sick_leave and time_off are unaffected by the approval rule: status set an
 
 test('holidays are read-only: 403 READ_ONLY on create, update, delete and on a flip to holiday', async () => {
   const before = await countEntries();
-  const create = await t.request('POST', '/calendar', { body: { type: 'holiday', person_id: member, date_from: '2026-08-01' } });
+  const create = await t.request('POST', '/calendar', {
+    body: { type: 'holiday', person_id: member, date_from: '2026-08-01' },
+  });
   assert.equal(create.status, 403, create.text);
   assert.equal(create.body.error.code, 'READ_ONLY');
   assert.equal(create.headers.get('x-api-preview'), 'true');
@@ -122,7 +157,12 @@ test('holidays are read-only: 403 READ_ONLY on create, update, delete and on a f
   assert.equal(read.status, 200);
   assert.equal(read.body.data.type, 'holiday');
   assert.equal(read.body.data.person_id, null);
-  for (const [method, body] of [['PATCH', { description: 'Renamed' }], ['PATCH', { type: 'vacation' }], ['PATCH', {}], ['DELETE', undefined]] as const) {
+  for (const [method, body] of [
+    ['PATCH', { description: 'Renamed' }],
+    ['PATCH', { type: 'vacation' }],
+    ['PATCH', {}],
+    ['DELETE', undefined],
+  ] as const) {
     const res = await t.request(method, `/calendar/${holiday}`, { body });
     assert.equal(res.status, 403, `${method} ${JSON.stringify(body)}: ${res.text}`);
     assert.equal(res.body.error.code, 'READ_ONLY');
@@ -141,16 +181,34 @@ test('global public holidays: negative ids, readable, never writable', async () 
   assert.ok(first);
   const res = await t.request('GET', `/calendar/${-first.id}`, { key: 'read' });
   assert.equal(res.status, 200, res.text);
-  assert.deepEqual({ ...res.body.data, created_at: '', updated_at: '' }, {
-    id: -first.id, type: 'holiday', person_id: null, status: 'approved', date_from: first.date, date_until: first.date, description: first.name, created_at: '', updated_at: '',
-  });
-  for (const [method, body] of [['PATCH', { description: 'x' }], ['DELETE', undefined]] as const) {
+  assert.deepEqual(
+    { ...res.body.data, created_at: '', updated_at: '' },
+    {
+      id: -first.id,
+      type: 'holiday',
+      person_id: null,
+      status: 'approved',
+      date_from: first.date,
+      date_until: first.date,
+      description: first.name,
+      created_at: '',
+      updated_at: '',
+    },
+  );
+  for (const [method, body] of [
+    ['PATCH', { description: 'x' }],
+    ['DELETE', undefined],
+  ] as const) {
     const write = await t.request(method, `/calendar/${-first.id}`, { body });
     assert.equal(write.status, 403, `${method}: ${write.text}`);
     assert.equal(write.body.error.code, 'READ_ONLY');
   }
   for (const id of [0, -99999]) {
-    for (const [method, body] of [['GET', undefined], ['PATCH', { description: 'x' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PATCH', { description: 'x' }],
+      ['DELETE', undefined],
+    ] as const) {
       const missing = await t.request(method, `/calendar/${id}`, { body });
       assert.equal(missing.status, 404, `${method} ${id}: ${missing.text}`);
       assert.equal(missing.body.error.code, 'NOT_FOUND');

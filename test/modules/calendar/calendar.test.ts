@@ -6,24 +6,49 @@ import { createTestApp, type TenantFixture } from '../../helpers.ts';
 const t = await createTestApp();
 const { ownerPersonId: owner, memberPersonId: member } = t.tenant;
 
-async function createEntry(body: Record<string, unknown>, options: { tenant?: TenantFixture; key?: 'admin' | 'personal' } = {}): Promise<number> {
+async function createEntry(
+  body: Record<string, unknown>,
+  options: { tenant?: TenantFixture; key?: 'admin' | 'personal' } = {},
+): Promise<number> {
   const res = await t.request('POST', '/calendar', { body, ...options });
   assert.equal(res.status, 201, res.text);
   return res.body.data.id;
 }
 
 const storedEntry = (id: number, companyId = t.tenant.companyId) =>
-  t.db.db.selectFrom('calendar_entries').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  t.db.db
+    .selectFrom('calendar_entries')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 
-const countEntries = async () => (await t.db.db.selectFrom('calendar_entries').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
+const countEntries = async () =>
+  (
+    await t.db.db
+      .selectFrom('calendar_entries')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 
 /** Approval happens only in the web application; tests stand in for it by writing the row. */
-const approve = (id: number) => t.db.db.updateTable('calendar_entries').set({ status: 'approved' }).where('id', '=', id).execute();
+const approve = (id: number) =>
+  t.db.db.updateTable('calendar_entries').set({ status: 'approved' }).where('id', '=', id).execute();
 
 async function insertHoliday(tenant: TenantFixture, date: string, description = 'Company day off'): Promise<number> {
-  const row = await t.db.db.insertInto('calendar_entries')
-    .values({ company_id: tenant.companyId, type: 'holiday', person_id: null, status: 'approved', date_from: date, date_until: date, description })
-    .returning('id').executeTakeFirstOrThrow();
+  const row = await t.db.db
+    .insertInto('calendar_entries')
+    .values({
+      company_id: tenant.companyId,
+      type: 'holiday',
+      person_id: null,
+      status: 'approved',
+      date_from: date,
+      date_until: date,
+      description,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -31,14 +56,44 @@ const globalHolidays = () => t.db.db.selectFrom('global_holidays').selectAll().o
 const ids = (res: { body: { data: Array<{ id: number }> } }) => res.body.data.map((e) => e.id);
 
 test('create, read, list, update and delete a calendar entry; created in_review; X-Api-Preview on every answer', async () => {
-  const created = await t.request('POST', '/calendar', { key: 'write', body: { type: 'vacation', person_id: member, date_from: '2026-07-01', date_until: '2026-07-10', description: 'Summer' } });
+  const created = await t.request('POST', '/calendar', {
+    key: 'write',
+    body: {
+      type: 'vacation',
+      person_id: member,
+      date_from: '2026-07-01',
+      date_until: '2026-07-10',
+      description: 'Summer',
+    },
+  });
   assert.equal(created.status, 201, created.text);
   assert.equal(created.headers.get('x-api-preview'), 'true');
   const entry = created.body.data;
-  assert.deepEqual(Object.keys(entry).sort(), ['created_at', 'date_from', 'date_until', 'description', 'id', 'person_id', 'status', 'type', 'updated_at']);
-  assert.deepEqual({ ...entry, id: 0, created_at: '', updated_at: '' }, {
-    id: 0, type: 'vacation', person_id: member, status: 'in_review', date_from: '2026-07-01', date_until: '2026-07-10', description: 'Summer', created_at: '', updated_at: '',
-  });
+  assert.deepEqual(Object.keys(entry).sort(), [
+    'created_at',
+    'date_from',
+    'date_until',
+    'description',
+    'id',
+    'person_id',
+    'status',
+    'type',
+    'updated_at',
+  ]);
+  assert.deepEqual(
+    { ...entry, id: 0, created_at: '', updated_at: '' },
+    {
+      id: 0,
+      type: 'vacation',
+      person_id: member,
+      status: 'in_review',
+      date_from: '2026-07-01',
+      date_until: '2026-07-10',
+      description: 'Summer',
+      created_at: '',
+      updated_at: '',
+    },
+  );
   assert.ok(entry.id > 0);
   assert.match(entry.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   assert.equal(created.headers.get('etag'), `"${entry.updated_at}"`);
@@ -55,10 +110,16 @@ test('create, read, list, update and delete a calendar entry; created in_review;
   assert.equal(listed.headers.get('x-api-preview'), 'true');
   assert.deepEqual(listed.body.data, [entry]);
 
-  const patched = await t.request('PATCH', `/calendar/${entry.id}`, { key: 'write', body: { date_until: '2026-07-12', description: null, type: 'time_off' } });
+  const patched = await t.request('PATCH', `/calendar/${entry.id}`, {
+    key: 'write',
+    body: { date_until: '2026-07-12', description: null, type: 'time_off' },
+  });
   assert.equal(patched.status, 200, patched.text);
   assert.equal(patched.headers.get('x-api-preview'), 'true');
-  assert.deepEqual({ ...patched.body.data, updated_at: '' }, { ...entry, date_until: '2026-07-12', description: null, type: 'time_off', updated_at: '' });
+  assert.deepEqual(
+    { ...patched.body.data, updated_at: '' },
+    { ...entry, date_until: '2026-07-12', description: null, type: 'time_off', updated_at: '' },
+  );
   assert.ok(patched.body.data.updated_at > entry.updated_at);
   assert.equal((await storedEntry(entry.id))?.date_until, '2026-07-12');
   const unchanged = await t.request('PATCH', `/calendar/${entry.id}`, { body: {} });
@@ -87,16 +148,33 @@ test('every writable type is created in_review; date_until defaults to date_from
     assert.equal(res.body.data.description, null);
     assert.equal((await storedEntry(res.body.data.id))?.status, 'in_review');
   }
-  const explicit = await t.request('POST', '/calendar', { body: { type: 'vacation', person_id: owner, date_from: '2026-03-03', date_until: '2026-03-03', status: 'in_review' } });
+  const explicit = await t.request('POST', '/calendar', {
+    body: {
+      type: 'vacation',
+      person_id: owner,
+      date_from: '2026-03-03',
+      date_until: '2026-03-03',
+      status: 'in_review',
+    },
+  });
   assert.equal(explicit.status, 201, explicit.text);
   assert.equal(explicit.body.data.status, 'in_review');
 });
 
 test('list filters and scope: company (default), global, all; ordered by date_from', async () => {
   const tenant = await t.newTenant({ name: 'Calendar Co' });
-  const a = await createEntry({ type: 'vacation', person_id: tenant.memberPersonId, date_from: '2026-12-20', date_until: '2027-01-03' }, { tenant });
-  const b = await createEntry({ type: 'sick_leave', person_id: tenant.ownerPersonId, date_from: '2026-02-10', date_until: '2026-02-12' }, { tenant });
-  const c = await createEntry({ type: 'flextime', person_id: tenant.memberPersonId, date_from: '2026-06-15' }, { tenant });
+  const a = await createEntry(
+    { type: 'vacation', person_id: tenant.memberPersonId, date_from: '2026-12-20', date_until: '2027-01-03' },
+    { tenant },
+  );
+  const b = await createEntry(
+    { type: 'sick_leave', person_id: tenant.ownerPersonId, date_from: '2026-02-10', date_until: '2026-02-12' },
+    { tenant },
+  );
+  const c = await createEntry(
+    { type: 'flextime', person_id: tenant.memberPersonId, date_from: '2026-06-15' },
+    { tenant },
+  );
   const h = await insertHoliday(tenant, '2026-04-06', 'Easter Monday');
   await approve(c);
   const global = await globalHolidays();
@@ -110,22 +188,39 @@ test('list filters and scope: company (default), global, all; ordered by date_fr
 
   const globalOnly = await get('?scope=global');
   assert.equal(globalOnly.status, 200, globalOnly.text);
-  assert.deepEqual(ids(globalOnly), global.map((g) => -g.id));
+  assert.deepEqual(
+    ids(globalOnly),
+    global.map((g) => -g.id),
+  );
   for (const entry of globalOnly.body.data) {
     assert.equal(entry.type, 'holiday');
     assert.equal(entry.person_id, null);
     assert.equal(entry.status, 'approved');
     assert.equal(entry.date_from, entry.date_until);
   }
-  assert.ok(globalOnly.body.data.some((e: { date_from: string; description: string }) => e.date_from === '2026-12-25' && e.description === 'Christmas Day'));
-  assert.ok(globalOnly.body.data.some((e: { date_from: string; description: string }) => e.date_from === '2026-01-01' && e.description === 'New Year\'s Day'));
+  assert.ok(
+    globalOnly.body.data.some(
+      (e: { date_from: string; description: string }) =>
+        e.date_from === '2026-12-25' && e.description === 'Christmas Day',
+    ),
+  );
+  assert.ok(
+    globalOnly.body.data.some(
+      (e: { date_from: string; description: string }) =>
+        e.date_from === '2026-01-01' && e.description === "New Year's Day",
+    ),
+  );
 
   const all = await get('?scope=all&date_from=2026-01-01&date_until=2026-12-31');
   const newYear = -global.find((g) => g.date === '2026-01-01')!.id;
   const christmas = -global.find((g) => g.date === '2026-12-25')!.id;
   assert.deepEqual(ids(all), [newYear, b, h, c, a, christmas]);
   assert.equal(all.body.meta.total, 6);
-  assert.deepEqual(ids(await get('?scope=all&type=holiday&date_from=2026-01-01&date_until=2026-12-31')), [newYear, h, christmas]);
+  assert.deepEqual(ids(await get('?scope=all&type=holiday&date_from=2026-01-01&date_until=2026-12-31')), [
+    newYear,
+    h,
+    christmas,
+  ]);
   assert.deepEqual(ids(await get('?scope=all&person_id=' + tenant.memberPersonId)), [c, a]);
 
   assert.deepEqual(ids(await get('?type=vacation,sick_leave')), [b, a]);
@@ -145,7 +240,14 @@ test('list filters and scope: company (default), global, all; ordered by date_fr
 });
 
 test('list query errors: bad filter values 422, reversed range 400 INVALID_DATE_RANGE, unknown parameter and cursor 400', async () => {
-  for (const query of ['type=meeting', 'status=rejected', 'scope=world', 'date_from=2026-13-01', 'date_until=yesterday', 'person_id=abc']) {
+  for (const query of [
+    'type=meeting',
+    'status=rejected',
+    'scope=world',
+    'date_from=2026-13-01',
+    'date_until=yesterday',
+    'person_id=abc',
+  ]) {
     const res = await t.request('GET', `/calendar?${query}`, { key: 'read' });
     assert.equal(res.status, 422, `${query}: ${res.text}`);
     assert.equal(res.body.error.code, 'INVALID_FILTER_VALUE');
@@ -165,21 +267,34 @@ test('list query errors: bad filter values 422, reversed range 400 INVALID_DATE_
 
 test('date_until before date_from is 400 VALIDATION_ERROR with reason INVALID_DATE_RANGE, on create and update', async () => {
   const before = await countEntries();
-  const create = await t.request('POST', '/calendar', { body: { type: 'vacation', person_id: member, date_from: '2026-09-10', date_until: '2026-09-09' } });
+  const create = await t.request('POST', '/calendar', {
+    body: { type: 'vacation', person_id: member, date_from: '2026-09-10', date_until: '2026-09-09' },
+  });
   assert.equal(create.status, 400, create.text);
   assert.equal(create.body.error.code, 'VALIDATION_ERROR');
   assert.equal(create.body.error.details.reason, 'INVALID_DATE_RANGE');
   assert.equal(await countEntries(), before);
 
-  const id = await createEntry({ type: 'vacation', person_id: member, date_from: '2026-09-10', date_until: '2026-09-12' });
+  const id = await createEntry({
+    type: 'vacation',
+    person_id: member,
+    date_from: '2026-09-10',
+    date_until: '2026-09-12',
+  });
   const stored = await storedEntry(id);
-  for (const body of [{ date_until: '2026-09-09' }, { date_from: '2026-09-13' }, { date_from: '2026-09-20', date_until: '2026-09-19' }]) {
+  for (const body of [
+    { date_until: '2026-09-09' },
+    { date_from: '2026-09-13' },
+    { date_from: '2026-09-20', date_until: '2026-09-19' },
+  ]) {
     const res = await t.request('PATCH', `/calendar/${id}`, { body });
     assert.equal(res.status, 400, `${JSON.stringify(body)}: ${res.text}`);
     assert.equal(res.body.error.details.reason, 'INVALID_DATE_RANGE');
   }
   assert.deepEqual(await storedEntry(id), stored);
-  const moved = await t.request('PATCH', `/calendar/${id}`, { body: { date_from: '2026-09-20', date_until: '2026-09-20' } });
+  const moved = await t.request('PATCH', `/calendar/${id}`, {
+    body: { date_from: '2026-09-20', date_until: '2026-09-20' },
+  });
   assert.equal(moved.status, 200, moved.text);
 });
 
@@ -191,7 +306,11 @@ const badBodies: Array<[string, Record<string, unknown>, string]> = [
   ['short date', { type: 'vacation', person_id: 1, date_from: '2026-1-5' }, 'date_from'],
   ['person id as text', { type: 'vacation', person_id: '1', date_from: '2026-01-05' }, 'person_id'],
   ['null person', { type: 'vacation', person_id: null, date_from: '2026-01-05' }, 'person_id'],
-  ['description too long', { type: 'vacation', person_id: 1, date_from: '2026-01-05', description: 'd'.repeat(5001) }, 'description'],
+  [
+    'description too long',
+    { type: 'vacation', person_id: 1, date_from: '2026-01-05', description: 'd'.repeat(5001) },
+    'description',
+  ],
   ['unknown field', { type: 'vacation', person_id: 1, date_from: '2026-01-05', hours: 8 }, 'hours'],
 ];
 
@@ -213,7 +332,11 @@ test('create and update refuse invalid bodies with 400 VALIDATION_ERROR and stor
   const stored = await storedEntry(id);
   for (const [why, body] of badBodies) {
     const { person_id: _p, date_from: _d, ...rest } = body;
-    const patch = why.includes('person') ? { person_id: body.person_id } : why.includes('date') ? { date_from: body.date_from } : rest;
+    const patch = why.includes('person')
+      ? { person_id: body.person_id }
+      : why.includes('date')
+        ? { date_from: body.date_from }
+        : rest;
     const res = await t.request('PATCH', `/calendar/${id}`, { body: patch });
     assert.equal(res.status, 400, `${why}: ${res.text}`);
     assert.equal(res.body.error.code, 'VALIDATION_ERROR', why);
@@ -221,11 +344,13 @@ test('create and update refuse invalid bodies with 400 VALIDATION_ERROR and stor
   assert.deepEqual(await storedEntry(id), stored);
 });
 
-test('a person outside the company is 400 INVALID_PERSON; another tenant\'s entry is 404', async () => {
+test("a person outside the company is 400 INVALID_PERSON; another tenant's entry is 404", async () => {
   const other = await t.newTenant({ name: 'Other Co' });
   const before = await countEntries();
   for (const person of [other.memberPersonId, 999999]) {
-    const res = await t.request('POST', '/calendar', { body: { type: 'vacation', person_id: person, date_from: '2026-10-01' } });
+    const res = await t.request('POST', '/calendar', {
+      body: { type: 'vacation', person_id: person, date_from: '2026-10-01' },
+    });
     assert.equal(res.status, 400, res.text);
     assert.equal(res.body.error.code, 'INVALID_PERSON');
     assert.equal(res.body.error.details.field, 'person_id');
@@ -240,9 +365,16 @@ test('a person outside the company is 400 INVALID_PERSON; another tenant\'s entr
   assert.equal(moved.status, 200);
   assert.equal(moved.body.data.person_id, owner);
 
-  const foreign = await createEntry({ type: 'sick_leave', person_id: other.memberPersonId, date_from: '2026-10-02' }, { tenant: other });
+  const foreign = await createEntry(
+    { type: 'sick_leave', person_id: other.memberPersonId, date_from: '2026-10-02' },
+    { tenant: other },
+  );
   const stored = await storedEntry(foreign, other.companyId);
-  for (const [method, body] of [['GET', undefined], ['PATCH', { description: 'x' }], ['DELETE', undefined]] as const) {
+  for (const [method, body] of [
+    ['GET', undefined],
+    ['PATCH', { description: 'x' }],
+    ['DELETE', undefined],
+  ] as const) {
     const res = await t.request(method, `/calendar/${foreign}`, { body });
     assert.equal(res.status, 404, `${method}: ${res.text}`);
     assert.equal(res.body.error.code, 'NOT_FOUND');
@@ -251,41 +383,73 @@ test('a person outside the company is 400 INVALID_PERSON; another tenant\'s entr
   assert.ok(!ids(await t.request('GET', '/calendar?scope=all&limit=200')).includes(foreign));
 });
 
-test('a plain member\'s personal key sees and writes only their own entries (and holidays); the owner\'s sees all', async () => {
+test("a plain member's personal key sees and writes only their own entries (and holidays); the owner's sees all", async () => {
   const tenant = await t.newTenant({ name: 'Personal Co' });
-  const mine = await createEntry({ type: 'vacation', person_id: tenant.memberPersonId, date_from: '2026-11-02' }, { tenant });
-  const theirs = await createEntry({ type: 'vacation', person_id: tenant.ownerPersonId, date_from: '2026-11-03' }, { tenant });
+  const mine = await createEntry(
+    { type: 'vacation', person_id: tenant.memberPersonId, date_from: '2026-11-02' },
+    { tenant },
+  );
+  const theirs = await createEntry(
+    { type: 'vacation', person_id: tenant.ownerPersonId, date_from: '2026-11-03' },
+    { tenant },
+  );
   const holiday = await insertHoliday(tenant, '2026-11-04');
 
   const listed = await t.request('GET', '/calendar', { tenant, key: 'personal' });
   assert.equal(listed.status, 200, listed.text);
   assert.deepEqual(ids(listed), [mine, holiday]);
   assert.equal(listed.body.meta.total, 2);
-  assert.deepEqual(ids(await t.request('GET', `/calendar?person_id=${tenant.ownerPersonId}`, { tenant, key: 'personal' })), []);
+  assert.deepEqual(
+    ids(await t.request('GET', `/calendar?person_id=${tenant.ownerPersonId}`, { tenant, key: 'personal' })),
+    [],
+  );
   assert.ok(ids(await t.request('GET', '/calendar?scope=all', { tenant, key: 'personal' })).some((id) => id < 0));
   assert.equal((await t.request('GET', `/calendar/${mine}`, { tenant, key: 'personal' })).status, 200);
   assert.equal((await t.request('GET', `/calendar/${holiday}`, { tenant, key: 'personal' })).status, 200);
   const before = await storedEntry(theirs, tenant.companyId);
-  for (const [method, body] of [['GET', undefined], ['PATCH', { description: 'mine now' }], ['DELETE', undefined]] as const) {
+  for (const [method, body] of [
+    ['GET', undefined],
+    ['PATCH', { description: 'mine now' }],
+    ['DELETE', undefined],
+  ] as const) {
     const res = await t.request(method, `/calendar/${theirs}`, { tenant, key: 'personal', body });
     assert.equal(res.status, 404, `${method}: ${res.text}`);
     assert.equal(res.body.error.code, 'NOT_FOUND');
   }
   assert.deepEqual(await storedEntry(theirs, tenant.companyId), before);
 
-  const forOwner = await t.request('POST', '/calendar', { tenant, key: 'personal', body: { type: 'sick_leave', person_id: tenant.ownerPersonId, date_from: '2026-11-05' } });
+  const forOwner = await t.request('POST', '/calendar', {
+    tenant,
+    key: 'personal',
+    body: { type: 'sick_leave', person_id: tenant.ownerPersonId, date_from: '2026-11-05' },
+  });
   assert.equal(forOwner.status, 400, forOwner.text);
   assert.equal(forOwner.body.error.code, 'INVALID_PERSON');
-  const moveAway = await t.request('PATCH', `/calendar/${mine}`, { tenant, key: 'personal', body: { person_id: tenant.ownerPersonId } });
+  const moveAway = await t.request('PATCH', `/calendar/${mine}`, {
+    tenant,
+    key: 'personal',
+    body: { person_id: tenant.ownerPersonId },
+  });
   assert.equal(moveAway.status, 400);
   assert.equal(moveAway.body.error.code, 'INVALID_PERSON');
-  const own = await t.request('POST', '/calendar', { tenant, key: 'personal', body: { type: 'sick_leave', person_id: tenant.memberPersonId, date_from: '2026-11-05' } });
+  const own = await t.request('POST', '/calendar', {
+    tenant,
+    key: 'personal',
+    body: { type: 'sick_leave', person_id: tenant.memberPersonId, date_from: '2026-11-05' },
+  });
   assert.equal(own.status, 201, own.text);
-  assert.equal((await t.request('PATCH', `/calendar/${mine}`, { tenant, key: 'personal', body: { description: 'Trip' } })).status, 200);
+  assert.equal(
+    (await t.request('PATCH', `/calendar/${mine}`, { tenant, key: 'personal', body: { description: 'Trip' } })).status,
+    200,
+  );
 
   const everything = await t.request('GET', '/calendar', { tenant, key: 'personalAdmin' });
   assert.deepEqual(ids(everything), [mine, theirs, holiday, own.body.data.id]);
-  const ownerWrites = await t.request('POST', '/calendar', { tenant, key: 'personalAdmin', body: { type: 'time_off', person_id: tenant.memberPersonId, date_from: '2026-11-06' } });
+  const ownerWrites = await t.request('POST', '/calendar', {
+    tenant,
+    key: 'personalAdmin',
+    body: { type: 'time_off', person_id: tenant.memberPersonId, date_from: '2026-11-06' },
+  });
   assert.equal(ownerWrites.status, 201, ownerWrites.text);
 });
 
@@ -294,7 +458,9 @@ test('a read key cannot write: 403 FORBIDDEN naming the write scope', async () =
   const before = await storedEntry(id);
   const total = await countEntries();
   const attempts = [
-    ['POST', '/calendar', { type: 'vacation', person_id: member, date_from: '2026-12-02' }], ['PATCH', `/calendar/${id}`, { description: 'x' }], ['DELETE', `/calendar/${id}`, undefined],
+    ['POST', '/calendar', { type: 'vacation', person_id: member, date_from: '2026-12-02' }],
+    ['PATCH', `/calendar/${id}`, { description: 'x' }],
+    ['DELETE', `/calendar/${id}`, undefined],
   ] as const;
   for (const [method, path, body] of attempts) {
     const res = await t.request(method, path, { key: 'read', body });
@@ -316,6 +482,10 @@ test('Idempotency-Key on POST /calendar replays the stored answer and creates on
   assert.equal(again.status, 201);
   assert.equal(again.headers.get('idempotency-replayed'), 'true');
   assert.equal(again.text, first.text);
-  const rows = await t.db.db.selectFrom('calendar_entries').select('id').where('description', '=', 'Idempotent').execute();
+  const rows = await t.db.db
+    .selectFrom('calendar_entries')
+    .select('id')
+    .where('description', '=', 'Idempotent')
+    .execute();
   assert.deepEqual(rows, [{ id: first.body.data.id }]);
 });

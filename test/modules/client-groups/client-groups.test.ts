@@ -19,13 +19,27 @@ async function createClient(body: Record<string, unknown>): Promise<number> {
 }
 
 const storedGroup = (id: number, companyId = t.tenant.companyId) =>
-  t.db.db.selectFrom('client_groups').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  t.db.db
+    .selectFrom('client_groups')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 
 const storedLinks = (groupId: number) =>
-  t.db.db.selectFrom('client_group_links').select('client_id').where('company_id', '=', t.tenant.companyId).where('group_id', '=', groupId).orderBy('client_id').execute();
+  t.db.db
+    .selectFrom('client_group_links')
+    .select('client_id')
+    .where('company_id', '=', t.tenant.companyId)
+    .where('group_id', '=', groupId)
+    .orderBy('client_id')
+    .execute();
 
 test('create, read, list, update and delete a client group', async () => {
-  const created = await t.request('POST', '/client-groups', { key: 'write', body: { name: 'Alpha key accounts', color: '#1a2B3c' } });
+  const created = await t.request('POST', '/client-groups', {
+    key: 'write',
+    body: { name: 'Alpha key accounts', color: '#1a2B3c' },
+  });
   assert.equal(created.status, 201, created.text);
   const group = created.body.data;
   assert.deepEqual(Object.keys(group).sort(), ['color', 'created_at', 'id', 'name', 'status', 'updated_at']);
@@ -49,7 +63,10 @@ test('create, read, list, update and delete a client group', async () => {
   assert.deepEqual(listed.body.data, [group]);
   assert.deepEqual(listed.body.meta, { total: 1, limit: 50, offset: 0, has_more: false, next_cursor: null });
 
-  const patched = await t.request('PATCH', `/client-groups/${group.id}`, { key: 'write', body: { status: 'inactive', color: null, name: 'Alpha (old)' } });
+  const patched = await t.request('PATCH', `/client-groups/${group.id}`, {
+    key: 'write',
+    body: { status: 'inactive', color: null, name: 'Alpha (old)' },
+  });
   assert.equal(patched.status, 200, patched.text);
   assert.equal(patched.body.data.status, 'inactive');
   assert.equal(patched.body.data.color, null);
@@ -100,14 +117,20 @@ const badBodies: Array<[string, Record<string, unknown>, string]> = [
 ];
 
 test('create refuses invalid bodies with 400 VALIDATION_ERROR and stores nothing', async () => {
-  const before = await t.db.db.selectFrom('client_groups').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+  const before = await t.db.db
+    .selectFrom('client_groups')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .executeTakeFirstOrThrow();
   for (const [why, body, field] of [...badBodies, ['missing name', { color: '#000000' }, 'name'] as const]) {
     const res = await t.request('POST', '/client-groups', { body });
     assert.equal(res.status, 400, `${why}: ${res.text}`);
     assert.equal(res.body.error.code, 'VALIDATION_ERROR', why);
     assert.ok(JSON.stringify(res.body.error.details.errors).includes(field), `${why}: ${res.text}`);
   }
-  const after = await t.db.db.selectFrom('client_groups').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+  const after = await t.db.db
+    .selectFrom('client_groups')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .executeTakeFirstOrThrow();
   assert.equal(after.n, before.n);
 });
 
@@ -167,7 +190,10 @@ test('cursor pagination walks every page once, in order', async () => {
   }
   assert.equal(pages, 3);
   assert.deepEqual(names, ['Pager E', 'Pager D', 'Pager C', 'Pager B', 'Pager A']);
-  const changed = await t.request('GET', `/client-groups?q=Other&cursor=${encodeURIComponent(first.body.meta.next_cursor)}`);
+  const changed = await t.request(
+    'GET',
+    `/client-groups?q=Other&cursor=${encodeURIComponent(first.body.meta.next_cursor)}`,
+  );
   assert.equal(changed.status, 400);
   assert.equal(changed.body.error.code, 'INVALID_CURSOR');
 });
@@ -202,8 +228,14 @@ test('DELETE is refused with 409 GROUP_IN_USE while an active client belongs to 
   const client = await t.request('GET', `/clients/${first}`);
   assert.deepEqual(client.body.data.groups, [other]);
   assert.ok(client.body.data.updated_at > before.updated_at, 'the client whose groups changed has a new version');
-  const events = await t.db.db.selectFrom('events').select(['event', 'data']).where('company_id', '=', t.tenant.companyId)
-    .where('record_id', '=', first).where('event', '=', 'client.updated').orderBy('id', 'desc').execute();
+  const events = await t.db.db
+    .selectFrom('events')
+    .select(['event', 'data'])
+    .where('company_id', '=', t.tenant.companyId)
+    .where('record_id', '=', first)
+    .where('event', '=', 'client.updated')
+    .orderBy('id', 'desc')
+    .execute();
   assert.deepEqual((events[0]?.data as { groups: number[] }).groups, [other]);
 });
 
@@ -216,7 +248,7 @@ test('a group whose only active client was deleted can be deleted; the client ke
   assert.deepEqual(await storedLinks(group), []);
 });
 
-test('a client cannot reference another tenant\'s or a deleted group: 400 VALIDATION_ERROR INVALID_GROUP', async () => {
+test("a client cannot reference another tenant's or a deleted group: 400 VALIDATION_ERROR INVALID_GROUP", async () => {
   const other = await t.newTenant({ name: 'Other Co' });
   const foreign = await createGroup({ name: 'Foreign' }, other);
   const res = await t.request('POST', '/clients', { body: { name: 'Sneaky', groups: [foreign] } });
@@ -224,7 +256,12 @@ test('a client cannot reference another tenant\'s or a deleted group: 400 VALIDA
   assert.equal(res.body.error.code, 'VALIDATION_ERROR');
   assert.equal(res.body.error.details.reason, 'INVALID_GROUP');
   assert.deepEqual(res.body.error.details.invalid_ids, [foreign]);
-  const stored = await t.db.db.selectFrom('clients').select('id').where('company_id', '=', t.tenant.companyId).where('name', '=', 'Sneaky').execute();
+  const stored = await t.db.db
+    .selectFrom('clients')
+    .select('id')
+    .where('company_id', '=', t.tenant.companyId)
+    .where('name', '=', 'Sneaky')
+    .execute();
   assert.deepEqual(stored, []);
 
   const removed = await createGroup({ name: 'Removed' });
@@ -235,11 +272,15 @@ test('a client cannot reference another tenant\'s or a deleted group: 400 VALIDA
   assert.equal(patch.body.error.details.reason, 'INVALID_GROUP');
 });
 
-test('another tenant\'s group answers 404 on GET, PATCH and DELETE and stays untouched', async () => {
+test("another tenant's group answers 404 on GET, PATCH and DELETE and stays untouched", async () => {
   const other = await t.newTenant({ name: 'Neighbour Co' });
   const foreign = await createGroup({ name: 'Theirs' }, other);
   const before = await storedGroup(foreign, other.companyId);
-  for (const [method, body] of [['GET', undefined], ['PATCH', { name: 'Mine now' }], ['DELETE', undefined]] as const) {
+  for (const [method, body] of [
+    ['GET', undefined],
+    ['PATCH', { name: 'Mine now' }],
+    ['DELETE', undefined],
+  ] as const) {
     const res = await t.request(method, `/client-groups/${foreign}`, { body });
     assert.equal(res.status, 404, `${method}: ${res.text}`);
     assert.equal(res.body.error.code, 'NOT_FOUND');
@@ -252,7 +293,11 @@ test('another tenant\'s group answers 404 on GET, PATCH and DELETE and stays unt
 test('a read key cannot write: 403 FORBIDDEN naming the write scope', async () => {
   const id = await createGroup({ name: 'Read-only view' });
   const before = await storedGroup(id);
-  const attempts = [['POST', '/client-groups', { name: 'Nope' }], ['PATCH', `/client-groups/${id}`, { name: 'Nope' }], ['DELETE', `/client-groups/${id}`, undefined]] as const;
+  const attempts = [
+    ['POST', '/client-groups', { name: 'Nope' }],
+    ['PATCH', `/client-groups/${id}`, { name: 'Nope' }],
+    ['DELETE', `/client-groups/${id}`, undefined],
+  ] as const;
   for (const [method, path, body] of attempts) {
     const res = await t.request(method, path, { key: 'read', body });
     assert.equal(res.status, 403, `${method}: ${res.text}`);
@@ -273,7 +318,12 @@ test('Idempotency-Key on POST /client-groups replays the first answer; another b
   assert.equal(again.status, 201);
   assert.equal(again.text, first.text);
   assert.equal(again.headers.get('idempotency-replayed'), 'true');
-  const rows = await t.db.db.selectFrom('client_groups').select('id').where('company_id', '=', t.tenant.companyId).where('name', '=', 'Once only').execute();
+  const rows = await t.db.db
+    .selectFrom('client_groups')
+    .select('id')
+    .where('company_id', '=', t.tenant.companyId)
+    .where('name', '=', 'Once only')
+    .execute();
   assert.equal(rows.length, 1);
 
   const reused = await t.request('POST', '/client-groups', { body: { name: 'Something else' }, headers });
@@ -282,13 +332,27 @@ test('Idempotency-Key on POST /client-groups replays the first answer; another b
 
   // A first request still running is stood in for by its claimed row.
   const runningBody = { name: 'In flight' };
-  await t.db.db.insertInto('idempotency_keys').values({
-    company_id: t.tenant.companyId, api_key_id: t.tenant.keyIds.admin, key: 'cg-running', state: 'running',
-    request_hash: createHash('sha256').update(`POST /api/v3/client-groups\n${JSON.stringify(runningBody)}`).digest('hex'),
-    expires_at: sql`now() + interval '1 hour'` as never,
-  } as never).execute();
-  const running = await t.request('POST', '/client-groups', { body: runningBody, headers: { 'idempotency-key': 'cg-running' } });
+  await t.db.db
+    .insertInto('idempotency_keys')
+    .values({
+      company_id: t.tenant.companyId,
+      api_key_id: t.tenant.keyIds.admin,
+      key: 'cg-running',
+      state: 'running',
+      request_hash: createHash('sha256')
+        .update(`POST /api/v3/client-groups\n${JSON.stringify(runningBody)}`)
+        .digest('hex'),
+      expires_at: sql`now() + interval '1 hour'` as never,
+    } as never)
+    .execute();
+  const running = await t.request('POST', '/client-groups', {
+    body: runningBody,
+    headers: { 'idempotency-key': 'cg-running' },
+  });
   assert.equal(running.status, 409, running.text);
   assert.equal(running.body.error.code, 'IDEMPOTENCY_CONFLICT');
-  assert.deepEqual(await t.db.db.selectFrom('client_groups').select('id').where('name', '=', 'In flight').execute(), []);
+  assert.deepEqual(
+    await t.db.db.selectFrom('client_groups').select('id').where('name', '=', 'In flight').execute(),
+    [],
+  );
 });

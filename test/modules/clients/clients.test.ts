@@ -5,7 +5,9 @@ import { createTestApp } from '../../helpers.ts';
 const t = await createTestApp();
 
 test('create, read, list, update and delete a client', async () => {
-  const created = await t.request('POST', '/clients', { body: { name: 'Acme', status: 'prospect', timing_required: true, fields: { tier: 'gold' } } });
+  const created = await t.request('POST', '/clients', {
+    body: { name: 'Acme', status: 'prospect', timing_required: true, fields: { tier: 'gold' } },
+  });
   assert.equal(created.status, 201, created.text);
   assert.equal(created.body.data.name, 'Acme');
   assert.equal(created.body.data.timing_required, 1);

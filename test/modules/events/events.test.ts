@@ -30,19 +30,38 @@ async function feedUntil(query: string, ready: (body: any) => boolean, options: 
 const hasId = (uuid: string) => (body: any) => body.data.some((e: { id: string }) => e.id === uuid);
 
 async function latestUuid(): Promise<string> {
-  const row = await t.db.db.selectFrom('events').select('uuid').where('company_id', '=', t.tenant.companyId).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+  const row = await t.db.db
+    .selectFrom('events')
+    .select('uuid')
+    .where('company_id', '=', t.tenant.companyId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
   return row.uuid;
 }
 
-test('the feed lists the company\'s changes newest last, deletions included, with the delivery ids', async () => {
+test("the feed lists the company's changes newest last, deletions included, with the delivery ids", async () => {
   const created = await t.request('POST', '/clients', { body: { name: 'Feed Co' } });
   const id = created.body.data.id;
   await t.request('PATCH', `/clients/${id}`, { body: { name: 'Feed Co 2' } });
   await t.request('DELETE', `/clients/${id}`);
   const body = await feedUntil(`?record_id=${id}`, (b) => b.data.length === 3);
-  assert.deepEqual(body.data.map((e: { event: string }) => e.event), ['client.created', 'client.updated', 'client.deleted']);
-  const stored = await t.db.db.selectFrom('events').select(['uuid', 'occurred_at']).where('company_id', '=', t.tenant.companyId).where('record_id', '=', id).orderBy('id').execute();
-  assert.deepEqual(body.data.map((e: { id: string }) => e.id), stored.map((s) => s.uuid), 'the same id webhook deliveries carry');
+  assert.deepEqual(
+    body.data.map((e: { event: string }) => e.event),
+    ['client.created', 'client.updated', 'client.deleted'],
+  );
+  const stored = await t.db.db
+    .selectFrom('events')
+    .select(['uuid', 'occurred_at'])
+    .where('company_id', '=', t.tenant.companyId)
+    .where('record_id', '=', id)
+    .orderBy('id')
+    .execute();
+  assert.deepEqual(
+    body.data.map((e: { id: string }) => e.id),
+    stored.map((s) => s.uuid),
+    'the same id webhook deliveries carry',
+  );
   const [first, second, third] = body.data;
   assert.deepEqual(Object.keys(first).sort(), ['action', 'data', 'entity', 'event', 'id', 'occurred_at', 'record_id']);
   assert.equal(first.entity, 'client');
@@ -68,7 +87,10 @@ test('filters by event and time; cursor pages follow each other without gaps', a
     assert.equal(page.meta.total, undefined, 'cursor pages carry no total');
     pages.push(...page.data.map((e: { id: string }) => e.id));
   }
-  assert.deepEqual(pages, all.data.map((e: { id: string }) => e.id));
+  assert.deepEqual(
+    pages,
+    all.data.map((e: { id: string }) => e.id),
+  );
   const both = await feed('?event=client.created,client.deleted&limit=200');
   assert.ok(both.data.some((e: { event: string }) => e.event === 'client.deleted'));
   const middle = all.data[2].occurred_at;
@@ -88,7 +110,10 @@ test('a cursor never passes an event whose transaction commits later', async () 
   try {
     await slow.query('begin');
     const earlyUuid = randomUUID();
-    await slow.query(`insert into events (company_id, uuid, event, entity, action, record_id, data, occurred_at) values ($1, $2, 'client.updated', 'client', 'updated', 1, '{"id":1}', now())`, [t.tenant.companyId, earlyUuid]);
+    await slow.query(
+      `insert into events (company_id, uuid, event, entity, action, record_id, data, occurred_at) values ($1, $2, 'client.updated', 'client', 'updated', 1, '{"id":1}', now())`,
+      [t.tenant.companyId, earlyUuid],
+    );
     const later = await t.request('POST', '/clients', { body: { name: 'Committed Later' } });
     assert.equal(later.status, 201);
     const during = await feed('?limit=200');
@@ -106,10 +131,20 @@ test('a cursor never passes an event whose transaction commits later', async () 
 test('events are kept 30 days', async () => {
   const old = await t.request('POST', '/clients', { body: { name: 'Ancient' } });
   const record = old.body.data.id;
-  await t.db.db.updateTable('events').set({ occurred_at: new Date(Date.now() - 31 * 86_400_000).toISOString() }).where('record_id', '=', record).where('company_id', '=', t.tenant.companyId).execute();
+  await t.db.db
+    .updateTable('events')
+    .set({ occurred_at: new Date(Date.now() - 31 * 86_400_000).toISOString() })
+    .where('record_id', '=', record)
+    .where('company_id', '=', t.tenant.companyId)
+    .execute();
   assert.equal((await feed(`?record_id=${record}`)).data.length, 0, 'older than 30 days: not listed');
   assert.ok((await purgeExpiredEvents(t.db.db)) >= 1);
-  const left = await t.db.db.selectFrom('events').select('id').where('record_id', '=', record).where('company_id', '=', t.tenant.companyId).execute();
+  const left = await t.db.db
+    .selectFrom('events')
+    .select('id')
+    .where('record_id', '=', record)
+    .where('company_id', '=', t.tenant.companyId)
+    .execute();
   assert.equal(left.length, 0, 'and purged');
 });
 
@@ -129,7 +164,11 @@ test('admin only; tenants see only their own events; bad queries are refused', a
   assert.equal((await t.request('GET', '/events?event=client.exploded')).status, 422);
   assert.equal((await t.request('GET', '/events?occurred_from=yesterday')).status, 422);
   assert.equal((await t.request('GET', '/events?cursor=garbage')).body.error.code, 'INVALID_CURSOR');
-  assert.equal((await t.request('GET', '/events?sort=-id')).body.error.code, 'UNKNOWN_FILTER_FIELD', 'the order is fixed');
+  assert.equal(
+    (await t.request('GET', '/events?sort=-id')).body.error.code,
+    'UNKNOWN_FILTER_FIELD',
+    'the order is fixed',
+  );
   const foreignCursor = (await feed('?limit=1', { tenant: other })).meta.next_cursor;
   assert.equal(foreignCursor, null);
 });

@@ -6,14 +6,33 @@ const t = await createTestApp();
 const other = await t.newTenant({ name: 'Other Co' });
 
 async function memberIdOf(personId: number, companyId = t.tenant.companyId): Promise<number> {
-  const row = await t.db.db.selectFrom('members').select('id').where('company_id', '=', companyId).where('person_id', '=', personId).executeTakeFirstOrThrow();
+  const row = await t.db.db
+    .selectFrom('members')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('person_id', '=', personId)
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
 async function stored(id: number) {
-  return t.db.db.selectFrom('members as m').innerJoin('people as p', (j) => j.onRef('p.company_id', '=', 'm.company_id').onRef('p.id', '=', 'm.person_id'))
-    .select(['p.name', 'p.surname', 'm.role', 'm.status', 'm.initials', 'm.hr_lead_id', 'm.flextime_credit', 'm.vacation_credit', 'm.updated_at'])
-    .where('m.company_id', '=', t.tenant.companyId).where('m.id', '=', id).executeTakeFirstOrThrow();
+  return t.db.db
+    .selectFrom('members as m')
+    .innerJoin('people as p', (j) => j.onRef('p.company_id', '=', 'm.company_id').onRef('p.id', '=', 'm.person_id'))
+    .select([
+      'p.name',
+      'p.surname',
+      'm.role',
+      'm.status',
+      'm.initials',
+      'm.hr_lead_id',
+      'm.flextime_credit',
+      'm.vacation_credit',
+      'm.updated_at',
+    ])
+    .where('m.company_id', '=', t.tenant.companyId)
+    .where('m.id', '=', id)
+    .executeTakeFirstOrThrow();
 }
 
 async function placeholder(body: Record<string, unknown>) {
@@ -30,7 +49,17 @@ const zed = await placeholder({ name: 'Zed', surname: '100%_Sure' });
 
 test('POST creates a limited placeholder member with role member, person and member in one go', async () => {
   const created = await t.request('POST', '/members', {
-    key: 'write', body: { name: 'Paula', surname: 'Place', email: 'paula@x.example', title: 'Designer', locale_code: 'et', ext_user_id: 'ext-9', member_type: 'contractor', hr_lead_id: t.tenant.ownerPersonId },
+    key: 'write',
+    body: {
+      name: 'Paula',
+      surname: 'Place',
+      email: 'paula@x.example',
+      title: 'Designer',
+      locale_code: 'et',
+      ext_user_id: 'ext-9',
+      member_type: 'contractor',
+      hr_lead_id: t.tenant.ownerPersonId,
+    },
   });
   assert.equal(created.status, 201, created.text);
   const m = created.body.data;
@@ -46,13 +75,25 @@ test('POST creates a limited placeholder member with role member, person and mem
   assert.equal(m.flextime_credit, null);
   assert.match(m.created_at, /Z$/);
   assert.equal(created.headers.get('etag'), `"${m.updated_at}"`);
-  const person = await t.db.db.selectFrom('people').selectAll().where('company_id', '=', t.tenant.companyId).where('id', '=', m.person_id).executeTakeFirstOrThrow();
+  const person = await t.db.db
+    .selectFrom('people')
+    .selectAll()
+    .where('company_id', '=', t.tenant.companyId)
+    .where('id', '=', m.person_id)
+    .executeTakeFirstOrThrow();
   assert.equal(person.name, 'Paula');
   assert.equal((await stored(m.id)).status, 'limited');
 });
 
 test('POST refuses role and status in the body, and other invalid bodies', async () => {
-  for (const body of [{ name: 'A', status: 'active' }, { name: 'A', role: 'admin' }, { name: '' }, { name: 'x'.repeat(256) }, { surname: 'No name' }, { name: 'A', email: 'not-an-email' }]) {
+  for (const body of [
+    { name: 'A', status: 'active' },
+    { name: 'A', role: 'admin' },
+    { name: '' },
+    { name: 'x'.repeat(256) },
+    { surname: 'No name' },
+    { name: 'A', email: 'not-an-email' },
+  ]) {
     const res = await t.request('POST', '/members', { key: 'write', body });
     assert.equal(res.status, 400, JSON.stringify(body));
     assert.equal(res.body.error.code, 'VALIDATION_ERROR');
@@ -69,19 +110,33 @@ test('POST is idempotent with Idempotency-Key', async () => {
   assert.equal(second.status, 201);
   assert.equal(second.headers.get('idempotency-replayed'), 'true');
   assert.equal(second.body.data.id, first.body.data.id);
-  const people = await t.db.db.selectFrom('people').select('id').where('company_id', '=', t.tenant.companyId).where('name', '=', 'Once').execute();
+  const people = await t.db.db
+    .selectFrom('people')
+    .select('id')
+    .where('company_id', '=', t.tenant.companyId)
+    .where('name', '=', 'Once')
+    .execute();
   assert.equal(people.length, 1);
 });
 
 test('POST with hr_lead_id that is not a member person of the company is 400 INVALID_PERSON', async () => {
-  const loner = await t.db.db.insertInto('people').values({ company_id: t.tenant.companyId, name: 'No Member', surname: null, email: null, phone: null }).returning('id').executeTakeFirstOrThrow();
+  const loner = await t.db.db
+    .insertInto('people')
+    .values({ company_id: t.tenant.companyId, name: 'No Member', surname: null, email: null, phone: null })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   for (const hr of [other.ownerPersonId, loner.id, 2147483647]) {
     const res = await t.request('POST', '/members', { key: 'write', body: { name: 'Lead Less', hr_lead_id: hr } });
     assert.equal(res.status, 400);
     assert.equal(res.body.error.code, 'INVALID_PERSON');
     assert.equal(res.body.error.details.field, 'hr_lead_id');
   }
-  const people = await t.db.db.selectFrom('people').select('id').where('company_id', '=', t.tenant.companyId).where('name', '=', 'Lead Less').execute();
+  const people = await t.db.db
+    .selectFrom('people')
+    .select('id')
+    .where('company_id', '=', t.tenant.companyId)
+    .where('name', '=', 'Lead Less')
+    .execute();
   assert.equal(people.length, 0);
 });
 
@@ -96,7 +151,7 @@ test('read keys cannot create members; personal keys of plain members cannot eit
   assert.equal(owner.status, 201);
 });
 
-test('GET /members lists the company\'s members with status, role and q filters', async () => {
+test("GET /members lists the company's members with status, role and q filters", async () => {
   const all = await t.request('GET', '/members?limit=200', { key: 'read' });
   assert.equal(all.status, 200, all.text);
   const ids = all.body.data.map((m: { id: number }) => m.id);
@@ -105,23 +160,44 @@ test('GET /members lists the company\'s members with status, role and q filters'
   assert.equal(all.body.meta.total, all.body.data.length);
 
   const owners = await t.request('GET', '/members?role=owner', { key: 'read' });
-  assert.deepEqual(owners.body.data.map((m: { id: number }) => m.id), [ownerId]);
+  assert.deepEqual(
+    owners.body.data.map((m: { id: number }) => m.id),
+    [ownerId],
+  );
   const staff = await t.request('GET', '/members?role=owner,member&status=active', { key: 'read' });
-  assert.deepEqual(staff.body.data.map((m: { id: number }) => m.id), [ownerId, markId]);
+  assert.deepEqual(
+    staff.body.data.map((m: { id: number }) => m.id),
+    [ownerId, markId],
+  );
   const limited = await t.request('GET', '/members?status=limited', { key: 'read' });
   assert.ok(limited.body.data.every((m: { status: string }) => m.status === 'limited'));
   assert.ok(limited.body.data.some((m: { id: number }) => m.id === ada.id));
 
   const byName = await t.request('GET', '/members?q=OLIV', { key: 'read' });
-  assert.deepEqual(byName.body.data.map((m: { id: number }) => m.id), [ownerId]);
+  assert.deepEqual(
+    byName.body.data.map((m: { id: number }) => m.id),
+    [ownerId],
+  );
   const bySurname = await t.request('GET', '/members?q=lovel', { key: 'read' });
-  assert.deepEqual(bySurname.body.data.map((m: { id: number }) => m.id), [ada.id]);
+  assert.deepEqual(
+    bySurname.body.data.map((m: { id: number }) => m.id),
+    [ada.id],
+  );
   const byEmail = await t.request('GET', '/members?q=calc.example', { key: 'read' });
-  assert.deepEqual(byEmail.body.data.map((m: { id: number }) => m.id), [ada.id]);
+  assert.deepEqual(
+    byEmail.body.data.map((m: { id: number }) => m.id),
+    [ada.id],
+  );
   const literal = await t.request('GET', `/members?q=${encodeURIComponent('0%_')}`, { key: 'read' });
-  assert.deepEqual(literal.body.data.map((m: { id: number }) => m.id), [zed.id]);
+  assert.deepEqual(
+    literal.body.data.map((m: { id: number }) => m.id),
+    [zed.id],
+  );
   const none = await t.request('GET', '/members?q=nobody-here', { key: 'read' });
-  assert.deepEqual(none.body, { data: [], meta: { total: 0, limit: 50, offset: 0, has_more: false, next_cursor: null } });
+  assert.deepEqual(none.body, {
+    data: [],
+    meta: { total: 0, limit: 50, offset: 0, has_more: false, next_cursor: null },
+  });
 });
 
 test('list filter and query errors', async () => {
@@ -150,7 +226,9 @@ test('cursor paging walks the list in sort order without gaps or repeats', async
   assert.equal(typeof page.body.meta.next_cursor, 'string');
   seen.push(...page.body.data.map((m: { id: number }) => m.id));
   while (page.body.meta.next_cursor) {
-    page = await t.request('GET', `/members?limit=2&cursor=${encodeURIComponent(page.body.meta.next_cursor)}`, { key: 'read' });
+    page = await t.request('GET', `/members?limit=2&cursor=${encodeURIComponent(page.body.meta.next_cursor)}`, {
+      key: 'read',
+    });
     assert.equal(page.status, 200, page.text);
     assert.equal(page.body.meta.total, undefined);
     seen.push(...page.body.data.map((m: { id: number }) => m.id));
@@ -160,7 +238,12 @@ test('cursor paging walks the list in sort order without gaps or repeats', async
 });
 
 test('credits read as null without the financials tier and as numbers for admin keys', async () => {
-  await t.db.db.updateTable('members').set({ flextime_credit: '7.50', vacation_credit: '-2.25' }).where('company_id', '=', t.tenant.companyId).where('id', '=', markId).execute();
+  await t.db.db
+    .updateTable('members')
+    .set({ flextime_credit: '7.50', vacation_credit: '-2.25' })
+    .where('company_id', '=', t.tenant.companyId)
+    .where('id', '=', markId)
+    .execute();
   for (const key of ['read', 'write', 'personal', 'personalAdmin']) {
     const one = await t.request('GET', `/members/${markId}`, { key });
     assert.equal(one.status, 200);
@@ -174,14 +257,20 @@ test('credits read as null without the financials tier and as numbers for admin 
   assert.equal(admin.body.data.vacation_credit, -2.25);
   const list = await t.request('GET', '/members?role=member&status=active', { key: 'admin' });
   assert.equal(list.body.data[0].vacation_credit, -2.25);
-  const writeResponse = await t.request('PATCH', `/members/${markId}`, { key: 'write', body: { member_type: 'staff' } });
+  const writeResponse = await t.request('PATCH', `/members/${markId}`, {
+    key: 'write',
+    body: { member_type: 'staff' },
+  });
   assert.equal(writeResponse.status, 200);
   assert.equal(writeResponse.body.data.flextime_credit, null);
-  const adminResponse = await t.request('PATCH', `/members/${markId}`, { key: 'admin', body: { member_type: 'staff' } });
+  const adminResponse = await t.request('PATCH', `/members/${markId}`, {
+    key: 'admin',
+    body: { member_type: 'staff' },
+  });
   assert.equal(adminResponse.body.data.flextime_credit, 7.5);
 });
 
-test('GET one member sets the ETag; another tenant\'s or an unknown member is 404', async () => {
+test("GET one member sets the ETag; another tenant's or an unknown member is 404", async () => {
   const one = await t.request('GET', `/members/${ada.id}`, { key: 'read' });
   assert.equal(one.status, 200);
   assert.equal(one.headers.get('etag'), `"${one.body.data.updated_at}"`);
@@ -193,7 +282,12 @@ test('GET one member sets the ETag; another tenant\'s or an unknown member is 40
   }
   const patched = await t.request('PATCH', `/members/${otherMarkId}`, { key: 'admin', body: { name: 'Hijack' } });
   assert.equal(patched.status, 404);
-  const theirs = await t.db.db.selectFrom('people').select('name').where('company_id', '=', other.companyId).where('id', '=', other.memberPersonId).executeTakeFirstOrThrow();
+  const theirs = await t.db.db
+    .selectFrom('people')
+    .select('name')
+    .where('company_id', '=', other.companyId)
+    .where('id', '=', other.memberPersonId)
+    .executeTakeFirstOrThrow();
   assert.equal(theirs.name, 'Mark');
   const bad = await t.request('GET', '/members/abc', { key: 'read' });
   assert.equal(bad.status, 400);
@@ -209,7 +303,15 @@ test('members cannot be deleted', async () => {
 test('PATCH updates the person and member fields and bumps the ETag', async () => {
   const before = await t.request('GET', `/members/${ada.id}`);
   const res = await t.request('PATCH', `/members/${ada.id}`, {
-    key: 'write', body: { name: 'Augusta', surname: 'King', locale_code: 'en', ext_user_id: 'u-1', member_type: 'analyst', hr_lead_id: t.tenant.memberPersonId },
+    key: 'write',
+    body: {
+      name: 'Augusta',
+      surname: 'King',
+      locale_code: 'en',
+      ext_user_id: 'u-1',
+      member_type: 'analyst',
+      hr_lead_id: t.tenant.memberPersonId,
+    },
   });
   assert.equal(res.status, 200, res.text);
   assert.equal(res.body.data.name, 'Augusta');
@@ -222,7 +324,10 @@ test('PATCH updates the person and member fields and bumps the ETag', async () =
   const row = await stored(ada.id);
   assert.equal(row.name, 'Augusta');
   assert.equal(row.hr_lead_id, t.tenant.memberPersonId);
-  const cleared = await t.request('PATCH', `/members/${ada.id}`, { key: 'write', body: { hr_lead_id: null, surname: null } });
+  const cleared = await t.request('PATCH', `/members/${ada.id}`, {
+    key: 'write',
+    body: { hr_lead_id: null, surname: null },
+  });
   assert.equal(cleared.body.data.hr_lead_id, null);
   assert.equal(cleared.body.data.initials, 'A');
   const empty = await t.request('PATCH', `/members/${ada.id}`, { key: 'write', body: {} });
@@ -231,7 +336,10 @@ test('PATCH updates the person and member fields and bumps the ETag', async () =
 });
 
 test('PATCH hr_lead_id of another tenant is 400 INVALID_PERSON and nothing is written', async () => {
-  const res = await t.request('PATCH', `/members/${ada.id}`, { key: 'write', body: { name: 'Changed', hr_lead_id: other.ownerPersonId } });
+  const res = await t.request('PATCH', `/members/${ada.id}`, {
+    key: 'write',
+    body: { name: 'Changed', hr_lead_id: other.ownerPersonId },
+  });
   assert.equal(res.status, 400);
   assert.equal(res.body.error.code, 'INVALID_PERSON');
   assert.notEqual((await stored(ada.id)).name, 'Changed');
@@ -239,7 +347,12 @@ test('PATCH hr_lead_id of another tenant is 400 INVALID_PERSON and nothing is wr
 
 test('PATCH touching role or status is 403 MANAGEMENT_UI_ONLY and stores nothing', async () => {
   const before = await stored(markId);
-  for (const body of [{ role: 'admin' }, { status: 'inactive' }, { name: 'Renamed', role: 'member' }, { name: 'Renamed', status: 'active' }]) {
+  for (const body of [
+    { role: 'admin' },
+    { status: 'inactive' },
+    { name: 'Renamed', role: 'member' },
+    { name: 'Renamed', status: 'active' },
+  ]) {
     for (const key of ['write', 'admin']) {
       const res = await t.request('PATCH', `/members/${markId}`, { key, body });
       assert.equal(res.status, 403, JSON.stringify(body));
@@ -272,16 +385,26 @@ test('PATCH credits needs If-Match: 428 when absent, 412 when stale, stored exac
   const etag = read.headers.get('etag')!;
   await t.request('PATCH', `/members/${markId}`, { key: 'write', body: { ext_user_id: 'bump' } });
   const before = await stored(markId);
-  const stale = await t.request('PATCH', `/members/${markId}`, { key: 'admin', headers: { 'if-match': etag }, body: { flextime_credit: 12.5 } });
+  const stale = await t.request('PATCH', `/members/${markId}`, {
+    key: 'admin',
+    headers: { 'if-match': etag },
+    body: { flextime_credit: 12.5 },
+  });
   assert.equal(stale.status, 412);
   assert.equal(stale.body.error.code, 'STALE_WRITE');
-  const garbage = await t.request('PATCH', `/members/${markId}`, { key: 'admin', headers: { 'if-match': '"not-a-version"' }, body: { flextime_credit: 12.5 } });
+  const garbage = await t.request('PATCH', `/members/${markId}`, {
+    key: 'admin',
+    headers: { 'if-match': '"not-a-version"' },
+    body: { flextime_credit: 12.5 },
+  });
   assert.equal(garbage.status, 412);
   assert.deepEqual(await stored(markId), before);
 
   const fresh = await t.request('GET', `/members/${markId}`, { key: 'admin' });
   const ok = await t.request('PATCH', `/members/${markId}`, {
-    key: 'admin', headers: { 'if-match': fresh.headers.get('etag')! }, body: { flextime_credit: 12.5, vacation_credit: -3.25, name: 'Marcus' },
+    key: 'admin',
+    headers: { 'if-match': fresh.headers.get('etag')! },
+    body: { flextime_credit: 12.5, vacation_credit: -3.25, name: 'Marcus' },
   });
   assert.equal(ok.status, 200, ok.text);
   assert.equal(ok.body.data.flextime_credit, 12.5);
@@ -292,9 +415,17 @@ test('PATCH credits needs If-Match: 428 when absent, 412 when stale, stored exac
   assert.equal(row.vacation_credit, '-3.25');
   assert.equal(ok.headers.get('etag'), `"${row.updated_at}"`);
 
-  const reused = await t.request('PATCH', `/members/${markId}`, { key: 'admin', headers: { 'if-match': fresh.headers.get('etag')! }, body: { flextime_credit: 1 } });
+  const reused = await t.request('PATCH', `/members/${markId}`, {
+    key: 'admin',
+    headers: { 'if-match': fresh.headers.get('etag')! },
+    body: { flextime_credit: 1 },
+  });
   assert.equal(reused.status, 412);
-  const bare = await t.request('PATCH', `/members/${markId}`, { key: 'admin', headers: { 'if-match': row.updated_at }, body: { flextime_credit: 999999999.99, vacation_credit: null } });
+  const bare = await t.request('PATCH', `/members/${markId}`, {
+    key: 'admin',
+    headers: { 'if-match': row.updated_at },
+    body: { flextime_credit: 999999999.99, vacation_credit: null },
+  });
   assert.equal(bare.status, 200, bare.text);
   assert.equal(bare.body.data.flextime_credit, 999999999.99);
   assert.equal(bare.body.data.vacation_credit, null);
@@ -307,17 +438,32 @@ test('PATCH credits must be numbers with at most 2 decimals and below 1e9', asyn
   const fresh = await t.request('GET', `/members/${ownerId}`, { key: 'admin' });
   const headers = { 'if-match': fresh.headers.get('etag')! };
   for (const value of [1.234, 0.001, 1e-7, 1e9, -1e9, '12.5', true]) {
-    const res = await t.request('PATCH', `/members/${ownerId}`, { key: 'admin', headers, body: { vacation_credit: value } });
+    const res = await t.request('PATCH', `/members/${ownerId}`, {
+      key: 'admin',
+      headers,
+      body: { vacation_credit: value },
+    });
     assert.equal(res.status, 400, String(value));
     assert.equal(res.body.error.code, 'VALIDATION_ERROR');
   }
-  const reason = await t.request('PATCH', `/members/${ownerId}`, { key: 'admin', headers, body: { vacation_credit: 1.234 } });
+  const reason = await t.request('PATCH', `/members/${ownerId}`, {
+    key: 'admin',
+    headers,
+    body: { vacation_credit: 1.234 },
+  });
   assert.equal(reason.body.error.details.reason, 'INVALID_AMOUNT');
   assert.equal((await stored(ownerId)).vacation_credit, null);
 });
 
 test('PATCH validation: name length, unknown fields, wrong types', async () => {
-  for (const body of [{ name: '' }, { name: 'x'.repeat(256) }, { nickname: 'Al' }, { hr_lead_id: 'one' }, { email: 'a@b.example' }, { locale_code: 'x'.repeat(17) }]) {
+  for (const body of [
+    { name: '' },
+    { name: 'x'.repeat(256) },
+    { nickname: 'Al' },
+    { hr_lead_id: 'one' },
+    { email: 'a@b.example' },
+    { locale_code: 'x'.repeat(17) },
+  ]) {
     const res = await t.request('PATCH', `/members/${ada.id}`, { key: 'write', body });
     assert.equal(res.status, 400, JSON.stringify(body));
     assert.equal(res.body.error.code, 'VALIDATION_ERROR');
@@ -329,7 +475,7 @@ test('PATCH validation: name length, unknown fields, wrong types', async () => {
   assert.equal(read.body.error.code, 'FORBIDDEN');
 });
 
-test('a plain member\'s personal key sees the team, edits only its own record', async () => {
+test("a plain member's personal key sees the team, edits only its own record", async () => {
   const list = await t.request('GET', '/members?limit=200', { key: 'personal' });
   assert.equal(list.status, 200);
   assert.ok(list.body.data.some((m: { id: number }) => m.id === ownerId));

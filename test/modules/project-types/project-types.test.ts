@@ -11,7 +11,10 @@ test('a new company starts with the default project types, listed offset-only wi
   const res = await t.request('GET', '/project-types', { key: 'read' });
   assert.equal(res.status, 200, res.text);
   assert.equal(res.headers.get('x-api-preview'), 'true');
-  assert.deepEqual(res.body.data.map((p: { name: string }) => p.name), ['General', 'Event', 'Internal']);
+  assert.deepEqual(
+    res.body.data.map((p: { name: string }) => p.name),
+    ['General', 'Event', 'Internal'],
+  );
   assert.deepEqual(Object.keys(res.body.data[0]).sort(), ['created_at', 'id', 'name', 'status', 'updated_at']);
   assert.equal(res.body.data[0].status, 'active');
   assert.deepEqual(res.body.meta, { total: 3, limit: 50, offset: 0, has_more: false });
@@ -24,7 +27,11 @@ test('a new company starts with the default project types, listed offset-only wi
 });
 
 test('filters status and q, sort, paging; bad values and cursors refused', async () => {
-  const inactive = await t.db.db.insertInto('project_types').values({ company_id: t.tenant.companyId, name: 'Old campaign', status: 'inactive' }).returning('id').executeTakeFirstOrThrow();
+  const inactive = await t.db.db
+    .insertInto('project_types')
+    .values({ company_id: t.tenant.companyId, name: 'Old campaign', status: 'inactive' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const names = async (query: string) => {
     const res = await t.request('GET', `/project-types?${query}`);
     assert.equal(res.status, 200, res.text);
@@ -47,30 +54,64 @@ test('filters status and q, sort, paging; bad values and cursors refused', async
   assert.equal(unknown.body.error.code, 'UNKNOWN_FILTER_FIELD');
 });
 
-test('another tenant\'s or a deleted project type answers 404 (with the preview header)', async () => {
+test("another tenant's or a deleted project type answers 404 (with the preview header)", async () => {
   const other = await t.newTenant({ name: 'Other Co' });
-  const foreign = await t.db.db.selectFrom('project_types').select('id').where('company_id', '=', other.companyId).executeTakeFirstOrThrow();
-  const mine = await t.db.db.selectFrom('project_types').select('id').where('company_id', '=', t.tenant.companyId).execute();
+  const foreign = await t.db.db
+    .selectFrom('project_types')
+    .select('id')
+    .where('company_id', '=', other.companyId)
+    .executeTakeFirstOrThrow();
+  const mine = await t.db.db
+    .selectFrom('project_types')
+    .select('id')
+    .where('company_id', '=', t.tenant.companyId)
+    .execute();
   assert.ok(!mine.some((r) => r.id === foreign.id), 'ids are per company');
   const res = await t.request('GET', `/project-types/${foreign.id}`);
   assert.equal(res.status, 404);
   assert.equal(res.body.error.code, 'NOT_FOUND');
   assert.equal(res.headers.get('x-api-preview'), 'true');
-  const deleted = await t.db.db.insertInto('project_types').values({ company_id: t.tenant.companyId, name: 'Removed', status: 'active', deleted_at: new Date().toISOString() }).returning('id').executeTakeFirstOrThrow();
+  const deleted = await t.db.db
+    .insertInto('project_types')
+    .values({ company_id: t.tenant.companyId, name: 'Removed', status: 'active', deleted_at: new Date().toISOString() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   assert.equal((await t.request('GET', `/project-types/${deleted.id}`)).status, 404);
   assert.deepEqual((await t.request('GET', '/project-types?q=Removed')).body.data, []);
 });
 
 test('the migration backfills the defaults for companies that have no project types, and only for them', async () => {
-  const migration = await readFile(new URL('../../../src/db/migrations/0030_projects_relations_members.sql', import.meta.url), 'utf8');
-  const backfill = migration.slice(migration.indexOf('INSERT INTO project_types'), migration.indexOf(';', migration.indexOf('INSERT INTO project_types')) + 1);
+  const migration = await readFile(
+    new URL('../../../src/db/migrations/0030_projects_relations_members.sql', import.meta.url),
+    'utf8',
+  );
+  const backfill = migration.slice(
+    migration.indexOf('INSERT INTO project_types'),
+    migration.indexOf(';', migration.indexOf('INSERT INTO project_types')) + 1,
+  );
   const bare = randomUUID();
   await t.db.db.insertInto('companies').values({ id: bare, name: 'Pre-existing Co' }).execute();
-  const count = async (companyId: string) => (await t.db.db.selectFrom('project_types').select(sql<number>`count(*)::int`.as('n')).where('company_id', '=', companyId).executeTakeFirstOrThrow()).n;
+  const count = async (companyId: string) =>
+    (
+      await t.db.db
+        .selectFrom('project_types')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .where('company_id', '=', companyId)
+        .executeTakeFirstOrThrow()
+    ).n;
   const seededBefore = await count(t.tenant.companyId);
   await sql.raw(backfill).execute(t.db.db);
-  const rows = await t.db.db.selectFrom('project_types').select(['name', 'status']).where('company_id', '=', bare).orderBy('id').execute();
-  assert.deepEqual(rows, [{ name: 'General', status: 'active' }, { name: 'Event', status: 'active' }, { name: 'Internal', status: 'active' }]);
+  const rows = await t.db.db
+    .selectFrom('project_types')
+    .select(['name', 'status'])
+    .where('company_id', '=', bare)
+    .orderBy('id')
+    .execute();
+  assert.deepEqual(rows, [
+    { name: 'General', status: 'active' },
+    { name: 'Event', status: 'active' },
+    { name: 'Internal', status: 'active' },
+  ]);
   assert.equal(await count(t.tenant.companyId), seededBefore, 'companies that already have types get none');
 });
 

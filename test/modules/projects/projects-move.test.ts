@@ -24,16 +24,33 @@ test('a different client_id moves the project and its live tasks; one task.updat
   const unrelated = await f.insertTask({ title: 'other project', client_id: clientA, project_id: other });
   const before = await f.taskClients([gone, unrelated]);
   const since = await f.lastEventId();
-  const res = await t.request('PATCH', `/projects/${project}`, { key: 'write', body: { client_id: clientD, name: 'Mover (D)' } });
+  const res = await t.request('PATCH', `/projects/${project}`, {
+    key: 'write',
+    body: { client_id: clientD, name: 'Mover (D)' },
+  });
   assert.equal(res.status, 200, res.text);
   assert.equal(res.headers.get('x-api-preview'), 'true');
   assert.equal(res.body.data.client_id, clientD);
   assert.equal(res.body.data.name, 'Mover (D)');
   assert.equal((await f.storedProject(project))?.client_id, clientD);
-  assert.deepEqual((await f.taskClients([t1, t2])).map((r) => r.client_id), [clientD, clientD]);
-  assert.deepEqual(await f.taskClients([gone, unrelated]), before, 'deleted tasks and other projects\' tasks keep their client');
+  assert.deepEqual(
+    (await f.taskClients([t1, t2])).map((r) => r.client_id),
+    [clientD, clientD],
+  );
+  assert.deepEqual(
+    await f.taskClients([gone, unrelated]),
+    before,
+    "deleted tasks and other projects' tasks keep their client",
+  );
   const events = await f.eventsSince(since);
-  assert.deepEqual(events.map((e) => [e.event, e.record_id]), [['task.updated', t1], ['task.updated', t2], ['project.updated', project]]);
+  assert.deepEqual(
+    events.map((e) => [e.event, e.record_id]),
+    [
+      ['task.updated', t1],
+      ['task.updated', t2],
+      ['project.updated', project],
+    ],
+  );
   const taskData = events[0]!.data as { id: number; client_id: number; project_id: number; title: string };
   assert.equal(taskData.client_id, clientD);
   assert.equal(taskData.project_id, project);
@@ -53,10 +70,15 @@ test('re-sending the current client_id is a no-op: nothing written, no event', a
   assert.deepEqual(await f.storedProject(project), stored);
   assert.deepEqual(await f.taskClients([task]), tasksBefore);
   assert.deepEqual(await f.eventsSince(since), []);
-  const withName = await t.request('PATCH', `/projects/${project}`, { body: { client_id: clientA, name: 'Stay renamed' } });
+  const withName = await t.request('PATCH', `/projects/${project}`, {
+    body: { client_id: clientA, name: 'Stay renamed' },
+  });
   assert.equal(withName.status, 200);
   assert.deepEqual(await f.taskClients([task]), tasksBefore, 'the same client moves no task');
-  assert.deepEqual((await f.eventsSince(since)).map((e) => e.event), ['project.updated']);
+  assert.deepEqual(
+    (await f.eventsSince(since)).map((e) => e.event),
+    ['project.updated'],
+  );
 });
 
 test('a project without a client can be given one: its tasks follow', async () => {
@@ -64,7 +86,10 @@ test('a project without a client can be given one: its tasks follow', async () =
   const task = await f.insertTask({ title: 'homeless', project_id: project });
   const res = await t.request('PATCH', `/projects/${project}`, { body: { client_id: clientB } });
   assert.equal(res.status, 200, res.text);
-  assert.deepEqual((await f.taskClients([task])).map((r) => r.client_id), [clientB]);
+  assert.deepEqual(
+    (await f.taskClients([task])).map((r) => r.client_id),
+    [clientB],
+  );
 });
 
 test('409 PARTIAL_REPARENT_REFUSED counts the tasks the member cannot see; nothing is written', async () => {
@@ -74,13 +99,21 @@ test('409 PARTIAL_REPARENT_REFUSED counts the tasks the member cannot see; nothi
     await f.insertTask({ title: 'under an invisible client', client_id: clientC, project_id: project }),
     await f.insertTask({ title: 'no client, not assigned', project_id: project }),
     await f.insertTask({ title: 'no client, assigned to member', project_id: project, assignee: member }),
-    await f.insertTask({ title: 'invisible client but assigned', client_id: clientD, project_id: project, assignee: member }),
+    await f.insertTask({
+      title: 'invisible client but assigned',
+      client_id: clientD,
+      project_id: project,
+      assignee: member,
+    }),
     await f.insertTask({ title: 'hidden but deleted', client_id: clientC, project_id: project, deleted: true }),
   ];
   const storedProject = await f.storedProject(project);
   const storedTasks = await f.taskClients(tasks);
   const since = await f.lastEventId();
-  const refused = await t.request('PATCH', `/projects/${project}`, { key: 'personal', body: { client_id: clientB, name: 'Should not stick' } });
+  const refused = await t.request('PATCH', `/projects/${project}`, {
+    key: 'personal',
+    body: { client_id: clientB, name: 'Should not stick' },
+  });
   assert.equal(refused.status, 409, refused.text);
   assert.equal(refused.body.error.code, 'PARTIAL_REPARENT_REFUSED');
   assert.deepEqual(refused.body.error.details, { stranded_tasks: 2 });
@@ -90,9 +123,15 @@ test('409 PARTIAL_REPARENT_REFUSED counts the tasks the member cannot see; nothi
   assert.deepEqual(await f.eventsSince(since), []);
 
   // The owner's personal key sees every task, so the same move goes through.
-  const moved = await t.request('PATCH', `/projects/${project}`, { key: 'personalAdmin', body: { client_id: clientB } });
+  const moved = await t.request('PATCH', `/projects/${project}`, {
+    key: 'personalAdmin',
+    body: { client_id: clientB },
+  });
   assert.equal(moved.status, 200, moved.text);
-  assert.deepEqual((await f.taskClients(tasks)).map((r) => r.client_id), [clientB, clientB, clientB, clientB, clientB, clientC]);
+  assert.deepEqual(
+    (await f.taskClients(tasks)).map((r) => r.client_id),
+    [clientB, clientB, clientB, clientB, clientB, clientC],
+  );
   assert.equal((await f.eventsSince(since)).filter((e) => e.event === 'task.updated').length, 5);
 });
 
@@ -102,7 +141,10 @@ test('a member moves a project whose tasks they all see, between clients they be
   const res = await t.request('PATCH', `/projects/${project}`, { key: 'personal', body: { client_id: clientB } });
   assert.equal(res.status, 200, res.text);
   assert.equal(res.body.data.client_id, clientB);
-  assert.deepEqual((await f.taskClients([task])).map((r) => r.client_id), [clientB]);
+  assert.deepEqual(
+    (await f.taskClients([task])).map((r) => r.client_id),
+    [clientB],
+  );
 });
 
 test('a member needs the manage-client right on both clients: INVALID_CLIENT for the destination, 403 for the current one', async () => {
@@ -113,28 +155,39 @@ test('a member needs the manage-client right on both clients: INVALID_CLIENT for
   assert.equal(toHidden.status, 400, toHidden.text);
   assert.equal(toHidden.body.error.code, 'INVALID_CLIENT');
   assert.deepEqual(await f.storedProject(project), stored);
-  assert.deepEqual((await f.taskClients([task])).map((r) => r.client_id), [clientA]);
+  assert.deepEqual(
+    (await f.taskClients([task])).map((r) => r.client_id),
+    [clientA],
+  );
 
   // Visible because they manage it, but its client is not theirs to manage.
   const managed = await f.createProject({ name: 'Managed elsewhere', client_id: clientC, manager_id: member });
   assert.equal((await t.request('GET', `/projects/${managed}`, { key: 'personal' })).status, 200);
-  const fromHidden = await t.request('PATCH', `/projects/${managed}`, { key: 'personal', body: { client_id: clientA } });
+  const fromHidden = await t.request('PATCH', `/projects/${managed}`, {
+    key: 'personal',
+    body: { client_id: clientA },
+  });
   assert.equal(fromHidden.status, 403, fromHidden.text);
   assert.equal(fromHidden.body.error.code, 'FORBIDDEN');
   assert.deepEqual(fromHidden.body.error.details, { reason: 'CLIENT_NOT_MANAGEABLE', client_id: clientC });
   assert.equal((await f.storedProject(managed))?.client_id, clientC);
 });
 
-test('visibility: a member sees projects of their clients and those they manage; the owner\'s personal key sees all', async () => {
+test("visibility: a member sees projects of their clients and those they manage; the owner's personal key sees all", async () => {
   const mine = await f.createProject({ name: 'Vis mine', client_id: clientA });
   const managed = await f.createProject({ name: 'Vis managed', client_id: clientD, manager_id: member });
   const hidden = await f.createProject({ name: 'Vis hidden', client_id: clientC });
   const orphan = await f.createProject({ name: 'Vis orphan' });
-  const ids = async (key: string) => (await t.request('GET', '/projects?q=Vis%20', { key })).body.data.map((p: { id: number }) => p.id);
+  const ids = async (key: string) =>
+    (await t.request('GET', '/projects?q=Vis%20', { key })).body.data.map((p: { id: number }) => p.id);
   assert.deepEqual(await ids('personal'), [mine, managed]);
   assert.deepEqual(await ids('personalAdmin'), [mine, managed, hidden, orphan]);
   for (const id of [hidden, orphan]) {
-    for (const [method, body] of [['GET', undefined], ['PATCH', { name: 'x' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PATCH', { name: 'x' }],
+      ['DELETE', undefined],
+    ] as const) {
       const res = await t.request(method, `/projects/${id}`, { key: 'personal', body });
       assert.equal(res.status, 404, `${method} ${id}: ${res.text}`);
     }
@@ -143,16 +196,28 @@ test('visibility: a member sees projects of their clients and those they manage;
   assert.equal((await t.request('GET', `/projects/${hidden}`, { key: 'personalAdmin' })).status, 200);
 
   const typeId = await f.projectTypeId();
-  const refused = await t.request('POST', '/projects', { key: 'personal', body: { name: 'On C', project_type_id: typeId, client_id: clientC } });
+  const refused = await t.request('POST', '/projects', {
+    key: 'personal',
+    body: { name: 'On C', project_type_id: typeId, client_id: clientC },
+  });
   assert.equal(refused.status, 400);
   assert.equal(refused.body.error.code, 'INVALID_CLIENT');
-  const own = await t.request('POST', '/projects', { key: 'personal', body: { name: 'Member own', project_type_id: typeId } });
+  const own = await t.request('POST', '/projects', {
+    key: 'personal',
+    body: { name: 'Member own', project_type_id: typeId },
+  });
   assert.equal(own.status, 201, own.text);
   assert.equal(own.body.data.manager_id, member, 'a member who names no manager manages what they create');
-  const handOver = await t.request('PATCH', `/projects/${own.body.data.id}`, { key: 'personal', body: { manager_id: t.tenant.ownerPersonId } });
+  const handOver = await t.request('PATCH', `/projects/${own.body.data.id}`, {
+    key: 'personal',
+    body: { manager_id: t.tenant.ownerPersonId },
+  });
   assert.equal(handOver.status, 200, handOver.text);
   assert.equal(handOver.body.data.manager_id, t.tenant.ownerPersonId);
   assert.equal((await t.request('GET', `/projects/${own.body.data.id}`, { key: 'personal' })).status, 404);
-  const byAdmin = await t.request('POST', '/projects', { key: 'personalAdmin', body: { name: 'Owner own', project_type_id: typeId } });
+  const byAdmin = await t.request('POST', '/projects', {
+    key: 'personalAdmin',
+    body: { name: 'Owner own', project_type_id: typeId },
+  });
   assert.equal(byAdmin.body.data.manager_id, null);
 });

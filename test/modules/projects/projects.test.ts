@@ -7,16 +7,36 @@ import { projectFixtures } from './fixtures.ts';
 const t = await createTestApp();
 const f = projectFixtures(t);
 
-const FIELDS = ['client_id', 'created_at', 'custom_fields', 'event_date', 'id', 'manager_id', 'name', 'project_type_id', 'status', 'status_text', 'updated_at'];
+const FIELDS = [
+  'client_id',
+  'created_at',
+  'custom_fields',
+  'event_date',
+  'id',
+  'manager_id',
+  'name',
+  'project_type_id',
+  'status',
+  'status_text',
+  'updated_at',
+];
 
 test('create, read, list, update and delete a project; every answer carries X-Api-Preview', async () => {
   const typeId = await f.projectTypeId();
   const clientId = await f.createClient('Project client');
   const since = await f.lastEventId();
-  const created = await t.request('POST', '/projects', { key: 'write', body: {
-    name: 'Launch', project_type_id: typeId, client_id: clientId, manager_id: t.tenant.ownerPersonId, status_text: 'kick-off',
-    event_date: '2026-05-01T10:00:00+02:00', fields: { budget_code: 'B7' },
-  } });
+  const created = await t.request('POST', '/projects', {
+    key: 'write',
+    body: {
+      name: 'Launch',
+      project_type_id: typeId,
+      client_id: clientId,
+      manager_id: t.tenant.ownerPersonId,
+      status_text: 'kick-off',
+      event_date: '2026-05-01T10:00:00+02:00',
+      fields: { budget_code: 'B7' },
+    },
+  });
   assert.equal(created.status, 201, created.text);
   assert.equal(created.headers.get('x-api-preview'), 'true');
   const project = created.body.data;
@@ -42,7 +62,10 @@ test('create, read, list, update and delete a project; every answer carries X-Ap
   assert.deepEqual(list.body.data, [project]);
   assert.deepEqual(list.body.meta, { total: 1, limit: 50, offset: 0, has_more: false, next_cursor: null });
 
-  const patched = await t.request('PATCH', `/projects/${project.id}`, { key: 'write', body: { name: 'Launch v2', status_text: null, event_date: null, manager_id: null, custom_fields: null } });
+  const patched = await t.request('PATCH', `/projects/${project.id}`, {
+    key: 'write',
+    body: { name: 'Launch v2', status_text: null, event_date: null, manager_id: null, custom_fields: null },
+  });
   assert.equal(patched.status, 200, patched.text);
   assert.equal(patched.headers.get('x-api-preview'), 'true');
   assert.equal(patched.body.data.name, 'Launch v2');
@@ -68,14 +91,19 @@ test('create, read, list, update and delete a project; every answer carries X-Ap
   assert.equal((await t.request('DELETE', `/projects/${project.id}`)).status, 404);
 
   const events = await f.eventsSince(since);
-  assert.deepEqual(events.map((e) => e.event), ['project.created', 'project.updated', 'project.deleted']);
+  assert.deepEqual(
+    events.map((e) => e.event),
+    ['project.created', 'project.updated', 'project.deleted'],
+  );
   assert.deepEqual(events[0]!.data, project);
   assert.deepEqual(events[1]!.data, patched.body.data);
   assert.deepEqual(events[2]!.data, { id: project.id });
 });
 
 test('a project without client or manager; client_id may be null on create', async () => {
-  const res = await t.request('POST', '/projects', { body: { name: 'Internal tooling', project_type_id: await f.projectTypeId(t.tenant, 'Internal'), client_id: null } });
+  const res = await t.request('POST', '/projects', {
+    body: { name: 'Internal tooling', project_type_id: await f.projectTypeId(t.tenant, 'Internal'), client_id: null },
+  });
   assert.equal(res.status, 201, res.text);
   assert.equal(res.body.data.client_id, null);
   assert.equal(res.body.data.manager_id, null);
@@ -86,30 +114,53 @@ test('invalid bodies: 400 VALIDATION_ERROR, nothing stored; raw status is not wr
   const typeId = await f.projectTypeId();
   const id = await f.createProject({ name: 'Stable' });
   const before = await f.storedProject(id);
-  const count = async () => (await t.db.db.selectFrom('projects').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
+  const count = async () =>
+    (
+      await t.db.db
+        .selectFrom('projects')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .executeTakeFirstOrThrow()
+    ).n;
   const n = await count();
   const bad: Array<[string, Record<string, unknown>, string]> = [
     ['empty name', { name: '', project_type_id: typeId }, 'name'],
     ['256-character name', { name: 'x'.repeat(256), project_type_id: typeId }, 'name'],
     ['raw status', { name: 'P', project_type_id: typeId, status: 'cancelled' }, 'status'],
-    ['event_date without offset', { name: 'P', project_type_id: typeId, event_date: '2026-05-01T10:00:00' }, 'event_date'],
+    [
+      'event_date without offset',
+      { name: 'P', project_type_id: typeId, event_date: '2026-05-01T10:00:00' },
+      'event_date',
+    ],
     ['unknown field', { name: 'P', project_type_id: typeId, colour: 'red' }, 'colour'],
     ['project_type_id as text', { name: 'P', project_type_id: String(typeId) }, 'project_type_id'],
   ];
-  for (const [why, body, field] of [...bad, ['missing project_type_id', { name: 'P' }, 'project_type_id'] as const, ['missing name', { project_type_id: typeId }, 'name'] as const]) {
+  for (const [why, body, field] of [
+    ...bad,
+    ['missing project_type_id', { name: 'P' }, 'project_type_id'] as const,
+    ['missing name', { project_type_id: typeId }, 'name'] as const,
+  ]) {
     const res = await t.request('POST', '/projects', { body });
     assert.equal(res.status, 400, `${why}: ${res.text}`);
     assert.equal(res.body.error.code, 'VALIDATION_ERROR', why);
     assert.equal(res.headers.get('x-api-preview'), 'true');
     assert.ok(JSON.stringify(res.body.error.details).includes(field), `${why}: ${res.text}`);
   }
-  const both = await t.request('POST', '/projects', { body: { name: 'P', project_type_id: typeId, fields: {}, custom_fields: {} } });
+  const both = await t.request('POST', '/projects', {
+    body: { name: 'P', project_type_id: typeId, fields: {}, custom_fields: {} },
+  });
   assert.equal(both.status, 400);
   assert.equal(both.body.error.details.reason, 'DUPLICATE_ALIAS');
   assert.equal(await count(), n);
 
-  const patchBad = bad.filter(([w]) => w !== 'project_type_id as text').map(([w, b]) => [w, { ...b, project_type_id: undefined }] as const);
-  for (const [why, body] of [...patchBad, ['unknown status_action', { status_action: 'finish' }] as const, ['null client_id', { client_id: null }] as const, ['null project_type_id', { project_type_id: null }] as const]) {
+  const patchBad = bad
+    .filter(([w]) => w !== 'project_type_id as text')
+    .map(([w, b]) => [w, { ...b, project_type_id: undefined }] as const);
+  for (const [why, body] of [
+    ...patchBad,
+    ['unknown status_action', { status_action: 'finish' }] as const,
+    ['null client_id', { client_id: null }] as const,
+    ['null project_type_id', { project_type_id: null }] as const,
+  ]) {
     const res = await t.request('PATCH', `/projects/${id}`, { body: JSON.parse(JSON.stringify(body)) });
     assert.equal(res.status, 400, `${why}: ${res.text}`);
     assert.equal(res.body.error.code, 'VALIDATION_ERROR', why);
@@ -123,15 +174,25 @@ test('invalid bodies: 400 VALIDATION_ERROR, nothing stored; raw status is not wr
   assert.equal(badId.body.error.code, 'VALIDATION_ERROR');
 });
 
-test('references: INVALID_PROJECT_TYPE, INVALID_CLIENT, INVALID_PERSON for absent, deleted or another tenant\'s ids', async () => {
+test("references: INVALID_PROJECT_TYPE, INVALID_CLIENT, INVALID_PERSON for absent, deleted or another tenant's ids", async () => {
   const other = await t.newTenant({ name: 'Other Co' });
   const typeId = await f.projectTypeId();
   const foreignType = await f.projectTypeId(other);
   const foreignClient = await f.createClient('Foreign client', other);
   const deletedClient = await f.createClient('Gone client');
   assert.equal((await t.request('DELETE', `/clients/${deletedClient}`)).status, 204);
-  const deletedType = (await t.db.db.insertInto('project_types').values({ company_id: t.tenant.companyId, name: 'Retired', status: 'active', deleted_at: new Date().toISOString() })
-    .returning('id').executeTakeFirstOrThrow()).id;
+  const deletedType = (
+    await t.db.db
+      .insertInto('project_types')
+      .values({
+        company_id: t.tenant.companyId,
+        name: 'Retired',
+        status: 'active',
+        deleted_at: new Date().toISOString(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   const id = await f.createProject({ name: 'Referencing' });
   const before = await f.storedProject(id);
   const cases: Array<[Record<string, unknown>, string, string]> = [
@@ -189,11 +250,18 @@ test('status_action: every allowed transition, and 409 INVALID_STATUS_TRANSITION
   assert.equal((await f.storedProject(id))?.archived_from, 'cancelled');
   await expectStatus('unarchive', 'cancelled');
   assert.equal((await f.storedProject(id))?.archived_from, null);
-  const combined = await t.request('PATCH', `/projects/${id}`, { body: { status_action: 'activate', status_text: 'back on' } });
+  const combined = await t.request('PATCH', `/projects/${id}`, {
+    body: { status_action: 'activate', status_text: 'back on' },
+  });
   assert.equal(combined.status, 200);
   assert.equal(combined.body.data.status, 'active');
   assert.equal(combined.body.data.status_text, 'back on');
-  const events = await t.db.db.selectFrom('events').select('event').where('record_id', '=', id).where('entity', '=', 'project').execute();
+  const events = await t.db.db
+    .selectFrom('events')
+    .select('event')
+    .where('record_id', '=', id)
+    .where('entity', '=', 'project')
+    .execute();
   assert.equal(events.length, 1 + 8, 'one created and one updated per successful change');
 });
 
@@ -228,18 +296,25 @@ test('list filters, sorting, 422 for a bad filter value, cursor paging', async (
   assert.equal(first.body.meta.has_more, true);
   const second = await t.request('GET', `/projects?limit=2&cursor=${encodeURIComponent(first.body.meta.next_cursor)}`);
   assert.equal(second.status, 200, second.text);
-  assert.deepEqual(second.body.data.map((p: { id: number }) => p.id), [c]);
+  assert.deepEqual(
+    second.body.data.map((p: { id: number }) => p.id),
+    [c],
+  );
   assert.equal(second.body.meta.total, undefined);
   const badCursor = await t.request('GET', '/projects?cursor=nope');
   assert.equal(badCursor.status, 400);
   assert.equal(badCursor.body.error.code, 'INVALID_CURSOR');
 });
 
-test('another tenant\'s project answers 404 and stays untouched; the read key is refused (write scope)', async () => {
+test("another tenant's project answers 404 and stays untouched; the read key is refused (write scope)", async () => {
   const other = await t.newTenant({ name: 'Neighbour Co' });
   const foreign = await f.createProject({ name: 'Theirs' }, other);
   const before = await f.storedProject(foreign, other.companyId);
-  for (const [method, body] of [['GET', undefined], ['PATCH', { name: 'Mine' }], ['DELETE', undefined]] as const) {
+  for (const [method, body] of [
+    ['GET', undefined],
+    ['PATCH', { name: 'Mine' }],
+    ['DELETE', undefined],
+  ] as const) {
     const res = await t.request(method, `/projects/${foreign}`, { body });
     assert.equal(res.status, 404, `${method}: ${res.text}`);
     assert.equal(res.body.error.code, 'NOT_FOUND');
@@ -248,7 +323,13 @@ test('another tenant\'s project answers 404 and stays untouched; the read key is
   assert.deepEqual((await t.request('GET', '/projects?q=Theirs')).body.data, []);
 
   const own = await f.createProject({ name: 'Read key target' });
-  for (const [method, path, body] of [['GET', '/projects', undefined], ['GET', `/projects/${own}`, undefined], ['POST', '/projects', { name: 'x', project_type_id: 1 }], ['PATCH', `/projects/${own}`, { name: 'x' }], ['DELETE', `/projects/${own}`, undefined]] as const) {
+  for (const [method, path, body] of [
+    ['GET', '/projects', undefined],
+    ['GET', `/projects/${own}`, undefined],
+    ['POST', '/projects', { name: 'x', project_type_id: 1 }],
+    ['PATCH', `/projects/${own}`, { name: 'x' }],
+    ['DELETE', `/projects/${own}`, undefined],
+  ] as const) {
     const res = await t.request(method, path, { key: 'read', body });
     assert.equal(res.status, 403, `${method} ${path}: ${res.text}`);
     assert.equal(res.body.error.code, 'FORBIDDEN');

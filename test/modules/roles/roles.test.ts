@@ -14,7 +14,13 @@ async function createRole(body: Record<string, unknown>, tenant?: TenantFixture)
 const storedRole = (id: number, companyId = t.tenant.companyId) =>
   t.db.db.selectFrom('roles').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
 
-const countRoles = async () => (await t.db.db.selectFrom('roles').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
+const countRoles = async () =>
+  (
+    await t.db.db
+      .selectFrom('roles')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 
 test('create, read, list, update and delete a role (job title); every answer carries X-Api-Preview', async () => {
   const created = await t.request('POST', '/roles', { key: 'write', body: { name: 'Accountant' } });
@@ -42,13 +48,23 @@ test('create, read, list, update and delete a role (job title); every answer car
   assert.deepEqual(unchanged.body.data, patched.body.data);
 
   // A member's title is free text, not a reference: deleting a title in use is a plain soft delete.
-  await t.db.db.updateTable('members').set({ title: 'Senior accountant' }).where('company_id', '=', t.tenant.companyId).where('person_id', '=', t.tenant.memberPersonId).execute();
+  await t.db.db
+    .updateTable('members')
+    .set({ title: 'Senior accountant' })
+    .where('company_id', '=', t.tenant.companyId)
+    .where('person_id', '=', t.tenant.memberPersonId)
+    .execute();
   const deleted = await t.request('DELETE', `/roles/${role.id}`, { key: 'write' });
   assert.equal(deleted.status, 204);
   assert.equal(deleted.text, '');
   assert.equal(deleted.headers.get('x-api-preview'), 'true');
   assert.notEqual((await storedRole(role.id))?.deleted_at, null);
-  const member = await t.db.db.selectFrom('members').select('title').where('company_id', '=', t.tenant.companyId).where('person_id', '=', t.tenant.memberPersonId).executeTakeFirst();
+  const member = await t.db.db
+    .selectFrom('members')
+    .select('title')
+    .where('company_id', '=', t.tenant.companyId)
+    .where('person_id', '=', t.tenant.memberPersonId)
+    .executeTakeFirst();
   assert.equal(member?.title, 'Senior accountant');
   const gone = await t.request('GET', `/roles/${role.id}`);
   assert.equal(gone.status, 404);
@@ -60,17 +76,25 @@ test('create, read, list, update and delete a role (job title); every answer car
 
 test('the list is ordered by id, offset-only, default limit 100, and refuses sort and cursor', async () => {
   const tenant = await t.newTenant({ name: 'Many titles Co' });
-  await sql`insert into roles (company_id, name) select ${tenant.companyId}, 'Title ' || n from generate_series(1, 103) n`.execute(t.db.db);
+  await sql`insert into roles (company_id, name) select ${tenant.companyId}, 'Title ' || n from generate_series(1, 103) n`.execute(
+    t.db.db,
+  );
   const listed = await t.request('GET', '/roles', { tenant, key: 'read' });
   assert.equal(listed.status, 200, listed.text);
   assert.equal(listed.headers.get('x-api-preview'), 'true');
   assert.equal(listed.body.data.length, 100);
   assert.deepEqual(listed.body.meta, { total: 103, limit: 100, offset: 0, has_more: true });
   const ids = listed.body.data.map((r: { id: number }) => r.id);
-  assert.deepEqual(ids, [...ids].sort((a: number, b: number) => a - b));
+  assert.deepEqual(
+    ids,
+    [...ids].sort((a: number, b: number) => a - b),
+  );
   assert.equal(listed.body.data[0].name, 'Title 1');
   const rest = await t.request('GET', '/roles?offset=100&limit=10', { tenant });
-  assert.deepEqual(rest.body.data.map((r: { name: string }) => r.name), ['Title 101', 'Title 102', 'Title 103']);
+  assert.deepEqual(
+    rest.body.data.map((r: { name: string }) => r.name),
+    ['Title 101', 'Title 102', 'Title 103'],
+  );
   assert.deepEqual(rest.body.meta, { total: 103, limit: 10, offset: 100, has_more: false });
 
   for (const query of ['sort=name', 'sort=-id']) {
@@ -119,11 +143,15 @@ test('create and update refuse invalid bodies with 400 VALIDATION_ERROR and stor
   assert.equal(name255.status, 201);
 });
 
-test('another tenant\'s role answers 404 on GET, PATCH and DELETE and stays untouched', async () => {
+test("another tenant's role answers 404 on GET, PATCH and DELETE and stays untouched", async () => {
   const other = await t.newTenant({ name: 'Other Co' });
   const foreign = await createRole({ name: 'Their title' }, other);
   const before = await storedRole(foreign, other.companyId);
-  for (const [method, body] of [['GET', undefined], ['PATCH', { name: 'Mine' }], ['DELETE', undefined]] as const) {
+  for (const [method, body] of [
+    ['GET', undefined],
+    ['PATCH', { name: 'Mine' }],
+    ['DELETE', undefined],
+  ] as const) {
     const res = await t.request(method, `/roles/${foreign}`, { body });
     assert.equal(res.status, 404, `${method}: ${res.text}`);
     assert.equal(res.body.error.code, 'NOT_FOUND');
@@ -136,7 +164,11 @@ test('a read key cannot write (403 FORBIDDEN); personal keys see and write the c
   const id = await createRole({ name: 'Guarded' });
   const before = await storedRole(id);
   const total = await countRoles();
-  const attempts = [['POST', '/roles', { name: 'Nope' }], ['PATCH', `/roles/${id}`, { name: 'Nope' }], ['DELETE', `/roles/${id}`, undefined]] as const;
+  const attempts = [
+    ['POST', '/roles', { name: 'Nope' }],
+    ['PATCH', `/roles/${id}`, { name: 'Nope' }],
+    ['DELETE', `/roles/${id}`, undefined],
+  ] as const;
   for (const [method, path, body] of attempts) {
     const res = await t.request(method, path, { key: 'read', body });
     assert.equal(res.status, 403, `${method}: ${res.text}`);

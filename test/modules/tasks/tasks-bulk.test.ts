@@ -1,7 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp } from '../../helpers.ts';
-import { createClient, createTask, insertProject, insertTaskRow, storedAssignees, storedTask, waitForJob } from './fixtures.ts';
+import {
+  createClient,
+  createTask,
+  insertProject,
+  insertTaskRow,
+  storedAssignees,
+  storedTask,
+  waitForJob,
+} from './fixtures.ts';
 import { runBulkJob } from '../../../src/modules/tasks/tasks.bulk.ts';
 import { kickJob } from '../../../src/modules/jobs/jobs.runner.ts';
 import { insertJob } from '../../../src/modules/jobs/jobs.repository.ts';
@@ -10,8 +18,10 @@ import type { Ctx } from '../../../src/platform/context.ts';
 const t = await createTestApp();
 const other = await t.newTenant();
 
-const eventCount = async () => (await t.db.db.selectFrom('events').select('id').where('company_id', '=', t.tenant.companyId).execute()).length;
-const bulk = (body: unknown, key = 'write', headers?: Record<string, string>) => t.request('POST', '/tasks/bulk-action', { body, key, headers });
+const eventCount = async () =>
+  (await t.db.db.selectFrom('events').select('id').where('company_id', '=', t.tenant.companyId).execute()).length;
+const bulk = (body: unknown, key = 'write', headers?: Record<string, string>) =>
+  t.request('POST', '/tasks/bulk-action', { body, key, headers });
 
 test('a status bulk action runs as a background job, honours the list fence and fires no events', async () => {
   const client = await createClient(t, { name: 'Bulk status' });
@@ -25,10 +35,27 @@ test('a status bulk action runs as a background job, honours the list fence and 
   const template = await insertTaskRow(t, { template_kind: 'workflow_template', client_id: client });
   const events = await eventCount();
 
-  const res = await bulk({ action: 'status', status: 'finished', filter: { client_id: client, status: ['new', 'in_progress'] } });
+  const res = await bulk({
+    action: 'status',
+    status: 'finished',
+    filter: { client_id: client, status: ['new', 'in_progress'] },
+  });
   assert.equal(res.status, 202, res.text);
   const queued = res.body.data;
-  assert.deepEqual(Object.keys(queued).sort(), ['created_at', 'failed_client_ids', 'failed_count', 'finished_at', 'id', 'processed_count', 'skipped_client_ids', 'skipped_count', 'started_at', 'status', 'total_count', 'type']);
+  assert.deepEqual(Object.keys(queued).sort(), [
+    'created_at',
+    'failed_client_ids',
+    'failed_count',
+    'finished_at',
+    'id',
+    'processed_count',
+    'skipped_client_ids',
+    'skipped_count',
+    'started_at',
+    'status',
+    'total_count',
+    'type',
+  ]);
   assert.equal(queued.type, 'task_bulk_action');
   assert.equal(queued.status, 'queued');
   const job = await waitForJob(t, queued.id);
@@ -50,9 +77,18 @@ test('a status bulk action runs as a background job, honours the list fence and 
   assert.equal((await storedTask(t, timer)).status, 'new', 'timer rows are outside the list fence');
   assert.equal((await storedTask(t, template)).status, 'new', 'template rows are outside the list fence');
   assert.equal(await eventCount(), events, 'bulk actions fire no webhook events');
-  const stored = await t.db.db.selectFrom('jobs').selectAll().where('company_id', '=', t.tenant.companyId).where('id', '=', queued.id).executeTakeFirstOrThrow();
+  const stored = await t.db.db
+    .selectFrom('jobs')
+    .selectAll()
+    .where('company_id', '=', t.tenant.companyId)
+    .where('id', '=', queued.id)
+    .executeTakeFirstOrThrow();
   assert.equal(stored.api_key_id, t.tenant.keyIds.write);
-  assert.deepEqual(stored.params, { action: 'status', status: 'finished', filter: { client_id: client, status: ['new', 'in_progress'] } });
+  assert.deepEqual(stored.params, {
+    action: 'status',
+    status: 'finished',
+    filter: { client_id: client, status: ['new', 'in_progress'] },
+  });
 });
 
 test('assignee bulk actions add, remove and replace; explicit ids reach any row', async () => {
@@ -69,7 +105,10 @@ test('assignee bulk actions add, remove and replace; explicit ids reach any row'
     return waitForJob(t, res.body.data.id);
   };
   assert.equal((await run({ assignee_id: member, mode: 'add' })).total_count, 3);
-  assert.deepEqual(await storedAssignees(t, a.id), [owner, member].sort((x, y) => x - y));
+  assert.deepEqual(
+    await storedAssignees(t, a.id),
+    [owner, member].sort((x, y) => x - y),
+  );
   assert.deepEqual(await storedAssignees(t, timer), [member]);
   await run({ assignee_id: owner, mode: 'remove' });
   assert.deepEqual(await storedAssignees(t, a.id), [member]);
@@ -100,7 +139,9 @@ test('a delete bulk action soft-deletes the selection', async () => {
 });
 
 test('bad bulk bodies are refused before any job is queued', async () => {
-  const jobsBefore = (await t.db.db.selectFrom('jobs').select('id').where('company_id', '=', t.tenant.companyId).execute()).length;
+  const jobsBefore = (
+    await t.db.db.selectFrom('jobs').select('id').where('company_id', '=', t.tenant.companyId).execute()
+  ).length;
   const task = await createTask(t);
   const theirs = await createTask(t, {}, { tenant: other });
   const foreignClient = await createClient(t, {}, other);
@@ -113,17 +154,34 @@ test('bad bulk bodies are refused before any job is queued', async () => {
     [{ action: 'status', status: 'finished', filter: { status: ['done'] } }, 'VALIDATION_ERROR'],
     [{ action: 'status', status: 'finished', filter: { ids: [task.id], title: 'x' } }, 'VALIDATION_ERROR'],
     [{ action: 'status', status: 'finished', filter: { ids: [] } }, 'VALIDATION_ERROR'],
-    [{ action: 'status', status: 'finished', filter: { ids: Array.from({ length: 1001 }, (_, i) => i + 1) } }, 'VALIDATION_ERROR'],
+    [
+      { action: 'status', status: 'finished', filter: { ids: Array.from({ length: 1001 }, (_, i) => i + 1) } },
+      'VALIDATION_ERROR',
+    ],
     [{ action: 'status', filter: { ids: [task.id] } }, 'VALIDATION_ERROR', 'MISSING_FIELD'],
-    [{ action: 'status', status: 'new', mode: 'add', filter: { ids: [task.id] } }, 'VALIDATION_ERROR', 'FIELD_NOT_ALLOWED'],
-    [{ action: 'assignee', assignee_id: t.tenant.ownerPersonId, filter: { ids: [task.id] } }, 'VALIDATION_ERROR', 'MISSING_FIELD'],
-    [{ action: 'assignee', assignee_id: t.tenant.ownerPersonId, mode: 'swap', filter: { ids: [task.id] } }, 'VALIDATION_ERROR'],
+    [
+      { action: 'status', status: 'new', mode: 'add', filter: { ids: [task.id] } },
+      'VALIDATION_ERROR',
+      'FIELD_NOT_ALLOWED',
+    ],
+    [
+      { action: 'assignee', assignee_id: t.tenant.ownerPersonId, filter: { ids: [task.id] } },
+      'VALIDATION_ERROR',
+      'MISSING_FIELD',
+    ],
+    [
+      { action: 'assignee', assignee_id: t.tenant.ownerPersonId, mode: 'swap', filter: { ids: [task.id] } },
+      'VALIDATION_ERROR',
+    ],
     [{ action: 'delete', status: 'new', filter: { ids: [task.id] } }, 'VALIDATION_ERROR', 'FIELD_NOT_ALLOWED'],
     [{ action: 'delete', filter: { ids: [task.id, theirs.id] } }, 'INVALID_TASK'],
     [{ action: 'delete', filter: { client_id: foreignClient } }, 'INVALID_CLIENT'],
     [{ action: 'delete', filter: { project_id: foreignProject } }, 'INVALID_PROJECT'],
     [{ action: 'delete', filter: { assignee_id: other.ownerPersonId } }, 'INVALID_PERSON'],
-    [{ action: 'assignee', assignee_id: other.memberPersonId, mode: 'add', filter: { ids: [task.id] } }, 'INVALID_PERSON'],
+    [
+      { action: 'assignee', assignee_id: other.memberPersonId, mode: 'add', filter: { ids: [task.id] } },
+      'INVALID_PERSON',
+    ],
   ];
   for (const [body, code, reason] of cases) {
     const res = await bulk(body);
@@ -135,15 +193,22 @@ test('bad bulk bodies are refused before any job is queued', async () => {
   assert.deepEqual(invalidTask.body.error.details.invalid_ids, [theirs.id]);
   const readOnly = await bulk({ action: 'delete', filter: { ids: [task.id] } }, 'read');
   assert.equal(readOnly.status, 403);
-  assert.equal((await t.db.db.selectFrom('jobs').select('id').where('company_id', '=', t.tenant.companyId).execute()).length, jobsBefore);
+  assert.equal(
+    (await t.db.db.selectFrom('jobs').select('id').where('company_id', '=', t.tenant.companyId).execute()).length,
+    jobsBefore,
+  );
   assert.equal((await storedTask(t, task.id)).deleted_at, null);
 });
 
-test('a plain member\'s bulk action only reaches tasks they see', async () => {
+test("a plain member's bulk action only reaches tasks they see", async () => {
   const mine = await createClient(t, { name: 'Member bulk', default_person_id: t.tenant.memberPersonId });
-  const foreign = await createClient(t, { name: 'Not the member\'s' });
+  const foreign = await createClient(t, { name: "Not the member's" });
   const visible = await createTask(t, { client_id: mine, status: 'inactive' });
-  const assigned = await createTask(t, { client_id: foreign, status: 'inactive', assignees: [t.tenant.memberPersonId] });
+  const assigned = await createTask(t, {
+    client_id: foreign,
+    status: 'inactive',
+    assignees: [t.tenant.memberPersonId],
+  });
   const hidden = await createTask(t, { client_id: foreign, status: 'inactive' });
   const res = await bulk({ action: 'status', status: 'archived', filter: { status: ['inactive'] } }, 'personal');
   assert.equal(res.status, 202, res.text);
@@ -175,27 +240,55 @@ test('the bulk action accepts an Idempotency-Key: a retry replays the same job',
   assert.equal(second.headers.get('idempotency-replayed'), 'true');
   assert.deepEqual(second.body, first.body);
   await waitForJob(t, first.body.data.id);
-  const jobs = await t.db.db.selectFrom('jobs').select('id').where('company_id', '=', t.tenant.companyId).where('params', '@>', JSON.stringify({ filter: { ids: [task.id] } }) as never).execute();
+  const jobs = await t.db.db
+    .selectFrom('jobs')
+    .select('id')
+    .where('company_id', '=', t.tenant.companyId)
+    .where('params', '@>', JSON.stringify({ filter: { ids: [task.id] } }) as never)
+    .execute();
   assert.equal(jobs.length, 1);
   assert.equal((await storedTask(t, task.id)).status, 'in_progress');
 });
 
 /** The runner as the request would hand it over, for provoking failures the API's validation keeps out. */
 const ownerCtx = (): Ctx => ({
-  db: t.db.db, companyId: t.tenant.companyId, requestId: 'test',
-  company: { id: t.tenant.companyId, name: 'Test Co', timezone: 'UTC', currency: 'EUR', subscription_status: 'active', plan: 'pro', features: {} },
-  key: { id: t.tenant.keyIds.admin, kind: 'integration', scopes: ['read', 'write', 'admin'], personId: t.tenant.ownerPersonId },
+  db: t.db.db,
+  companyId: t.tenant.companyId,
+  requestId: 'test',
+  company: {
+    id: t.tenant.companyId,
+    name: 'Test Co',
+    timezone: 'UTC',
+    currency: 'EUR',
+    subscription_status: 'active',
+    plan: 'pro',
+    features: {},
+  },
+  key: {
+    id: t.tenant.keyIds.admin,
+    kind: 'integration',
+    scopes: ['read', 'write', 'admin'],
+    personId: t.tenant.ownerPersonId,
+  },
   actor: { personId: t.tenant.ownerPersonId, role: 'owner', restricted: false },
 });
 
 test('a failing chunk is counted in failed_count and the job still finishes; a failing job is marked failed', async () => {
   const ctx = ownerCtx();
   const tasks = [await createTask(t), await createTask(t)];
-  const body = { action: 'assignee', assignee_id: 999_999, mode: 'add', filter: { ids: tasks.map((task) => task.id) } } as const;
+  const body = {
+    action: 'assignee',
+    assignee_id: 999_999,
+    mode: 'add',
+    filter: { ids: tasks.map((task) => task.id) },
+  } as const;
   const chunkFails = await insertJob(ctx, 'task_bulk_action', body);
   await kickJob(ctx.db, ctx.companyId, chunkFails, runBulkJob);
   const partial = await waitForJob(t, chunkFails);
-  assert.deepEqual([partial.status, partial.total_count, partial.processed_count, partial.failed_count], ['finished', 2, 2, 2]);
+  assert.deepEqual(
+    [partial.status, partial.total_count, partial.processed_count, partial.failed_count],
+    ['finished', 2, 2, 2],
+  );
   for (const task of tasks) assert.deepEqual(await storedAssignees(t, task.id), []);
 
   const broken = { action: 'delete', filter: { client_id: 'not a number' } };
@@ -204,6 +297,11 @@ test('a failing chunk is counted in failed_count and the job still finishes; a f
   const failed = await waitForJob(t, jobFails);
   assert.equal(failed.status, 'failed');
   assert.notEqual(failed.finished_at, null);
-  const row = await t.db.db.selectFrom('jobs').select('error').where('company_id', '=', t.tenant.companyId).where('id', '=', jobFails).executeTakeFirstOrThrow();
+  const row = await t.db.db
+    .selectFrom('jobs')
+    .select('error')
+    .where('company_id', '=', t.tenant.companyId)
+    .where('id', '=', jobFails)
+    .executeTakeFirstOrThrow();
   assert.ok(row.error && row.error.length > 0);
 });

@@ -12,14 +12,25 @@ const projectA = await insertProject(t, clientA);
 const topic = (await t.request('POST', '/topics', { body: { name: 'Billing' } })).body.data.id as number;
 const planClient = await insertClient(t, { name: 'Onboarding template', type: 'plan' });
 
-const alpha = await createTask(t, { title: 'Alpha review', client_id: clientA, project_id: projectA, status: 'in_progress', is_important: true, assignees: [t.tenant.memberPersonId] });
+const alpha = await createTask(t, {
+  title: 'Alpha review',
+  client_id: clientA,
+  project_id: projectA,
+  status: 'in_progress',
+  is_important: true,
+  assignees: [t.tenant.memberPersonId],
+});
 const beta = await createTask(t, { title: 'Beta 100% done', client_id: clientB, topic_id: topic, status: 'finished' });
 const gamma = await createTask(t, { title: 'Gamma call', type: 'request', assignees: [t.tenant.ownerPersonId] });
 const clientless = await createTask(t, { title: 'Delta client-less' });
 const chat = await createTask(t, { title: 'Chat row', type: 'chat' });
 const timer = await insertTaskRow(t, { title: 'Timer row', type: 'button', client_id: clientA });
 const clientlessTimer = await insertTaskRow(t, { title: 'Timer without client', type: 'button' });
-const workflowTemplate = await insertTaskRow(t, { title: 'Workflow template row', template_kind: 'workflow_template', client_id: planClient });
+const workflowTemplate = await insertTaskRow(t, {
+  title: 'Workflow template row',
+  template_kind: 'workflow_template',
+  client_id: planClient,
+});
 const projectWorkflow = await insertTaskRow(t, { title: 'Project workflow row', template_kind: 'project_workflow' });
 const planMaster = await insertTaskRow(t, { title: 'Plan master row', client_id: planClient });
 await createTask(t, { title: 'Other tenant task' }, { tenant: other });
@@ -46,7 +57,11 @@ test('type filters reach timer rows and chats; a template client lists its templ
   const plan = await list(`?client_id=${planClient}`);
   assert.deepEqual(idsOf(plan), [workflowTemplate, planMaster]);
   assert.equal(plan.body.meta.total, 2);
-  assert.deepEqual(idsOf(await list(`?client_id=${clientA}`)), [alpha.id], 'a normal client lists no timer row without type');
+  assert.deepEqual(
+    idsOf(await list(`?client_id=${clientA}`)),
+    [alpha.id],
+    'a normal client lists no timer row without type',
+  );
 });
 
 test('GET /tasks/{task_id} reaches template and timer rows', async () => {
@@ -78,7 +93,18 @@ test('every filter narrows the list', async () => {
 });
 
 test('invalid filter values are 422 and unknown filters 400', async () => {
-  for (const query of ['status=done', 'status=new,', 'type=timer', 'client_id=abc', 'client_id=0', 'assignee_id=x', 'is_important=yes', 'topic_id=-1', 'project_id=1.5', `q=${'x'.repeat(256)}`]) {
+  for (const query of [
+    'status=done',
+    'status=new,',
+    'type=timer',
+    'client_id=abc',
+    'client_id=0',
+    'assignee_id=x',
+    'is_important=yes',
+    'topic_id=-1',
+    'project_id=1.5',
+    `q=${'x'.repeat(256)}`,
+  ]) {
     const res = await t.request('GET', `/tasks?${query}`);
     assert.equal(res.status, 422, `${query}: ${res.text}`);
     assert.equal(res.body.error.code, 'INVALID_FILTER_VALUE');
@@ -126,7 +152,7 @@ test('cursor pages follow the same fence and filters', async () => {
   assert.equal(changed.body.error.code, 'INVALID_CURSOR');
 });
 
-test('a plain member lists only their visible tasks; the owner\'s personal key lists all', async () => {
+test("a plain member lists only their visible tasks; the owner's personal key lists all", async () => {
   const member = await list('', 'personal');
   assert.deepEqual(idsOf(member), [alpha.id]);
   assert.equal(member.body.meta.total, 1);

@@ -22,7 +22,15 @@ async function runMaintenance(db: Executor, now: Date): Promise<HorizonResult> {
 /** The wall clock of an instant in a zone, as "YYYY-MM-DD HH:MM". */
 function wall(instant: Date | string, timeZone: string): string {
   const parts: Record<string, string> = {};
-  const format = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
+  const format = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
   for (const part of format.formatToParts(new Date(instant))) parts[part.type] = part.value;
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
 }
@@ -30,16 +38,35 @@ const localDay = (instant: Date, timeZone: string) => wall(instant, timeZone).sl
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + DAY).toISOString().slice(0, 10);
 
 const occurrencesOf = (masterId: number, tenant: TenantFixture) =>
-  t.db.db.selectFrom('tasks').select(['id', 'date', 'recurrence_date', 'title', 'status']).where('company_id', '=', tenant.companyId)
-    .where('recurrence_parent_id', '=', masterId).where('deleted_at', 'is', null).orderBy('recurrence_date').execute();
+  t.db.db
+    .selectFrom('tasks')
+    .select(['id', 'date', 'recurrence_date', 'title', 'status'])
+    .where('company_id', '=', tenant.companyId)
+    .where('recurrence_parent_id', '=', masterId)
+    .where('deleted_at', 'is', null)
+    .orderBy('recurrence_date')
+    .execute();
 const createdEvents = (tenant: TenantFixture) =>
-  t.db.db.selectFrom('events').select(['record_id', 'api_key_id', 'person_id', 'data']).where('company_id', '=', tenant.companyId)
-    .where('event', '=', 'task.created').orderBy('id').execute();
+  t.db.db
+    .selectFrom('events')
+    .select(['record_id', 'api_key_id', 'person_id', 'data'])
+    .where('company_id', '=', tenant.companyId)
+    .where('event', '=', 'task.created')
+    .orderBy('id')
+    .execute();
 
 test('as time passes, one maintenance run extends a series to the horizon on local days; a second run creates nothing', async () => {
   // 07:00 in Auckland is the evening before in UTC, so the local day and the UTC day of each occurrence differ.
   const dtstart = new Date(Date.now() - DAY).toISOString();
-  const master = await createTask(t, { title: 'Daily check', assignees: [nz.memberPersonId], recurrence_rule: { rrule: 'FREQ=DAILY;BYHOUR=7;BYMINUTE=0;BYSECOND=0', dtstart } }, { tenant: nz });
+  const master = await createTask(
+    t,
+    {
+      title: 'Daily check',
+      assignees: [nz.memberPersonId],
+      recurrence_rule: { rrule: 'FREQ=DAILY;BYHOUR=7;BYMINUTE=0;BYSECOND=0', dtstart },
+    },
+    { tenant: nz },
+  );
   const before = await occurrencesOf(master.id, nz);
   assert.ok(before.length >= HORIZON_DAYS - 1);
   const eventsBefore = (await createdEvents(nz)).length;
@@ -52,21 +79,40 @@ test('as time passes, one maintenance run extends a series to the horizon on loc
   assert.ok(first.created >= fresh.length);
   assert.equal(first.failed, 0);
   // One occurrence per local day, no gaps, each at 07:00 local on its recurrence_date, up to the horizon.
-  for (let i = 1; i < after.length; i++) assert.equal(after[i]!.recurrence_date, nextDay(after[i - 1]!.recurrence_date!));
+  for (let i = 1; i < after.length; i++)
+    assert.equal(after[i]!.recurrence_date, nextDay(after[i - 1]!.recurrence_date!));
   for (const o of after) {
     assert.equal(wall(o.date!, ZONE), `${o.recurrence_date} 07:00`);
     assert.notEqual(o.date!.slice(0, 10), o.recurrence_date, 'recurrence_date is the local day, not the UTC day');
   }
   assert.ok(fresh.every((o) => o.recurrence_date! > before.at(-1)!.recurrence_date!));
   const last = after.at(-1)!.recurrence_date!;
-  assert.ok(last >= localDay(new Date(later.getTime() + (HORIZON_DAYS - 1) * DAY), ZONE) && last <= localDay(new Date(later.getTime() + HORIZON_DAYS * DAY), ZONE));
+  assert.ok(
+    last >= localDay(new Date(later.getTime() + (HORIZON_DAYS - 1) * DAY), ZONE) &&
+      last <= localDay(new Date(later.getTime() + HORIZON_DAYS * DAY), ZONE),
+  );
   assert.ok(fresh.every((o) => o.title === 'Daily check' && o.status === 'new'));
-  const assignees = await t.db.db.selectFrom('task_assignees').select('task_id').where('company_id', '=', nz.companyId).where('task_id', 'in', fresh.map((o) => o.id)).execute();
-  assert.equal(assignees.length, fresh.length, 'occurrences take the master\'s assignees');
+  const assignees = await t.db.db
+    .selectFrom('task_assignees')
+    .select('task_id')
+    .where('company_id', '=', nz.companyId)
+    .where(
+      'task_id',
+      'in',
+      fresh.map((o) => o.id),
+    )
+    .execute();
+  assert.equal(assignees.length, fresh.length, "occurrences take the master's assignees");
 
   const events = (await createdEvents(nz)).slice(eventsBefore);
-  assert.deepEqual(events.map((e) => e.record_id).sort((a, b) => a - b), fresh.map((o) => o.id).sort((a, b) => a - b));
-  assert.ok(events.every((e) => e.api_key_id === null && e.person_id === null), 'the service, not a key, made them');
+  assert.deepEqual(
+    events.map((e) => e.record_id).sort((a, b) => a - b),
+    fresh.map((o) => o.id).sort((a, b) => a - b),
+  );
+  assert.ok(
+    events.every((e) => e.api_key_id === null && e.person_id === null),
+    'the service, not a key, made them',
+  );
   assert.equal((events[0]!.data as { recurrence_parent_id: number }).recurrence_parent_id, master.id);
 
   const second = await runMaintenance(t.db.db, later);
@@ -84,7 +130,8 @@ test('ended, deleted and non-recurring tasks are left alone', async () => {
   const patched = await t.request('PATCH', `/tasks/${ended.id}`, { body: { recurrence_rule: null } });
   assert.equal(patched.status, 200, patched.text);
   const plain = await createTask(t, { title: 'Plain task' });
-  const counts = async () => Promise.all([deleted.id, ended.id, plain.id].map(async (id) => (await occurrencesOf(id, t.tenant)).length));
+  const counts = async () =>
+    Promise.all([deleted.id, ended.id, plain.id].map(async (id) => (await occurrencesOf(id, t.tenant)).length));
   const before = await counts();
 
   await runMaintenance(t.db.db, new Date(Date.now() + 10 * DAY));

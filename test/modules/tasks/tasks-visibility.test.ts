@@ -5,7 +5,7 @@ import { addClientMember, createClient, createTask, insertProject, storedTask } 
 
 const t = await createTestApp();
 
-test('a plain member\'s personal key sees and writes only tasks of their clients or assigned to them', async () => {
+test("a plain member's personal key sees and writes only tasks of their clients or assigned to them", async () => {
   const member = t.tenant.memberPersonId;
   const theirClient = await createClient(t, { name: 'Member default', default_person_id: member });
   const memberOf = await createClient(t, { name: 'Member via client_members' });
@@ -17,10 +17,14 @@ test('a plain member\'s personal key sees and writes only tasks of their clients
   const assigned = await createTask(t, { title: 'Assigned', client_id: foreign, assignees: [member] });
   const clientless = await createTask(t, { title: 'Client-less' });
 
-  for (const task of [viaDefault, viaMembership, assigned]) assert.equal((await t.request('GET', `/tasks/${task.id}`, { key: 'personal' })).status, 200);
+  for (const task of [viaDefault, viaMembership, assigned])
+    assert.equal((await t.request('GET', `/tasks/${task.id}`, { key: 'personal' })).status, 200);
   for (const task of [hidden, clientless]) {
     assert.equal((await t.request('GET', `/tasks/${task.id}`, { key: 'personal' })).status, 404);
-    assert.equal((await t.request('PATCH', `/tasks/${task.id}`, { key: 'personal', body: { title: 'Mine now' } })).status, 404);
+    assert.equal(
+      (await t.request('PATCH', `/tasks/${task.id}`, { key: 'personal', body: { title: 'Mine now' } })).status,
+      404,
+    );
     assert.equal((await t.request('DELETE', `/tasks/${task.id}`, { key: 'personal' })).status, 404);
     assert.equal((await t.request('GET', `/tasks/${task.id}`, { key: 'personalAdmin' })).status, 200);
   }
@@ -36,13 +40,22 @@ test('a plain member\'s personal key sees and writes only tasks of their clients
   const own = await createTask(t, { title: 'Member made' }, { key: 'personal' });
   assert.deepEqual(own.assignees, [member], 'a client-less task of a plain member is assigned to them');
   assert.equal((await t.request('GET', `/tasks/${own.id}`, { key: 'personal' })).status, 200);
-  const invisibleClient = await t.request('POST', '/tasks', { key: 'personal', body: { title: 'x', client_id: foreign } });
+  const invisibleClient = await t.request('POST', '/tasks', {
+    key: 'personal',
+    body: { title: 'x', client_id: foreign },
+  });
   assert.equal(invisibleClient.status, 400);
   assert.equal(invisibleClient.body.error.code, 'INVALID_CLIENT');
-  const invisibleProject = await t.request('POST', '/tasks', { key: 'personal', body: { title: 'x', project_id: await insertProject(t, foreign) } });
+  const invisibleProject = await t.request('POST', '/tasks', {
+    key: 'personal',
+    body: { title: 'x', project_id: await insertProject(t, foreign) },
+  });
   assert.equal(invisibleProject.status, 400);
   assert.equal(invisibleProject.body.error.code, 'INVALID_PROJECT');
-  const moveAway = await t.request('PATCH', `/tasks/${viaDefault.id}`, { key: 'personal', body: { client_id: foreign } });
+  const moveAway = await t.request('PATCH', `/tasks/${viaDefault.id}`, {
+    key: 'personal',
+    body: { client_id: foreign },
+  });
   assert.equal(moveAway.status, 400);
   assert.equal(moveAway.body.error.code, 'INVALID_CLIENT');
   const unassign = await t.request('PATCH', `/tasks/${assigned.id}`, { key: 'personal', body: { assignees: [] } });

@@ -1,25 +1,71 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp } from '../../helpers.ts';
-import { createClient, createTask, insertProject, insertWorkflowRole, storedAssignees, storedTask, TASK_FIELDS, taskEvents } from './fixtures.ts';
+import {
+  createClient,
+  createTask,
+  insertProject,
+  insertWorkflowRole,
+  storedAssignees,
+  storedTask,
+  TASK_FIELDS,
+  taskEvents,
+} from './fixtures.ts';
 
 const t = await createTestApp();
 const other = await t.newTenant();
 
-const countTasks = async () => Number((await t.db.db.selectFrom('tasks').select((eb) => eb.fn.countAll().as('n')).where('company_id', '=', t.tenant.companyId).executeTakeFirstOrThrow()).n);
+const countTasks = async () =>
+  Number(
+    (
+      await t.db.db
+        .selectFrom('tasks')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('company_id', '=', t.tenant.companyId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 test('create with defaults, read, update and delete a task', async () => {
   const created = await t.request('POST', '/tasks', { key: 'write', body: { title: 'Write the report' } });
   assert.equal(created.status, 201, created.text);
   const task = created.body.data;
   assert.deepEqual(Object.keys(task).sort(), TASK_FIELDS);
-  assert.deepEqual({ ...task, id: 0, created_at: '', updated_at: '' }, {
-    id: 0, client_id: null, project_id: null, topic_id: null, project_status_from: null, title: 'Write the report', description: '',
-    status: 'new', type: 'task', is_important: false, is_extra: false, is_recurring: 0, date: null, due_date: null, finished_at: null,
-    has_due_date: 0, estimation: null, timezone: 'UTC', tracked_time: 0, assignees: [], workflow_role_ids: [], checklist: null,
-    recurrence_rule: null, recurrence_parent_id: null, recurrence_date: null, custom_fields: null, created_at: '', updated_at: '',
-    comments: [], comments_truncated: false,
-  });
+  assert.deepEqual(
+    { ...task, id: 0, created_at: '', updated_at: '' },
+    {
+      id: 0,
+      client_id: null,
+      project_id: null,
+      topic_id: null,
+      project_status_from: null,
+      title: 'Write the report',
+      description: '',
+      status: 'new',
+      type: 'task',
+      is_important: false,
+      is_extra: false,
+      is_recurring: 0,
+      date: null,
+      due_date: null,
+      finished_at: null,
+      has_due_date: 0,
+      estimation: null,
+      timezone: 'UTC',
+      tracked_time: 0,
+      assignees: [],
+      workflow_role_ids: [],
+      checklist: null,
+      recurrence_rule: null,
+      recurrence_parent_id: null,
+      recurrence_date: null,
+      custom_fields: null,
+      created_at: '',
+      updated_at: '',
+      comments: [],
+      comments_truncated: false,
+    },
+  );
   assert.match(task.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   assert.equal(created.headers.get('etag'), `"${task.updated_at}"`);
   const row = await storedTask(t, task.id);
@@ -31,7 +77,10 @@ test('create with defaults, read, update and delete a task', async () => {
   assert.equal(read.status, 200, read.text);
   assert.deepEqual(read.body.data, task);
 
-  const patched = await t.request('PATCH', `/tasks/${task.id}`, { key: 'write', body: { title: 'Write the final report', description: 'Two pages', is_important: true } });
+  const patched = await t.request('PATCH', `/tasks/${task.id}`, {
+    key: 'write',
+    body: { title: 'Write the final report', description: 'Two pages', is_important: true },
+  });
   assert.equal(patched.status, 200, patched.text);
   assert.equal(patched.body.data.title, 'Write the final report');
   assert.equal(patched.body.data.description, 'Two pages');
@@ -64,10 +113,23 @@ test('every writable field is stored and returned', async () => {
   assert.equal(topic.status, 201, topic.text);
   const roleId = await insertWorkflowRole(t);
   const task = await createTask(t, {
-    title: 'Full', description: 'All fields', status: 'in_progress', type: 'request', client_id: clientId, project_id: projectId,
-    topic_id: topic.body.data.id, is_important: true, is_extra: 1, date: '2026-05-01T09:00:00+03:00', due_date: '2026-05-03T17:00:00Z',
-    has_due_date: false, estimation: 7200, timezone: 'Europe/Tallinn', assignees: [t.tenant.ownerPersonId, t.tenant.memberPersonId],
-    workflow_role_ids: [roleId], fields: { priority: 'high' },
+    title: 'Full',
+    description: 'All fields',
+    status: 'in_progress',
+    type: 'request',
+    client_id: clientId,
+    project_id: projectId,
+    topic_id: topic.body.data.id,
+    is_important: true,
+    is_extra: 1,
+    date: '2026-05-01T09:00:00+03:00',
+    due_date: '2026-05-03T17:00:00Z',
+    has_due_date: false,
+    estimation: 7200,
+    timezone: 'Europe/Tallinn',
+    assignees: [t.tenant.ownerPersonId, t.tenant.memberPersonId],
+    workflow_role_ids: [roleId],
+    fields: { priority: 'high' },
   });
   assert.equal(task.description, 'All fields');
   assert.equal(task.status, 'in_progress');
@@ -82,7 +144,10 @@ test('every writable field is stored and returned', async () => {
   assert.equal(task.has_due_date, 0, 'an explicit has_due_date wins over the due_date default');
   assert.equal(task.estimation, 7200);
   assert.equal(task.timezone, 'Europe/Tallinn');
-  assert.deepEqual(task.assignees, [t.tenant.ownerPersonId, t.tenant.memberPersonId].sort((a, b) => a - b));
+  assert.deepEqual(
+    task.assignees,
+    [t.tenant.ownerPersonId, t.tenant.memberPersonId].sort((a, b) => a - b),
+  );
   assert.deepEqual(task.workflow_role_ids, [roleId]);
   assert.deepEqual(task.custom_fields, { priority: 'high' });
   const row = await storedTask(t, task.id);
@@ -93,7 +158,9 @@ test('every writable field is stored and returned', async () => {
 
   const withDue = await createTask(t, { due_date: '2026-06-01T00:00:00Z' });
   assert.equal(withDue.has_due_date, 1, 'has_due_date follows due_date when not sent');
-  const cleared = await t.request('PATCH', `/tasks/${withDue.id}`, { body: { due_date: null, description: null, custom_fields: null, estimation: null } });
+  const cleared = await t.request('PATCH', `/tasks/${withDue.id}`, {
+    body: { due_date: null, description: null, custom_fields: null, estimation: null },
+  });
   assert.equal(cleared.status, 200, cleared.text);
   assert.equal(cleared.body.data.due_date, null);
   assert.equal(cleared.body.data.has_due_date, 0);
@@ -114,14 +181,20 @@ test('assignee aliases, whole-list replacement on PATCH, and alias conflicts', a
   const untouched = await t.request('PATCH', `/tasks/${task.id}`, { body: { title: 'Renamed' } });
   assert.deepEqual(untouched.body.data.assignees, []);
 
-  const both = await t.request('POST', '/tasks', { body: { title: 'x', assignees: [t.tenant.ownerPersonId], assignee_ids: [t.tenant.ownerPersonId] } });
+  const both = await t.request('POST', '/tasks', {
+    body: { title: 'x', assignees: [t.tenant.ownerPersonId], assignee_ids: [t.tenant.ownerPersonId] },
+  });
   assert.equal(both.status, 400);
   assert.equal(both.body.error.code, 'VALIDATION_ERROR');
   assert.equal(both.body.error.details.reason, 'DUPLICATE_ALIAS');
-  const bothFields = await t.request('PATCH', `/tasks/${task.id}`, { body: { custom_fields: { a: 1 }, fields: { a: 2 } } });
+  const bothFields = await t.request('PATCH', `/tasks/${task.id}`, {
+    body: { custom_fields: { a: 1 }, fields: { a: 2 } },
+  });
   assert.equal(bothFields.status, 400);
   assert.equal(bothFields.body.error.details.reason, 'DUPLICATE_ALIAS');
-  const repeated = await t.request('PATCH', `/tasks/${task.id}`, { body: { assignees: [t.tenant.ownerPersonId, t.tenant.ownerPersonId] } });
+  const repeated = await t.request('PATCH', `/tasks/${task.id}`, {
+    body: { assignees: [t.tenant.ownerPersonId, t.tenant.ownerPersonId] },
+  });
   assert.equal(repeated.status, 400);
   assert.equal(repeated.body.error.code, 'VALIDATION_ERROR');
 });
@@ -180,7 +253,10 @@ test('references to other tenants, deleted or absent records are refused', async
   ];
   const task = await createTask(t);
   for (const [body, code, reason] of cases) {
-    for (const [method, path] of [['POST', '/tasks'], ['PATCH', `/tasks/${task.id}`]] as const) {
+    for (const [method, path] of [
+      ['POST', '/tasks'],
+      ['PATCH', `/tasks/${task.id}`],
+    ] as const) {
       const res = await t.request(method, path, { body: { title: 'Ref', ...body } });
       assert.equal(res.status, 400, `${method} ${JSON.stringify(body)}: ${res.text}`);
       assert.equal(res.body.error.code, code);
@@ -198,39 +274,56 @@ test('a task of a project that has a client belongs to that client', async () =>
   const loose = await insertProject(t, null);
   const inherited = await createTask(t, { project_id: projectA });
   assert.equal(inherited.client_id, clientA);
-  const mismatch = await t.request('POST', '/tasks', { body: { title: 'x', project_id: projectA, client_id: clientB } });
+  const mismatch = await t.request('POST', '/tasks', {
+    body: { title: 'x', project_id: projectA, client_id: clientB },
+  });
   assert.equal(mismatch.status, 400);
   assert.equal(mismatch.body.error.code, 'INVALID_PROJECT');
   assert.equal(mismatch.body.error.details.reason, 'CLIENT_PROJECT_MISMATCH');
   const moveAway = await t.request('PATCH', `/tasks/${inherited.id}`, { body: { client_id: clientB } });
   assert.equal(moveAway.status, 400);
   assert.equal(moveAway.body.error.code, 'INVALID_CLIENT');
-  const withBoth = await t.request('PATCH', `/tasks/${inherited.id}`, { body: { client_id: clientB, project_id: loose } });
+  const withBoth = await t.request('PATCH', `/tasks/${inherited.id}`, {
+    body: { client_id: clientB, project_id: loose },
+  });
   assert.equal(withBoth.status, 200, withBoth.text);
   assert.equal(withBoth.body.data.client_id, clientB);
   const moved = await t.request('PATCH', `/tasks/${inherited.id}`, { body: { project_id: projectA } });
-  assert.equal(moved.body.data.client_id, clientA, 'moving a task into a project takes the project\'s client');
+  assert.equal(moved.body.data.client_id, clientA, "moving a task into a project takes the project's client");
 });
 
-test('another tenant\'s task id answers 404 on every task route', async () => {
+test("another tenant's task id answers 404 on every task route", async () => {
   const theirs = await createTask(t, {}, { tenant: other });
   const routes: Array<[string, string, unknown?]> = [
-    ['GET', `/tasks/${theirs.id}`], ['PATCH', `/tasks/${theirs.id}`, { title: 'x' }], ['DELETE', `/tasks/${theirs.id}`],
-    ['POST', `/tasks/${theirs.id}/complete`], ['POST', `/tasks/${theirs.id}/reopen`],
-    ['PUT', `/tasks/${theirs.id}/checklist`, { items: [] }], ['POST', `/tasks/${theirs.id}/comments`, { body: 'hi' }],
+    ['GET', `/tasks/${theirs.id}`],
+    ['PATCH', `/tasks/${theirs.id}`, { title: 'x' }],
+    ['DELETE', `/tasks/${theirs.id}`],
+    ['POST', `/tasks/${theirs.id}/complete`],
+    ['POST', `/tasks/${theirs.id}/reopen`],
+    ['PUT', `/tasks/${theirs.id}/checklist`, { items: [] }],
+    ['POST', `/tasks/${theirs.id}/comments`, { body: 'hi' }],
   ];
   for (const [method, path, body] of routes) {
     const res = await t.request(method, path, { body });
     assert.equal(res.status, 404, `${method} ${path}: ${res.text}`);
     assert.equal(res.body.error.code, 'NOT_FOUND');
   }
-  for (const [method, path] of [['PATCH', `/tasks/${theirs.id}`], ['PUT', `/tasks/${theirs.id}/checklist`], ['POST', `/tasks/${theirs.id}/comments`]]) {
+  for (const [method, path] of [
+    ['PATCH', `/tasks/${theirs.id}`],
+    ['PUT', `/tasks/${theirs.id}/checklist`],
+    ['POST', `/tasks/${theirs.id}/comments`],
+  ]) {
     const res = await t.request(method!, path!, { body: { nonsense: true } });
     assert.equal(res.status, 404, `the path's task is checked before the body: ${method} ${path}: ${res.text}`);
   }
   const mine = await createTask(t);
   assert.equal((await t.request('PUT', `/tasks/${mine.id}/checklist`, { body: { nonsense: true } })).status, 400);
-  const row = await t.db.db.selectFrom('tasks').select(['title', 'deleted_at']).where('company_id', '=', other.companyId).where('id', '=', theirs.id).executeTakeFirstOrThrow();
+  const row = await t.db.db
+    .selectFrom('tasks')
+    .select(['title', 'deleted_at'])
+    .where('company_id', '=', other.companyId)
+    .where('id', '=', theirs.id)
+    .executeTakeFirstOrThrow();
   assert.deepEqual(row, { title: 'Task', deleted_at: null });
 });
 
@@ -242,7 +335,12 @@ test('creates, updates (status, assignees, dates) and deletes record task events
   assert.equal(created[0]!.api_key_id, t.tenant.keyIds.admin);
   const { comments: _c, comments_truncated: _ct, ...lean } = task;
   assert.deepEqual(created[0]!.data, lean);
-  for (const body of [{ status: 'in_progress' }, { assignees: [t.tenant.memberPersonId] }, { date: '2026-07-01T08:00:00Z' }, { due_date: '2026-07-02T08:00:00Z' }]) {
+  for (const body of [
+    { status: 'in_progress' },
+    { assignees: [t.tenant.memberPersonId] },
+    { date: '2026-07-01T08:00:00Z' },
+    { due_date: '2026-07-02T08:00:00Z' },
+  ]) {
     assert.equal((await t.request('PATCH', `/tasks/${task.id}`, { body })).status, 200);
   }
   const updates = (await taskEvents(t, task.id)).filter((e) => e.event === 'task.updated');

@@ -16,20 +16,47 @@ const storedTeam = (id: number, companyId = t.tenant.companyId) =>
   t.db.db.selectFrom('teams').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
 
 const storedMembers = async (id: number) =>
-  (await t.db.db.selectFrom('team_members').select('person_id').where('team_id', '=', id).orderBy('person_id').execute()).map((r) => r.person_id);
+  (
+    await t.db.db
+      .selectFrom('team_members')
+      .select('person_id')
+      .where('team_id', '=', id)
+      .orderBy('person_id')
+      .execute()
+  ).map((r) => r.person_id);
 
-const countTeams = async () => (await t.db.db.selectFrom('teams').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
+const countTeams = async () =>
+  (
+    await t.db.db
+      .selectFrom('teams')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 
 test('create, read, list, update and delete a team; a stable resource without X-Api-Preview', async () => {
-  const created = await t.request('POST', '/teams', { key: 'write', body: { name: 'Payroll', description: 'Monthly payroll runs', member_ids: [member, owner], lead_id: owner } });
+  const created = await t.request('POST', '/teams', {
+    key: 'write',
+    body: { name: 'Payroll', description: 'Monthly payroll runs', member_ids: [member, owner], lead_id: owner },
+  });
   assert.equal(created.status, 201, created.text);
   assert.equal(created.headers.get('x-api-preview'), null);
   const team = created.body.data;
-  assert.deepEqual(Object.keys(team).sort(), ['created_at', 'description', 'id', 'lead_id', 'member_ids', 'name', 'updated_at']);
+  assert.deepEqual(Object.keys(team).sort(), [
+    'created_at',
+    'description',
+    'id',
+    'lead_id',
+    'member_ids',
+    'name',
+    'updated_at',
+  ]);
   assert.equal(team.name, 'Payroll');
   assert.equal(team.description, 'Monthly payroll runs');
   assert.equal(team.lead_id, owner);
-  assert.deepEqual(team.member_ids, [owner, member].sort((a, b) => a - b));
+  assert.deepEqual(
+    team.member_ids,
+    [owner, member].sort((a, b) => a - b),
+  );
   assert.equal(created.headers.get('etag'), `"${team.updated_at}"`);
   assert.equal((await storedTeam(team.id))?.lead_id, owner);
   assert.deepEqual(await storedMembers(team.id), team.member_ids);
@@ -50,7 +77,9 @@ test('create, read, list, update and delete a team; a stable resource without X-
   assert.deepEqual(renamed.body.data.member_ids, team.member_ids);
   assert.equal(renamed.body.data.lead_id, owner);
   assert.ok(renamed.body.data.updated_at > team.updated_at);
-  const replaced = await t.request('PATCH', `/teams/${team.id}`, { body: { member_ids: [member], lead_id: null, description: null } });
+  const replaced = await t.request('PATCH', `/teams/${team.id}`, {
+    body: { member_ids: [member], lead_id: null, description: null },
+  });
   assert.equal(replaced.status, 200, replaced.text);
   assert.deepEqual(replaced.body.data.member_ids, [member]);
   assert.equal(replaced.body.data.lead_id, null);
@@ -85,8 +114,8 @@ test('persons that are not of this company are refused with 400 INVALID_PERSON a
   const before = await countTeams();
   const cases: Array<[string, Record<string, unknown>, string]> = [
     ['unknown lead', { name: 'T', lead_id: 999999 }, 'lead_id'],
-    ['another tenant\'s lead', { name: 'T', lead_id: other.ownerPersonId }, 'lead_id'],
-    ['another tenant\'s member', { name: 'T', member_ids: [member, other.memberPersonId] }, 'member_ids'],
+    ["another tenant's lead", { name: 'T', lead_id: other.ownerPersonId }, 'lead_id'],
+    ["another tenant's member", { name: 'T', member_ids: [member, other.memberPersonId] }, 'member_ids'],
     ['unknown member', { name: 'T', member_ids: [999999] }, 'member_ids'],
   ];
   for (const [why, body, field] of cases) {
@@ -95,7 +124,9 @@ test('persons that are not of this company are refused with 400 INVALID_PERSON a
     assert.equal(res.body.error.code, 'INVALID_PERSON', why);
     assert.equal(res.body.error.details.field, field, why);
   }
-  assert.deepEqual((await t.request('POST', '/teams', { body: cases[2]![1] })).body.error.details.invalid_ids, [other.memberPersonId]);
+  assert.deepEqual((await t.request('POST', '/teams', { body: cases[2]![1] })).body.error.details.invalid_ids, [
+    other.memberPersonId,
+  ]);
   assert.equal(await countTeams(), before);
 
   const id = await createTeam({ name: 'Kept', member_ids: [owner], lead_id: owner });
@@ -145,14 +176,23 @@ test('the list: q filter, sort, offset-only (cursor refused), unknown filters re
   for (const name of ['Charlie team', 'Alpha team', 'Bravo team', 'Other']) await createTeam({ name }, tenant);
   const byName = await t.request('GET', '/teams?q=team&sort=name', { tenant, key: 'read' });
   assert.equal(byName.status, 200, byName.text);
-  assert.deepEqual(byName.body.data.map((x: { name: string }) => x.name), ['Alpha team', 'Bravo team', 'Charlie team']);
+  assert.deepEqual(
+    byName.body.data.map((x: { name: string }) => x.name),
+    ['Alpha team', 'Bravo team', 'Charlie team'],
+  );
   assert.deepEqual(byName.body.meta, { total: 3, limit: 50, offset: 0, has_more: false });
   const desc = await t.request('GET', '/teams?sort=-name&limit=2', { tenant });
-  assert.deepEqual(desc.body.data.map((x: { name: string }) => x.name), ['Other', 'Charlie team']);
+  assert.deepEqual(
+    desc.body.data.map((x: { name: string }) => x.name),
+    ['Other', 'Charlie team'],
+  );
   assert.equal(desc.body.meta.has_more, true);
   assert.equal('next_cursor' in desc.body.meta, false);
   const byId = await t.request('GET', '/teams', { tenant });
-  assert.deepEqual(byId.body.data.map((x: { name: string }) => x.name), ['Charlie team', 'Alpha team', 'Bravo team', 'Other']);
+  assert.deepEqual(
+    byId.body.data.map((x: { name: string }) => x.name),
+    ['Charlie team', 'Alpha team', 'Bravo team', 'Other'],
+  );
 
   const cursor = await t.request('GET', '/teams?cursor=abc.def', { tenant });
   assert.equal(cursor.status, 400);
@@ -168,11 +208,15 @@ test('the list: q filter, sort, offset-only (cursor refused), unknown filters re
   assert.equal(longQ.body.error.code, 'INVALID_FILTER_VALUE');
 });
 
-test('another tenant\'s team answers 404 on GET, PATCH and DELETE and stays untouched', async () => {
+test("another tenant's team answers 404 on GET, PATCH and DELETE and stays untouched", async () => {
   const other = await t.newTenant({ name: 'Their Co' });
   const foreign = await createTeam({ name: 'Their team', member_ids: [other.memberPersonId] }, other);
   const before = await storedTeam(foreign, other.companyId);
-  for (const [method, body] of [['GET', undefined], ['PATCH', { member_ids: [] }], ['DELETE', undefined]] as const) {
+  for (const [method, body] of [
+    ['GET', undefined],
+    ['PATCH', { member_ids: [] }],
+    ['DELETE', undefined],
+  ] as const) {
     const res = await t.request(method, `/teams/${foreign}`, { body });
     assert.equal(res.status, 404, `${method}: ${res.text}`);
     assert.equal(res.body.error.code, 'NOT_FOUND');
@@ -182,11 +226,15 @@ test('another tenant\'s team answers 404 on GET, PATCH and DELETE and stays unto
   assert.deepEqual((await t.request('GET', '/teams?q=Their')).body.data, []);
 });
 
-test('a read key cannot write (403 FORBIDDEN); personal keys see the company\'s teams and write them', async () => {
+test("a read key cannot write (403 FORBIDDEN); personal keys see the company's teams and write them", async () => {
   const id = await createTeam({ name: 'Guarded', member_ids: [owner] });
   const before = await storedTeam(id);
   const total = await countTeams();
-  const attempts = [['POST', '/teams', { name: 'Nope' }], ['PATCH', `/teams/${id}`, { name: 'Nope' }], ['DELETE', `/teams/${id}`, undefined]] as const;
+  const attempts = [
+    ['POST', '/teams', { name: 'Nope' }],
+    ['PATCH', `/teams/${id}`, { name: 'Nope' }],
+    ['DELETE', `/teams/${id}`, undefined],
+  ] as const;
   for (const [method, path, body] of attempts) {
     const res = await t.request(method, path, { key: 'read', body });
     assert.equal(res.status, 403, `${method}: ${res.text}`);
@@ -199,7 +247,10 @@ test('a read key cannot write (403 FORBIDDEN); personal keys see the company\'s 
     const read = await t.request('GET', `/teams/${id}`, { key });
     assert.equal(read.status, 200, read.text);
     assert.ok((await t.request('GET', '/teams?q=Guarded', { key })).body.data.some((x: { id: number }) => x.id === id));
-    const made = await t.request('POST', '/teams', { key, body: { name: `Made by ${key}`, member_ids: [owner, member] } });
+    const made = await t.request('POST', '/teams', {
+      key,
+      body: { name: `Made by ${key}`, member_ids: [owner, member] },
+    });
     assert.equal(made.status, 201, made.text);
   }
 });

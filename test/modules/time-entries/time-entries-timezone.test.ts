@@ -10,7 +10,11 @@ const laTask = await insertTask(t, la);
 const aklTask = await insertTask(t, auckland);
 
 async function startOf(tenant: TenantFixture, taskId: number, start: string, extra: Record<string, unknown> = {}) {
-  const res = await logTime(t, { task_id: taskId, person_id: tenant.ownerPersonId, start, duration: 60, ...extra }, { tenant });
+  const res = await logTime(
+    t,
+    { task_id: taskId, person_id: tenant.ownerPersonId, start, duration: 60, ...extra },
+    { tenant },
+  );
   const stored = await storedEntry(t, tenant, res.body.data.id);
   assert.equal(stored.start, res.body.data.start, 'the answer shows what was stored');
   return res.body.data;
@@ -38,11 +42,18 @@ test('naive times across the Auckland autumn change (NZDT +13 to NZST +12) and i
 });
 
 test('a naive end is read the same way, so the duration spans the real elapsed time', async () => {
-  const overnight = await logTime(t, { task_id: laTask, person_id: la.memberPersonId, start: '2026-03-08T01:00:00', end: '2026-03-08T04:00:00' }, { tenant: la });
+  const overnight = await logTime(
+    t,
+    { task_id: laTask, person_id: la.memberPersonId, start: '2026-03-08T01:00:00', end: '2026-03-08T04:00:00' },
+    { tenant: la },
+  );
   assert.equal(overnight.body.data.start, '2026-03-08T09:00:00.000Z');
   assert.equal(overnight.body.data.end, '2026-03-08T11:00:00.000Z');
   assert.equal(overnight.body.data.duration, 7200, 'three wall-clock hours, two real ones');
-  const patched = await t.request('PATCH', `/time-entries/${overnight.body.data.id}`, { tenant: la, body: { end: '2026-03-08T05:00:00' } });
+  const patched = await t.request('PATCH', `/time-entries/${overnight.body.data.id}`, {
+    tenant: la,
+    body: { end: '2026-03-08T05:00:00' },
+  });
   assert.equal(patched.status, 200, patched.text);
   assert.equal(patched.body.data.end, '2026-03-08T12:00:00.000Z');
   assert.equal(patched.body.data.duration, 10800);
@@ -55,6 +66,13 @@ test('naive start_from/start_to filters are read in the company timezone too', a
     return res.body.data.map((e: { start: string }) => e.start);
   };
   // The Auckland day of 5 April 2026 runs from 04-04T11:00Z (NZDT) to 04-05T12:00Z (NZST).
-  assert.deepEqual(await list('start_from=2026-04-05T00:00:00&start_to=2026-04-05T23:59:59'), ['2026-04-04T12:30:00.000Z', '2026-04-04T16:00:00.000Z']);
-  assert.deepEqual(await list('start_from=2026-04-05T02:00:00Z'), ['2026-09-26T13:30:00.000Z', '2026-09-26T14:30:00.000Z', '2026-09-26T14:30:00.000Z']);
+  assert.deepEqual(await list('start_from=2026-04-05T00:00:00&start_to=2026-04-05T23:59:59'), [
+    '2026-04-04T12:30:00.000Z',
+    '2026-04-04T16:00:00.000Z',
+  ]);
+  assert.deepEqual(await list('start_from=2026-04-05T02:00:00Z'), [
+    '2026-09-26T13:30:00.000Z',
+    '2026-09-26T14:30:00.000Z',
+    '2026-09-26T14:30:00.000Z',
+  ]);
 });

@@ -15,13 +15,27 @@ async function createTopic(body: Record<string, unknown>, tenant?: TenantFixture
 const storedTopic = (id: number, companyId = t.tenant.companyId) =>
   t.db.db.selectFrom('topics').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
 
-const countTopics = async () => (await t.db.db.selectFrom('topics').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
+const countTopics = async () =>
+  (
+    await t.db.db
+      .selectFrom('topics')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 
 test('create, read, list, update and delete a topic', async () => {
   const created = await t.request('POST', '/topics', { key: 'write', body: { name: 'Bookkeeping' } });
   assert.equal(created.status, 201, created.text);
   const topic = created.body.data;
-  assert.deepEqual(Object.keys(topic).sort(), ['billable', 'color', 'created_at', 'id', 'name', 'status', 'updated_at']);
+  assert.deepEqual(Object.keys(topic).sort(), [
+    'billable',
+    'color',
+    'created_at',
+    'id',
+    'name',
+    'status',
+    'updated_at',
+  ]);
   assert.equal(topic.name, 'Bookkeeping');
   assert.equal(topic.status, 'active');
   assert.equal(topic.billable, 1);
@@ -42,7 +56,10 @@ test('create, read, list, update and delete a topic', async () => {
   assert.deepEqual(listed.body.data, [topic]);
   assert.equal(listed.body.meta.total, 1);
 
-  const patched = await t.request('PATCH', `/topics/${topic.id}`, { key: 'write', body: { billable: false, color: '#FF8800', status: 'inactive' } });
+  const patched = await t.request('PATCH', `/topics/${topic.id}`, {
+    key: 'write',
+    body: { billable: false, color: '#FF8800', status: 'inactive' },
+  });
   assert.equal(patched.status, 200, patched.text);
   assert.equal(patched.body.data.billable, 0);
   assert.equal(patched.body.data.color, '#FF8800');
@@ -73,8 +90,15 @@ test('create, read, list, update and delete a topic', async () => {
 });
 
 test('billable accepts 0/1 and booleans on create and always answers 0/1', async () => {
-  for (const [input, output] of [[0, 0], [1, 1], [true, 1], [false, 0]] as const) {
-    const res = await t.request('POST', '/topics', { body: { name: `Flag ${String(input)}`, billable: input, status: 'inactive', color: '#000000' } });
+  for (const [input, output] of [
+    [0, 0],
+    [1, 1],
+    [true, 1],
+    [false, 0],
+  ] as const) {
+    const res = await t.request('POST', '/topics', {
+      body: { name: `Flag ${String(input)}`, billable: input, status: 'inactive', color: '#000000' },
+    });
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.data.billable, output);
     assert.equal(res.body.data.status, 'inactive');
@@ -151,11 +175,15 @@ test('cursor pagination walks every page once, in order, keeping the filters', a
   assert.deepEqual(seen, active);
 });
 
-test('another tenant\'s topic answers 404 on GET, PATCH and DELETE and stays untouched', async () => {
+test("another tenant's topic answers 404 on GET, PATCH and DELETE and stays untouched", async () => {
   const other = await t.newTenant({ name: 'Other Co' });
   const foreign = await createTopic({ name: 'Their topic' }, other);
   const before = await storedTopic(foreign, other.companyId);
-  for (const [method, body] of [['GET', undefined], ['PATCH', { billable: 0 }], ['DELETE', undefined]] as const) {
+  for (const [method, body] of [
+    ['GET', undefined],
+    ['PATCH', { billable: 0 }],
+    ['DELETE', undefined],
+  ] as const) {
     const res = await t.request(method, `/topics/${foreign}`, { body });
     assert.equal(res.status, 404, `${method}: ${res.text}`);
     assert.equal(res.body.error.code, 'NOT_FOUND');
@@ -168,7 +196,11 @@ test('a read key cannot write: 403 FORBIDDEN naming the write scope', async () =
   const id = await createTopic({ name: 'Guarded' });
   const before = await storedTopic(id);
   const total = await countTopics();
-  const attempts = [['POST', '/topics', { name: 'Nope' }], ['PATCH', `/topics/${id}`, { name: 'Nope' }], ['DELETE', `/topics/${id}`, undefined]] as const;
+  const attempts = [
+    ['POST', '/topics', { name: 'Nope' }],
+    ['PATCH', `/topics/${id}`, { name: 'Nope' }],
+    ['DELETE', `/topics/${id}`, undefined],
+  ] as const;
   for (const [method, path, body] of attempts) {
     const res = await t.request(method, path, { key: 'read', body });
     assert.equal(res.status, 403, `${method}: ${res.text}`);
@@ -191,7 +223,12 @@ test('Idempotency-Key on POST /topics replays the same body with Idempotency-Rep
   assert.equal(again.text, first.text);
   assert.deepEqual(again.body, first.body);
   assert.equal(again.headers.get('etag'), first.headers.get('etag'));
-  const rows = await t.db.db.selectFrom('topics').select('id').where('company_id', '=', t.tenant.companyId).where('name', '=', 'Idempotent topic').execute();
+  const rows = await t.db.db
+    .selectFrom('topics')
+    .select('id')
+    .where('company_id', '=', t.tenant.companyId)
+    .where('name', '=', 'Idempotent topic')
+    .execute();
   assert.deepEqual(rows, [{ id: first.body.data.id }]);
 
   const otherKey = await t.request('POST', '/topics', { key: 'write', body, headers });
@@ -206,11 +243,19 @@ test('Idempotency-Key on POST /topics replays the same body with Idempotency-Rep
 test('a repeat while the first request is still running is refused with 409 IDEMPOTENCY_CONFLICT', async () => {
   const body = { name: 'Still running' };
   // The claimed row of a first request that has not finished yet.
-  await t.db.db.insertInto('idempotency_keys').values({
-    company_id: t.tenant.companyId, api_key_id: t.tenant.keyIds.admin, key: 'topic-running', state: 'running',
-    request_hash: createHash('sha256').update(`POST /api/v3/topics\n${JSON.stringify(body)}`).digest('hex'),
-    expires_at: sql`now() + interval '1 hour'` as never,
-  } as never).execute();
+  await t.db.db
+    .insertInto('idempotency_keys')
+    .values({
+      company_id: t.tenant.companyId,
+      api_key_id: t.tenant.keyIds.admin,
+      key: 'topic-running',
+      state: 'running',
+      request_hash: createHash('sha256')
+        .update(`POST /api/v3/topics\n${JSON.stringify(body)}`)
+        .digest('hex'),
+      expires_at: sql`now() + interval '1 hour'` as never,
+    } as never)
+    .execute();
   const res = await t.request('POST', '/topics', { body, headers: { 'idempotency-key': 'topic-running' } });
   assert.equal(res.status, 409, res.text);
   assert.equal(res.body.error.code, 'IDEMPOTENCY_CONFLICT');

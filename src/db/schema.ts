@@ -495,6 +495,7 @@ export interface WebhookDeliveriesTable {
   replay: Generated<boolean>;
   created_at: Generated<string>;
   updated_at: Generated<string>;
+  claim_token: string | null;
 }
 
 export interface WebhookPacingTable {

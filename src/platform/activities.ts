@@ -1,5 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../db/database.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Executor } from '../db/database.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -28,34 +28,32 @@ function recordIdOf(request: FastifyRequest): number | null {
 }
 
 /**
- * The audit trail of v3 writes (who, what, when, which fields), recorded for every successful
- * write in one place rather than by each service. Replays are not new writes and are not recorded.
+ * The audit trail of v3 writes (who, what, when, which fields), recorded for every successful write in one
+ * place rather than by each service, in the write's own transaction (tx): it commits with the write or not
+ * at all. Replays are not new writes and are not recorded.
  */
-export function registerActivities(app: FastifyInstance, db: Db): void {
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    const config = request.routeOptions.config;
-    if (!WRITE_METHODS.has(request.method) || !request.ctx || !config.activity || !config.tier) return payload;
-    if (reply.statusCode < 200 || reply.statusCode >= 300 || reply.getHeader('idempotency-replayed')) return payload;
-    const url = request.routeOptions.url ?? request.url;
-    const body =
-      request.body && typeof request.body === 'object' && !Array.isArray(request.body)
-        ? Object.keys(request.body as object)
-        : [];
-    await db
-      .insertInto('activities')
-      .values({
-        company_id: request.ctx.companyId,
-        entity: config.activity,
-        record_id: recordIdOf(request),
-        action: actionOf(request.method, url),
-        fields: body.sort(),
-        api_key_id: request.ctx.key.id,
-        person_id: request.ctx.actor.personId,
-        method: request.method,
-        path: request.url.split('?')[0]!,
-        request_id: request.id,
-      })
-      .execute();
-    return payload;
-  });
+export async function recordActivity(tx: Executor, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const config = request.routeOptions.config;
+  if (!WRITE_METHODS.has(request.method) || !request.ctx || !config.activity || !config.tier) return;
+  if (reply.statusCode < 200 || reply.statusCode >= 300 || reply.getHeader('idempotency-replayed')) return;
+  const url = request.routeOptions.url ?? request.url;
+  const body =
+    request.body && typeof request.body === 'object' && !Array.isArray(request.body)
+      ? Object.keys(request.body as object)
+      : [];
+  await tx
+    .insertInto('activities')
+    .values({
+      company_id: request.ctx.companyId,
+      entity: config.activity,
+      record_id: recordIdOf(request),
+      action: actionOf(request.method, url),
+      fields: body.sort(),
+      api_key_id: request.ctx.key.id,
+      person_id: request.ctx.actor.personId,
+      method: request.method,
+      path: request.url.split('?')[0]!,
+      request_id: request.id,
+    })
+    .execute();
 }

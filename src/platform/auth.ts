@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import { AppError } from './errors.ts';
-import type { Ctx, CompanyInfo } from './context.ts';
+import type { Actor, Ctx, CompanyInfo } from './context.ts';
 import { hashKey, KEY_PREFIX } from './keys.ts';
 import { addressAllowed } from './network.ts';
 
@@ -111,4 +111,21 @@ async function touchLastUsed(db: Db, companyId: string, row: KeyRow): Promise<vo
     .where('company_id', '=', companyId)
     .where('id', '=', row.id)
     .execute();
+}
+
+/**
+ * Who may manage the company's keys and webhooks (spec rule 11): an owner or administrator, or a key acting
+ * for no person. An admin-scoped key attributed to a plain member is not one; since only such managers mint
+ * keys, a person-less key can never be minted from a plain member's key to get round this.
+ */
+export function isCompanyManager(actor: Actor): boolean {
+  return actor.personId === null || actor.role === 'owner' || actor.role === 'admin';
+}
+
+/** 403 FORBIDDEN naming the role, for key and webhook management by a key that is not a manager's. */
+export function assertCompanyManager(ctx: Ctx, what: string): void {
+  if (isCompanyManager(ctx.actor)) return;
+  throw new AppError('FORBIDDEN', `${what} is open to company owners and administrators only`, {
+    required_role: 'owner or admin',
+  });
 }

@@ -1,4 +1,4 @@
-import type { Executor } from '../db/database.ts';
+import type { Db, Executor } from '../db/database.ts';
 
 export interface CompanyInfo {
   id: string;
@@ -41,8 +41,60 @@ declare module 'fastify' {
   }
 }
 
-/** Runs fn in one transaction: one request, one transaction, nothing half-written. */
+/** Work queued by afterCommit, by the open transaction it waits for, with the pool to run it on. */
+const pending = new WeakMap<object, { db: Db; tasks: Array<(db: Db) => unknown> }>();
+
+/** Registers a transaction whose commit afterCommit's work waits for (inTransaction and the request's own). */
+export function trackCommit(tx: Executor, db: Db): void {
+  pending.set(tx, { db, tasks: [] });
+}
+
+function runLater(db: Db, tasks: Array<(db: Db) => unknown>, onError: (error: unknown) => void): void {
+  setImmediate(() => {
+    for (const task of tasks) void Promise.resolve(db).then(task).catch(onError);
+  });
+}
+
+/**
+ * Ends what afterCommit queued for tx: after a commit the work starts on the pool once the current I/O is
+ * done (a response goes out first); after a rollback it is dropped.
+ */
+export function settleCommit(tx: Executor, committed: boolean, onError: (error: unknown) => void = () => {}): void {
+  const entry = pending.get(tx);
+  pending.delete(tx);
+  if (committed && entry && entry.tasks.length > 0) runLater(entry.db, entry.tasks, onError);
+}
+
+/**
+ * Runs fn once the write ctx belongs to has committed, with the pool (ctx.db is a finished transaction by
+ * then). Work kicked off by a write, such as starting the job it queued, must not see the write uncommitted.
+ */
+export function afterCommit(ctx: Ctx, fn: (db: Db) => unknown): void {
+  const entry = pending.get(ctx.db);
+  if (entry) entry.tasks.push(fn);
+  // Outside any transaction what was written is committed already.
+  else if (!ctx.db.isTransaction) runLater(ctx.db as Db, [fn], () => {});
+  else throw new Error('afterCommit needs a transaction opened by inTransaction or by the request');
+}
+
+/**
+ * Runs fn in one transaction: one request, one transaction, nothing half-written. A v3 write already runs
+ * in the request's transaction (src/platform/request-transaction.ts), which fn then joins.
+ */
 export async function inTransaction<T>(ctx: Ctx, fn: (tx: Ctx) => Promise<T>): Promise<T> {
   if (ctx.db.isTransaction) return fn(ctx);
-  return ctx.db.transaction().execute((db) => fn({ ...ctx, db }));
+  const db = ctx.db as Db;
+  let opened: Executor | undefined;
+  try {
+    const result = await db.transaction().execute((tx) => {
+      opened = tx;
+      trackCommit(tx, db);
+      return fn({ ...ctx, db: tx });
+    });
+    settleCommit(opened!, true);
+    return result;
+  } catch (error) {
+    if (opened) settleCommit(opened, false);
+    throw error;
+  }
 }

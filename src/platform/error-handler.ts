@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { ErrorObject } from 'ajv';
 import { AppError } from './errors.ts';
 import { describeErrors } from './validation.ts';
+import { NUL_KEYWORD } from './input-guards.ts';
 
 const send = (reply: FastifyReply, status: number, code: string, message: string, details?: Record<string, unknown>) =>
   reply.code(status).send({ error: details ? { code, message, details } : { code, message } });
@@ -14,7 +15,8 @@ function queryError(request: FastifyRequest, errors: ErrorObject[]): AppError {
     return new AppError('UNKNOWN_FILTER_FIELD', `Unknown query parameter: ${field}`, { field });
   }
   const field = problems[0]!.field.split('.')[0]!;
-  if (request.routeOptions.config.filters?.includes(field)) {
+  // U+0000 is refused in every parameter alike, filter or not: the text cannot be stored or compared.
+  if (request.routeOptions.config.filters?.includes(field) && first.keyword !== NUL_KEYWORD) {
     return new AppError('INVALID_FILTER_VALUE', `Filter ${field} ${problems[0]!.message}`, { field, errors: problems });
   }
   return new AppError('VALIDATION_ERROR', `Query parameter ${field} ${problems[0]!.message}`, { errors: problems });

@@ -14,7 +14,9 @@ export const FlagIn = (description: string) =>
   Type.Union([Type.Literal(0), Type.Literal(1), Type.Boolean()], { description });
 export const CustomFields = Nullable(
   Type.Record(Type.String(), Type.Unknown(), {
-    description: 'Company-defined fields; on input the alias `fields` is accepted',
+    description:
+      'Company-defined fields; on input the alias `fields` is accepted. At most 5 levels deep, 100 entries per ' +
+      'object or array and 32 KB of JSON; no string or key may contain U+0000',
   }),
 );
 export const Color = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: 'Hex colour, e.g. #1a2b3c' });

@@ -15,8 +15,13 @@ declare module 'fastify' {
     preview?: boolean;
     /** Writes that stay open under a lapsed subscription (e.g. deleting a webhook). */
     allowWhenLapsed?: boolean;
-    /** false: personal keys get 403 PERSONAL_KEY_CANNOT_MANAGE_KEYS. */
+    /**
+     * false: key management. Personal keys get 403 PERSONAL_KEY_CANNOT_MANAGE_KEYS, and admin keys acting for a
+     * plain member 403 FORBIDDEN (owners and administrators only).
+     */
     personalKeys?: boolean;
+    /** A write to company-wide configuration: a plain member's personal key gets 403 FORBIDDEN. */
+    companyConfig?: boolean;
     /** Query parameters that are filters: a bad value is 422 INVALID_FILTER_VALUE, not 400. */
     filters?: readonly string[];
     /** Route-specific error codes (the OpenAPI document lists them). */
@@ -101,6 +106,8 @@ export interface RouteSpec<S extends FastifySchema> {
   preview?: boolean;
   allowWhenLapsed?: boolean;
   personalKeys?: boolean;
+  /** Writes company-wide configuration (teams, topics...): refused to a plain member's personal key. */
+  companyConfig?: boolean;
   filters?: readonly string[];
   /** Route-specific error codes beyond the common ones (idempotency and list codes are added by themselves). */
   errors?: readonly ErrorCode[];
@@ -171,6 +178,7 @@ export function route<S extends FastifySchema, M extends HttpMethod>(method: M, 
       preview: spec.preview ?? false,
       allowWhenLapsed: spec.allowWhenLapsed ?? false,
       personalKeys: spec.personalKeys ?? true,
+      companyConfig: spec.companyConfig ?? false,
       filters,
       errorCodes: errors,
       idempotent,

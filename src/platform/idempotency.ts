@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../db/database.ts';
+import type { Db, Executor } from '../db/database.ts';
 import { AppError } from './errors.ts';
 
 export const MAX_KEY_LENGTH = 200;
@@ -27,13 +27,34 @@ function requestHash(request: FastifyRequest): string {
     .digest('hex');
 }
 
+/** The key this request claimed, and when (in microseconds): a takeover renews the stamp, so the claim is no longer ours. */
+interface Claim {
+  key: string;
+  stamp: number;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotencyKey?: string;
+    idempotencyClaim?: Claim;
   }
 }
 
-async function claim(db: Db, request: FastifyRequest, key: string, hash: string) {
+const CLAIM_STAMP = sql<number>`(extract(epoch from idempotency_keys.created_at) * 1000000)::bigint`;
+
+type Claimed =
+  | { claimed: number; existing?: undefined }
+  | {
+      claimed?: undefined;
+      existing: {
+        request_hash: string;
+        state: string;
+        response_status: number | null;
+        response_headers: unknown;
+        response_body: string | null;
+      };
+    };
+
+async function claim(db: Db, request: FastifyRequest, key: string, hash: string, retries = 3): Promise<Claimed> {
   const { companyId, key: apiKey } = request.ctx;
   const inserted = await db
     .insertInto('idempotency_keys')
@@ -62,22 +83,28 @@ async function claim(db: Db, request: FastifyRequest, key: string, hash: string)
           sql<boolean>`idempotency_keys.expires_at <= now() or (idempotency_keys.state = 'running' and idempotency_keys.created_at < now() - make_interval(secs => ${STALE_RUNNING_SECONDS}))`,
         ),
     )
-    .returning('key')
+    .returning(CLAIM_STAMP.as('stamp'))
     .executeTakeFirst();
-  if (inserted) return undefined;
-  return db
+  if (inserted) return { claimed: inserted.stamp };
+  const existing = await db
     .selectFrom('idempotency_keys')
     .select(['request_hash', 'state', 'response_status', 'response_headers', 'response_body'])
     .where('company_id', '=', companyId)
     .where('api_key_id', '=', apiKey.id)
     .where('key', '=', key)
     .executeTakeFirst();
+  if (existing) return { existing };
+  // Gone between the two statements (its request failed and released it): this is a first run after all.
+  if (retries > 0) return claim(db, request, key, hash, retries - 1);
+  throw new AppError('IDEMPOTENCY_CONFLICT', 'A request with this Idempotency-Key is still being processed');
 }
 
 /**
  * Idempotency-Key on covered POSTs, scoped to the API key: the first request runs, a repeat with the same
  * body replays the stored 2xx verbatim, a repeat with another body or during the first run is refused.
- * The unique row in PostgreSQL is the lock, so it holds across any number of instances.
+ * The unique row in PostgreSQL is the lock, so it holds across any number of instances. The claim is its
+ * own autocommitted statement (the lock must be seen at once); the outcome is stored by storeOutcome in
+ * the request's transaction, so a committed write is never run a second time.
  */
 export function registerIdempotency(app: FastifyInstance, db: Db): void {
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -90,9 +117,9 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
       });
     }
     const hash = requestHash(request);
-    const existing = await claim(db, request, key, hash);
+    const { claimed, existing } = await claim(db, request, key, hash);
     if (!existing) {
-      request.idempotencyKey = key;
+      request.idempotencyClaim = { key, stamp: claimed! };
       return;
     }
     if (existing.request_hash !== hash)
@@ -103,40 +130,59 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     reply.header('Idempotency-Replayed', 'true');
     return reply.code(existing.response_status!).send(existing.response_body);
   });
+}
 
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    const key = request.idempotencyKey;
-    if (!key) return payload;
-    request.idempotencyKey = undefined;
-    const where = db
-      .updateTable('idempotency_keys')
-      .where('company_id', '=', request.ctx.companyId)
-      .where('api_key_id', '=', request.ctx.key.id)
-      .where('key', '=', key);
-    if (reply.statusCode >= 200 && reply.statusCode < 300) {
-      const headers: Record<string, string> = {};
-      for (const name of REPLAYED_HEADERS) {
-        const value = reply.getHeader(name);
-        if (value !== undefined) headers[name] = String(value);
-      }
-      await where
-        .set({
-          state: 'done',
-          response_status: reply.statusCode,
-          response_headers: JSON.stringify(headers),
-          response_body: typeof payload === 'string' ? payload : payload == null ? '' : String(payload),
-        })
-        .execute();
-    } else {
-      await db
-        .deleteFrom('idempotency_keys')
-        .where('company_id', '=', request.ctx.companyId)
-        .where('api_key_id', '=', request.ctx.key.id)
-        .where('key', '=', key)
-        .execute();
-    }
-    return payload;
-  });
+const ownClaim = (db: Executor, request: FastifyRequest, claim: Claim) =>
+  db
+    .updateTable('idempotency_keys')
+    .where('company_id', '=', request.ctx.companyId)
+    .where('api_key_id', '=', request.ctx.key.id)
+    .where('key', '=', claim.key)
+    .where('state', '=', 'running')
+    .where(CLAIM_STAMP, '=', claim.stamp);
+
+/**
+ * Stores a 2xx outcome in the write's transaction (tx), so it commits with the write or not at all (the
+ * claim stays on the request until the commit, for releaseClaim should it fail). A claim taken over
+ * meanwhile (this request looked dead) is no longer ours: the write must not commit.
+ */
+export async function storeOutcome(tx: Executor, request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+  const claim = request.idempotencyClaim;
+  if (!claim) return;
+  const headers: Record<string, string> = {};
+  for (const name of REPLAYED_HEADERS) {
+    const value = reply.getHeader(name);
+    if (value !== undefined) headers[name] = String(value);
+  }
+  const result = await ownClaim(tx, request, claim)
+    .set({
+      state: 'done',
+      response_status: reply.statusCode,
+      response_headers: JSON.stringify(headers),
+      response_body: typeof payload === 'string' ? payload : payload == null ? '' : String(payload),
+    })
+    .executeTakeFirst();
+  if (result.numUpdatedRows === 0n) {
+    throw new AppError(
+      'IDEMPOTENCY_CONFLICT',
+      'Another request took this Idempotency-Key over while this one ran; this one was not applied',
+    );
+  }
+}
+
+/** Frees the key of a request that committed nothing, so a retry runs; a claim taken over is left alone. */
+export async function releaseClaim(db: Db, request: FastifyRequest): Promise<void> {
+  const claim = request.idempotencyClaim;
+  if (!claim) return;
+  request.idempotencyClaim = undefined;
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('company_id', '=', request.ctx.companyId)
+    .where('api_key_id', '=', request.ctx.key.id)
+    .where('key', '=', claim.key)
+    .where('state', '=', 'running')
+    .where(CLAIM_STAMP, '=', claim.stamp)
+    .execute();
 }
 
 export async function purgeExpiredIdempotency(db: Db): Promise<number> {

@@ -2,18 +2,42 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { Config } from '../config.ts';
 import { AppError } from './errors.ts';
-import { authenticate } from './auth.ts';
+import { assertCompanyManager, authenticate } from './auth.ts';
 import { hasTier, type Tier } from './scopes.ts';
-import { isLoopback } from './network.ts';
+import { forwardedByUntrustedPeer, isLoopback, limitAddress } from './network.ts';
 import type { RateLimits } from './ratelimit.ts';
 import type { Ctx } from './context.ts';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+const PROXY_WARNING_EVERY_MS = 10 * 60_000;
+const proxyWarnedAt = new WeakMap<Config, number>();
+
+/**
+ * Forwarding headers from a peer that is not a trusted proxy. From loopback that is a reverse proxy
+ * on this machine without SVC_TRUST_PROXY: said in the log every ten minutes at most, not per request.
+ */
+export function forwardedUntrusted(config: Config, request: FastifyRequest): boolean {
+  if (!forwardedByUntrustedPeer(config.trustProxy, request)) return false;
+  const now = Date.now();
+  if (
+    isLoopback(request.socket.remoteAddress) &&
+    now - (proxyWarnedAt.get(config) ?? -Infinity) > PROXY_WARNING_EVERY_MS
+  ) {
+    proxyWarnedAt.set(config, now);
+    request.log.warn(
+      { peer: request.socket.remoteAddress },
+      'requests with X-Forwarded-For/X-Forwarded-Proto/Forwarded headers arrive from a loopback peer that SVC_TRUST_PROXY does not trust: if a reverse proxy runs in front of the service, set SVC_TRUST_PROXY to its address (e.g. 127.0.0.1). Until then these requests get no loopback exemption from HTTPS, and the per-address limit counts the last X-Forwarded-For entry',
+    );
+  }
+  return true;
+}
+
 export function checkHttps(config: Config, request: FastifyRequest): void {
   if (config.requireHttps === 'off' || request.protocol === 'https') return;
-  // request.ip, not the socket: behind a trusted local proxy every socket peer is loopback.
-  if (config.requireHttps === 'on' && isLoopback(request.ip)) return;
+  // request.ip, not the socket: behind a trusted local proxy every socket peer is loopback. A
+  // loopback peer forwarding without being trusted is an unconfigured proxy: its callers are not local.
+  if (config.requireHttps === 'on' && isLoopback(request.ip) && !forwardedUntrusted(config, request)) return;
   throw new AppError('HTTPS_REQUIRED', 'Requests must use HTTPS');
 }
 
@@ -35,13 +59,34 @@ export function checkTier(ctx: Ctx, tier: Tier, personalKeys: boolean): void {
       required_scope: 'admin',
     });
   }
-  if (hasTier(ctx.key.scopes, tier)) return;
-  if (tier === 'financials') {
-    throw new AppError('FINANCIAL_SCOPE_REQUIRED', 'This resource needs the financials tier (carried by admin keys)', {
-      required_scope: 'financials',
-    });
+  if (!hasTier(ctx.key.scopes, tier)) {
+    if (tier === 'financials') {
+      throw new AppError(
+        'FINANCIAL_SCOPE_REQUIRED',
+        'This resource needs the financials tier (carried by admin keys)',
+        {
+          required_scope: 'financials',
+        },
+      );
+    }
+    throw new AppError('FORBIDDEN', `This operation needs the ${tier} scope`, { required_scope: tier });
   }
-  throw new AppError('FORBIDDEN', `This operation needs the ${tier} scope`, { required_scope: tier });
+  // Key management is a manager's, like webhook management: an admin key acting for a plain member could
+  // otherwise mint itself a person-less admin key.
+  if (!personalKeys) assertCompanyManager(ctx, 'Key management');
+}
+
+/**
+ * Company-wide configuration (teams, client groups, topics, roles, workflow roles) is read-only for a plain
+ * member's personal key: one member's write would change what every colleague works with.
+ */
+export function checkCompanyConfig(ctx: Ctx, companyConfig: boolean | undefined): void {
+  if (!companyConfig || !ctx.actor.restricted) return;
+  throw new AppError(
+    'FORBIDDEN',
+    "Company configuration is read-only for a plain member's personal key; an owner's or administrator's key may change it",
+    { required_role: 'owner or admin' },
+  );
 }
 
 /**
@@ -55,7 +100,8 @@ export function registerPipeline(app: FastifyInstance, deps: { db: Db; config: C
     if (preview) reply.header('X-Api-Preview', 'true');
     if (!tier || tier === 'operator') return;
     checkHttps(deps.config, request);
-    await deps.limits.consumeAddress(request.ip);
+    forwardedUntrusted(deps.config, request);
+    await deps.limits.consumeAddress(limitAddress(deps.config.trustProxy, request));
     if (tier === 'none') return;
     const ctx = await authenticate(deps.db, request);
     request.ctx = ctx;
@@ -66,5 +112,6 @@ export function registerPipeline(app: FastifyInstance, deps: { db: Db; config: C
       reply,
     );
     checkTier(ctx, tier, request.routeOptions.config.personalKeys !== false);
+    checkCompanyConfig(ctx, request.routeOptions.config.companyConfig);
   });
 }

@@ -5,6 +5,8 @@ import { AppError } from './errors.ts';
 
 export type RateTier = 'read' | 'write';
 const WINDOW_SECONDS = 60;
+/** Wrong operator tokens one address may send per window; past it every operator request is 429 until the window ends. */
+export const OPERATOR_FAILURES = 10;
 
 /**
  * Fixed one-minute windows per key and tier (and per address at the edge), counted by
@@ -14,16 +16,28 @@ const WINDOW_SECONDS = 60;
 export class RateLimits {
   private readonly limiters: Partial<Record<RateTier | 'address', RateLimiterAbstract>> = {};
   private readonly points: Record<RateTier | 'address', number>;
+  /** Failed operator-token attempts per address: always on, whatever the other limits are set to. */
+  private readonly operatorFailures: RateLimiterAbstract;
 
   constructor(points: Record<RateTier | 'address', number>, redis?: Redis) {
     this.points = points;
     for (const name of ['read', 'write', 'address'] as const) {
       if (points[name] <= 0) continue;
-      const options = { points: points[name], duration: WINDOW_SECONDS, keyPrefix: `rl:${name}` };
-      this.limiters[name] = redis
-        ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) })
-        : new RateLimiterMemory(options);
+      this.limiters[name] = limiter(name, points[name], redis);
     }
+    this.operatorFailures = limiter('operator-failures', OPERATOR_FAILURES, redis);
+  }
+
+  /** 429 while this address has used up its failed operator-token attempts, even with the right token. */
+  async refuseBlockedOperator(address: string): Promise<void> {
+    const used = await this.operatorFailures.get(address).catch(() => null);
+    if (used && used.consumedPoints >= OPERATOR_FAILURES) throw tooMany(used.msBeforeNext, operatorMessage);
+  }
+
+  /** Counts one wrong operator token; the attempt past the allowance is already a 429. */
+  async countOperatorFailure(address: string): Promise<void> {
+    const result = await this.consume(this.operatorFailures, address);
+    if (result.exceeded) throw tooMany(result.msBeforeNext, operatorMessage);
   }
 
   /** Counts one request for this key; sets the four X-RateLimit-* headers; throws 429 past the limit. */
@@ -62,6 +76,15 @@ export class RateLimits {
       throw error;
     }
   }
+}
+
+const operatorMessage = `More than ${OPERATOR_FAILURES} failed operator token attempts per minute from this address`;
+
+function limiter(name: string, points: number, redis: Redis | undefined): RateLimiterAbstract {
+  const options = { points, duration: WINDOW_SECONDS, keyPrefix: `rl:${name}` };
+  return redis
+    ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) })
+    : new RateLimiterMemory(options);
 }
 
 function tooMany(msBeforeNext: number, message: string): AppError {

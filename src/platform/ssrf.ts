@@ -16,14 +16,25 @@ export interface Target {
   host: string;
 }
 
-/** Why a URL may not receive deliveries. `reason` is the stable code, `message` the human text. */
+/**
+ * Why a URL may not receive deliveries. `reason` is the stable code, `message` the text the caller
+ * sees; `detail` is for the log only (what a name resolved to would map a provider's internal DNS).
+ */
 export class UnsafeTarget extends Error {
   readonly reason: string;
-  constructor(reason: string, message: string) {
+  readonly detail: Record<string, unknown> | undefined;
+  constructor(reason: string, message: string, detail?: Record<string, unknown>) {
     super(message);
     this.reason = reason;
+    this.detail = detail;
   }
 }
+
+/**
+ * How long a host name may take to resolve. getaddrinfo has no time-out of its own and runs in
+ * libuv's small thread pool; a delivery must not wait on it longer than on the receiver itself.
+ */
+export const DNS_TIMEOUT_MS = 3000;
 
 const MAX_URL_LENGTH = 2048;
 
@@ -81,15 +92,30 @@ export function parseWebhookUrl(raw: string, allowPrivate: boolean): URL {
 
 const bare = (hostname: string) => (hostname.startsWith('[') ? hostname.slice(1, -1) : hostname);
 
-async function addressesOf(hostname: string, resolve: Resolver): Promise<Array<{ address: string; family: number }>> {
+/** The lookup, or 'timeout' once ms have passed (the lookup itself cannot be cancelled; its answer is dropped). */
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+async function addressesOf(
+  hostname: string,
+  resolve: Resolver,
+  timeoutMs: number,
+): Promise<Array<{ address: string; family: number }>> {
   if (ipaddr.isValid(hostname))
     return [{ address: hostname, family: ipaddr.parse(hostname).kind() === 'ipv6' ? 6 : 4 }];
-  let found: Array<{ address: string; family: number }> = [];
+  let found: Array<{ address: string; family: number }> | 'timeout' = [];
   try {
-    found = await resolve(hostname);
+    found = await withDeadline(resolve(hostname), timeoutMs);
   } catch {
     // handled below: no address is the same refusal whatever the resolver's error was
   }
+  if (found === 'timeout')
+    throw new UnsafeTarget('URL_UNRESOLVABLE', `The host ${hostname} did not resolve within ${timeoutMs / 1000} s`);
   if (found.length === 0) throw new UnsafeTarget('URL_UNRESOLVABLE', `The host ${hostname} does not resolve`);
   // Only addresses are connected to: anything else would make the HTTP client look the name up again.
   if (found.some(({ address }) => !ipaddr.isValid(address)))
@@ -104,19 +130,27 @@ async function addressesOf(hostname: string, resolve: Resolver): Promise<Array<{
  */
 export async function resolveTarget(
   raw: string,
-  options: { allowPrivate: boolean; resolve?: Resolver },
+  options: { allowPrivate: boolean; resolve?: Resolver; dnsTimeoutMs?: number },
 ): Promise<Target> {
   const url = parseWebhookUrl(raw, options.allowPrivate);
   const hostname = bare(url.hostname);
-  const addresses = await addressesOf(hostname, options.resolve ?? systemResolver);
+  const addresses = await addressesOf(
+    hostname,
+    options.resolve ?? systemResolver,
+    options.dnsTimeoutMs ?? DNS_TIMEOUT_MS,
+  );
   if (!options.allowPrivate) {
     for (const { address } of addresses) {
       const range = blockedRange(address);
-      if (range)
-        throw new UnsafeTarget(
-          'URL_PRIVATE_ADDRESS',
-          `${hostname === address ? address : `${hostname} resolves to ${address}, which`} is not a public address (${range})`,
-        );
+      if (!range) continue;
+      // An address literal tells the caller nothing new; what a name resolves to stays in the log.
+      if (hostname === address)
+        throw new UnsafeTarget('URL_PRIVATE_ADDRESS', `${address} is not a public address (${range})`);
+      throw new UnsafeTarget('URL_PRIVATE_ADDRESS', `${hostname} does not resolve to a public address`, {
+        host: hostname,
+        address,
+        range,
+      });
     }
   }
   const chosen = addresses[0]!;

@@ -28,3 +28,13 @@ export async function systemActor(db: Executor, companyId: string): Promise<Omit
     actor: { personId: null, role: null, restricted: false },
   };
 }
+
+/**
+ * Why the company may no longer have work done through the API (the pipeline's plan and subscription gates,
+ * as background work sees them), or null. Checked by jobs when claimed and before each chunk.
+ */
+export function companyRefusal(company: CompanyInfo): string | null {
+  if (company.plan !== 'pro') return 'the company plan no longer includes API access';
+  if (company.subscription_status !== 'active') return 'the company subscription has lapsed';
+  return null;
+}

@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import fastJson from 'fast-json-stringify';
+import { addGuardKeywords, guardSchema } from './input-guards.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -15,21 +16,25 @@ export function makeAjv(coerce: boolean): Ajv {
     strict: false,
   });
   addFormats(ajv);
+  addGuardKeywords(ajv);
   return ajv;
 }
 
 /**
  * Query strings, params and headers arrive as text and are coerced to their schema types;
- * JSON bodies are not: "1" is not an integer and "true" is not a boolean.
+ * JSON bodies are not: "1" is not an integer and "true" is not a boolean. Every schema is compiled
+ * with the input guards (input-guards.ts): no U+0000 in any string, bounded free-form values.
  */
 export function registerValidators(app: FastifyInstance): void {
   const coercing = makeAjv(true);
   const strict = makeAjv(false);
   for (const [id, schema] of Object.entries(app.getSchemas())) {
-    coercing.addSchema(schema as object, id);
-    strict.addSchema(schema as object, id);
+    coercing.addSchema(guardSchema(schema) as object, id);
+    strict.addSchema(guardSchema(schema) as object, id);
   }
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? strict : coercing).compile(guardSchema(schema) as object),
+  );
 }
 
 /**

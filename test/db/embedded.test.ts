@@ -264,18 +264,4 @@ test(
   },
 );
 
-test(
-  'a data dir under an untraversable (0700) parent fails with a clear error',
-  {
-    timeout: TEST_TIMEOUT,
-    skip: process.getuid?.() !== 0 ? 'only relevant when running as root' : false,
-  },
-  async () => {
-    const parent = await makeDir();
-    await fs.chmod(parent, 0o700);
-    await assert.rejects(
-      startEmbedded({ dataDir: path.join(parent, 'data') }),
-      /not reachable by the "postgres" system user.*mode 0700/s,
-    );
-  },
-);
+// A data dir under a 0700 folder: test/db/embedded-unreachable.test.ts.

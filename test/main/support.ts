@@ -44,9 +44,10 @@ export interface Service {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export function startService(dataDir: string, extra: NodeJS.ProcessEnv = {}): Service {
+/** `cwd`: the checkout to run (default this one). */
+export function startService(dataDir: string, extra: NodeJS.ProcessEnv = {}, cwd = ROOT): Service {
   const child = spawn(process.execPath, ['src/main.ts'], {
-    cwd: ROOT,
+    cwd,
     env: serviceEnv(dataDir, extra),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

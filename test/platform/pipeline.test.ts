@@ -188,11 +188,54 @@ test('SVC_REQUIRE_HTTPS=on: loopback plain HTTP passes, other peers do not', asy
   assert.equal(remote.json().error.code, 'HTTPS_REQUIRED');
   const loopback = await inject(t, { path: '/clients', remote: '127.0.0.1' });
   assert.equal(loopback.statusCode, 200);
-  // Without a trusted proxy, forwarding headers are the caller's own words and change nothing.
+  // Without a trusted proxy, forwarding headers are the caller's own words: they never make a request secure.
   const spoofed = await inject(t, { path: '/clients', headers: { 'x-forwarded-proto': 'https' } });
   assert.equal(spoofed.json().error.code, 'HTTPS_REQUIRED');
-  const spoofedFor = await t.request('GET', '/clients', { headers: { 'x-forwarded-for': REMOTE } });
-  assert.equal(spoofedFor.status, 200);
+});
+
+test('forwarding headers from an untrusted loopback peer (a local proxy without SVC_TRUST_PROXY) lose the loopback exemption', async () => {
+  const local = await createTestApp();
+  const cases: Array<Record<string, string>> = [
+    { 'x-forwarded-for': REMOTE },
+    { 'x-forwarded-proto': 'https' },
+    { 'x-forwarded-for': REMOTE, 'x-forwarded-proto': 'https' },
+    { forwarded: `for=${REMOTE};proto=https` },
+  ];
+  for (const headers of cases) {
+    const res = await local.request('GET', '/clients', { headers });
+    assert.equal(res.status, 403, JSON.stringify(headers));
+    assert.equal(code(res), 'HTTPS_REQUIRED');
+  }
+  // A local tool that forwards nothing is still local.
+  assert.equal((await local.request('GET', '/clients')).status, 200);
+  const warnings = local.logs.filter((line) => line.includes('SVC_TRUST_PROXY'));
+  assert.equal(warnings.length, 1, 'one warning, not one per request');
+  assert.equal(JSON.parse(warnings[0]!).level, 40);
+  assert.match(warnings[0]!, /"peer":"(::ffff:)?127\.0\.0\.1"/);
+
+  // Behind a proxy the service was told about there is nothing to warn about.
+  const proxied = await createTestApp({}, { SVC_TRUST_PROXY: '127.0.0.1' });
+  const secure = await proxied.request('GET', '/clients', {
+    headers: { 'x-forwarded-for': REMOTE, 'x-forwarded-proto': 'https' },
+  });
+  assert.equal(secure.status, 200);
+  assert.ok(!proxied.logs.some((line) => line.includes('SVC_TRUST_PROXY')));
+});
+
+test('behind an untrusted local proxy the per-address limit counts the hop the proxy appended, not the proxy', async () => {
+  const local = await createTestApp({}, { SVC_RATE_LIMIT_ADDRESS: '3', SVC_REQUIRE_HTTPS: 'off' });
+  const from = (xff: string) => local.request('GET', '/clients', { headers: { 'x-forwarded-for': xff } });
+  for (let i = 0; i < 3; i++) assert.equal((await from('198.51.100.1')).status, 200);
+  const limited = await from('198.51.100.1');
+  assert.equal(limited.status, 429);
+  assert.equal(code(limited), 'RATE_LIMIT_EXCEEDED');
+  assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+  // What a client writes in front of the proxy's own entry changes nothing: the last entry is counted.
+  assert.equal((await from('10.9.9.9, 198.51.100.1')).status, 429);
+  // Another client of the same proxy has a bucket of its own.
+  assert.equal((await from('198.51.100.2')).status, 200);
+  const forwarded = await local.request('GET', '/clients', { headers: { forwarded: 'for="[2001:db8::5]:4711"' } });
+  assert.equal(forwarded.status, 200);
 });
 
 test('SVC_REQUIRE_HTTPS=always refuses loopback plain HTTP; X-Forwarded-Proto counts only from a trusted proxy', async () => {

@@ -39,7 +39,8 @@ test('scope walk: every route answers each key kind according to its declared ti
     const url = fill(route.url, Object.fromEntries(paramsOf(route.url).map((p) => [p, 2147483000])));
     for (const key of ['read', 'write', 'admin', 'personal'] as KeyName[]) {
       const response = await t.request(route.method, url, { key, body: bodyFor(route.method) });
-      const personalRefused = key === 'personal' && route.config.personalKeys === false;
+      const personalRefused =
+        key === 'personal' && (route.config.personalKeys === false || route.config.companyConfig === true);
       const allowed = !personalRefused && hasTier(scopesOf[key], route.config.tier as Tier);
       const code = response.body?.error?.code;
       if (allowed && (response.status === 401 || (response.status === 403 && ACCESS_CODES.has(code)))) {
@@ -48,9 +49,40 @@ test('scope walk: every route answers each key kind according to its declared ti
       if (!allowed && !(response.status === 403 && ACCESS_CODES.has(code))) {
         problems.push(`${route.method} ${route.url} with ${key}: expected 403, got ${response.status} ${code}`);
       }
-      if (!allowed && code === 'FORBIDDEN' && response.body.error.details?.required_scope !== route.config.tier) {
+      const roleRefusal = key === 'personal' && route.config.companyConfig === true;
+      if (!allowed && roleRefusal && response.body?.error?.details?.required_role !== 'owner or admin') {
+        problems.push(`${route.method} ${route.url} with ${key}: 403 body does not name the role`);
+      }
+      if (
+        !allowed &&
+        !roleRefusal &&
+        code === 'FORBIDDEN' &&
+        response.body.error.details?.required_scope !== route.config.tier
+      ) {
         problems.push(`${route.method} ${route.url} with ${key}: 403 body does not name the tier ${route.config.tier}`);
       }
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+test("company configuration walk: every route declaring it is refused for a plain member's personal key, open to an owner's", async () => {
+  const configRoutes = routes.filter((r) => r.config.companyConfig === true);
+  const declared = new Set(configRoutes.map((r) => `${r.method} ${r.url.slice(V3.length)}`));
+  for (const resource of ['/teams', '/client-groups', '/topics', '/roles', '/workflow-roles'])
+    assert.ok(declared.has(`POST ${resource}`), `POST ${resource} does not declare companyConfig`);
+  const problems: string[] = [];
+  for (const route of configRoutes) {
+    if (route.method === 'GET') problems.push(`${route.url}: a read declares companyConfig`);
+    const url = fill(route.url, Object.fromEntries(paramsOf(route.url).map((p) => [p, 2147483000])));
+    const member = await t.request(route.method, url, { key: 'personal', body: bodyFor(route.method) });
+    const error = member.body?.error;
+    if (member.status !== 403 || error?.code !== 'FORBIDDEN' || error.details?.required_role !== 'owner or admin')
+      problems.push(`${route.method} ${route.url} with a member's personal key: got ${member.status} ${error?.code}`);
+    for (const key of ['admin', 'personalAdmin'] as KeyName[]) {
+      const response = await t.request(route.method, url, { key, body: bodyFor(route.method) });
+      if (response.status === 401 || (response.status === 403 && ACCESS_CODES.has(response.body?.error?.code)))
+        problems.push(`${route.method} ${route.url} with ${key}: expected access, got ${response.status}`);
     }
   }
   assert.deepEqual(problems, []);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp } from '../helpers.ts';
 import { blockedRange, resolveTarget, UnsafeTarget } from '../../src/platform/ssrf.ts';
 import { startReceiver } from './receiver.ts';
+import { drainOnce } from '../../src/background/webhooks/engine.ts';
 import { attemptsOf, deliverAll, subscribe, webhookApp } from './setup.ts';
 
 // A production-like app: https only, no private targets.
@@ -58,15 +59,11 @@ test('subscribing to a private, loopback, link-local or mapped address is refuse
     assert.equal(res.body.error.code, 'VALIDATION_ERROR');
     assert.equal(res.body.error.details.reason, 'URL_PRIVATE_ADDRESS', url);
     assert.equal(res.body.error.details.field, 'url');
-    assert.match(res.body.error.message, new RegExp(range), url);
+    // An address literal may be named with its range; a name is never shown what it resolves to.
+    if (url.includes('localhost'))
+      assert.equal(res.body.error.message, 'localhost does not resolve to a public address');
+    else assert.match(res.body.error.message, new RegExp(range), url);
   }
-  const named = await strict.request('POST', '/webhooks', {
-    body: { webhook: 'client.created', url: 'https://localhost:8443/hook' },
-  });
-  assert.match(
-    named.body.error.message,
-    /^localhost resolves to (127\.0\.0\.1|::1), which is not a public address \(loopback\)$/,
-  );
   const rows = await strict.db.db
     .selectFrom('webhooks')
     .select('id')
@@ -111,7 +108,11 @@ test('resolveTarget: a mixed DNS answer is refused, a name that does not resolve
   ];
   await assert.rejects(
     resolveTarget('https://rebind.test/', { allowPrivate: false, resolve: mixed }),
-    (e) => e instanceof UnsafeTarget && e.reason === 'URL_PRIVATE_ADDRESS' && /10\.0\.0\.7/.test(e.message),
+    (e) =>
+      e instanceof UnsafeTarget &&
+      e.reason === 'URL_PRIVATE_ADDRESS' &&
+      e.message === 'rebind.test does not resolve to a public address' &&
+      e.detail?.address === '10.0.0.7',
   );
   const none = async () => {
     throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
@@ -161,7 +162,11 @@ test('at delivery the address is checked again: refused targets get a blocked ro
   for (const [i, id] of ids.entries()) {
     const [row] = await attemptsOf(t, id);
     assert.equal(row.status, 'blocked', urls[i]);
-    assert.match(row.response_body, /^blocked: .* is not a public address \(.+\)$/, urls[i]);
+    assert.match(
+      row.response_body,
+      /^blocked: (\S+ is not a public address \(.+\)|(localhost|rebind\.test) does not resolve to a public address)$/,
+      urls[i],
+    );
     assert.equal(row.response_status, null);
   }
   const http = await subscribe(t, 'client.created', receiver.url);
@@ -172,4 +177,82 @@ test('at delivery the address is checked again: refused targets get a blocked ro
     [row.status, row.response_body],
     ['blocked', 'blocked: http is not allowed; webhook URLs must use https'],
   );
+});
+
+test('a name refused for its address is not told what it resolves to: only the request log has it', async () => {
+  const url = 'https://localhost:8443/hook';
+  const created = await strict.request('POST', '/webhooks', { body: { webhook: 'client.created', url } });
+  assert.equal(created.status, 400);
+  assert.deepEqual(created.body.error, {
+    code: 'VALIDATION_ERROR',
+    message: 'localhost does not resolve to a public address',
+    details: { reason: 'URL_PRIVATE_ADDRESS', field: 'url' },
+  });
+  const ok = await strict.request('POST', '/webhooks', {
+    body: { webhook: 'client.created', url: 'https://93.184.216.34/hook' },
+  });
+  const patched = await strict.request('PATCH', `/webhooks/${ok.body.data.id}`, { body: { url } });
+  assert.equal(patched.status, 400);
+  assert.equal(patched.body.error.message, 'localhost does not resolve to a public address');
+  for (const res of [created, patched]) {
+    assert.doesNotMatch(res.text, /127\.0\.0\.1|::1|loopback/);
+    const requestId = res.headers.get('x-request-id')!;
+    const line = strict.logs.find((l) => l.includes(requestId) && l.includes('webhook URL refused'));
+    assert.ok(line, 'the refusal is logged with its request id');
+    assert.match(line, /"host":"localhost"/);
+    assert.match(line, /"address":"(127\.0\.0\.1|::1)"/);
+    assert.match(line, /"range":"loopback"/);
+  }
+  assert.equal(
+    (await strict.request('GET', `/webhooks/${ok.body.data.id}`)).body.data.url,
+    'https://93.184.216.34/hook',
+  );
+});
+
+test('at delivery a name that answers private is logged for the operator, not in the delivery log', async () => {
+  const t = await webhookApp();
+  const receiver = await startReceiver();
+  const { id } = await subscribe(t, 'client.created', receiver.url);
+  await t.db.db.updateTable('webhooks').set({ url: 'https://db.internal/hook' }).where('id', '=', id).execute();
+  const resolve = async () => [{ address: '10.2.3.4', family: 4 }];
+  const strictConfig = {
+    ...t.deps.config,
+    webhooks: { ...t.deps.config.webhooks, allowPrivate: false, retryDelaysMs: [] },
+  };
+  assert.equal((await t.request('POST', '/clients', { body: { name: 'Internal' } })).status, 201);
+  await deliverAll(t, { config: strictConfig, resolve });
+  const [row] = await attemptsOf(t, id);
+  assert.deepEqual(
+    [row.status, row.response_body],
+    ['blocked', 'blocked: db.internal does not resolve to a public address'],
+  );
+  const logged = t.deps.log.lines.find((l) => l.msg === 'webhook target refused at delivery');
+  assert.ok(logged);
+  assert.deepEqual(
+    [logged.obj.host, logged.obj.address, logged.obj.range, logged.obj.webhook_id],
+    ['db.internal', '10.2.3.4', 'private', id],
+  );
+});
+
+test('DNS has a time limit: a lookup that never answers is a failed, retried attempt, not a stuck loop', async () => {
+  const t = await webhookApp();
+  const receiver = await startReceiver();
+  const { id } = await subscribe(t, 'client.created', receiver.url);
+  await t.db.db
+    .updateTable('webhooks')
+    .set({ url: `http://slow-dns.test:${receiver.port}/hook` })
+    .where('id', '=', id)
+    .execute();
+  const never = () => new Promise<Array<{ address: string; family: number }>>(() => {});
+  assert.equal((await t.request('POST', '/clients', { body: { name: 'Hanging DNS' } })).status, 201);
+  const started = performance.now();
+  const stuck = new Promise((_, reject) => setTimeout(() => reject(new Error('the attempt never ended')), 5000));
+  await Promise.race([drainOnce({ ...t.deps, resolve: never, dnsTimeoutMs: 200 }, 1), stuck]);
+  assert.ok(performance.now() - started < 2000);
+  const [row] = await attemptsOf(t, id);
+  assert.equal(row.status, 'failed');
+  assert.equal(row.response_body, 'not delivered: The host slow-dns.test did not resolve within 0.2 s');
+  assert.equal(row.attempt, 1);
+  assert.notEqual(row.next_retry_at, null, 'a time-out is retried');
+  assert.equal(receiver.received.length, 0);
 });

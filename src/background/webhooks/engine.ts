@@ -1,5 +1,4 @@
-import { sql } from 'kysely';
-import type { Db, Tx } from '../../db/database.ts';
+import type { Db } from '../../db/database.ts';
 import type { Config } from '../../config.ts';
 import { resolveTarget, UnsafeTarget, type Resolver } from '../../platform/ssrf.ts';
 import { send } from './http-client.ts';
@@ -8,6 +7,7 @@ import { deferBacklog, pace, takeSendTurn } from './pacing.ts';
 import { buildDelivery, type OutboundEvent } from '../../modules/webhooks/index.ts';
 import type { EventShapes } from '../../platform/events.ts';
 import { fromSend, record, TEXT, unsent, type ClaimedDelivery, type Outcome, type SubscriptionRow } from './outcome.ts';
+import { claim, holding, leaseMs, nextDue, release } from './claim.ts';
 import type { Log } from '../log.ts';
 
 export interface EngineDeps {
@@ -18,56 +18,29 @@ export interface EngineDeps {
   shapes: EventShapes;
   /** DNS for target checks; tests stage answers with it. */
   resolve?: Resolver;
+  /** The DNS time limit (DNS_TIMEOUT_MS unless a test shortens it). */
+  dnsTimeoutMs?: number;
   mailer?: Mailer;
   /** Aborted on shutdown: an attempt still waiting for its answer is released, not recorded. */
   signal?: AbortSignal;
 }
 
-/** Thrown to roll the claim back: the row goes back to the queue with its attempt number unchanged. */
+/** Thrown when shutdown cuts an attempt: the row goes back to the queue with its attempt number unchanged. */
 class Released extends Error {}
 
 export type Step = { worked: true } | { worked: false; nextDueMs: number | null };
 
-/**
- * Claims the longest-due delivery, whatever its company (a company's burst is booked into future
- * slots in batches, so it does not hold others back). The row lock lasts until the attempt is
- * recorded, or until the process dies and PostgreSQL drops it.
- */
-async function claim(tx: Tx): Promise<ClaimedDelivery | undefined> {
-  return tx
-    .selectFrom('webhook_deliveries')
-    .select(['company_id', 'id', 'webhook_id', 'event_id', 'attempt', 'slot_at', 'deferred_since'])
-    .where('state', '=', 'pending')
-    .where('next_attempt_at', '<=', sql<string>`now()`)
-    .orderBy('next_attempt_at')
-    .orderBy('id')
-    .limit(1)
-    .forUpdate()
-    .skipLocked()
-    .executeTakeFirst();
-}
-
-/** How long until the next pending delivery falls due (rows due now but locked are someone else's). */
-async function nextDue(tx: Tx): Promise<number | null> {
-  const row = await sql<{
-    ms: number | null;
-  }>`select (extract(epoch from min(next_attempt_at) - clock_timestamp()) * 1000)::float8 as ms
-    from webhook_deliveries where state = 'pending' and next_attempt_at > now()`.execute(tx);
-  const ms = row.rows[0]?.ms;
-  return ms === null || ms === undefined ? null : Math.max(0, ms);
-}
-
 async function load(
-  tx: Tx,
+  db: Db,
   row: ClaimedDelivery,
 ): Promise<{ sub: SubscriptionRow | undefined; event: OutboundEvent | undefined }> {
-  const sub = await tx
+  const sub = await db
     .selectFrom('webhooks')
     .select(['id', 'event', 'url', 'secret', 'is_active', 'deleted_at', 'created_by_person_id'])
     .where('company_id', '=', row.company_id)
     .where('id', '=', row.webhook_id)
     .executeTakeFirst();
-  const event = await tx
+  const event = await db
     .selectFrom('events')
     .select(['uuid', 'event', 'occurred_at', 'data'])
     .where('company_id', '=', row.company_id)
@@ -87,9 +60,15 @@ async function attempt(
   const { allowPrivate, timeoutMs } = deps.config.webhooks;
   let target;
   try {
-    target = await resolveTarget(sub.url, { allowPrivate, resolve: deps.resolve });
+    target = await resolveTarget(sub.url, { allowPrivate, resolve: deps.resolve, dnsTimeoutMs: deps.dnsTimeoutMs });
   } catch (error) {
     if (!(error instanceof UnsafeTarget)) throw error;
+    // The delivery log is read by the company: what the name resolved to goes to the service log only.
+    if (error.detail)
+      deps.log.warn(
+        { company_id: row.company_id, webhook_id: sub.id, delivery_id: row.id, reason: error.reason, ...error.detail },
+        'webhook target refused at delivery',
+      );
     const status = error.reason === 'URL_UNRESOLVABLE' ? 'failed' : 'blocked';
     const body = status === 'blocked' ? `blocked: ${error.message}` : `not delivered: ${error.message}`;
     return unsent(status, body, startedAt, { retryable: true, failure: true });
@@ -107,83 +86,97 @@ async function attempt(
   return fromSend(result, startedAt);
 }
 
-/** Everything about one claimed row, inside its transaction. Returns mail to log after commit. */
-async function handle(tx: Tx, deps: EngineDeps, row: ClaimedDelivery): Promise<Mail[]> {
-  const { sub, event } = await load(tx, row);
+/** Writes the outcome if this claim still holds the row; returns mail to send after commit. */
+async function finish(
+  deps: EngineDeps,
+  row: ClaimedDelivery,
+  sub: SubscriptionRow | null,
+  outcome: Outcome,
+): Promise<Mail[]> {
+  const done = await holding(deps.db, row, (tx) => record(tx, deps.config, row, sub, outcome));
+  if (done.held) return done.value;
+  // Another worker owns the row by now (or it was closed): its own attempt will be the recorded one.
+  deps.log.warn(
+    { company_id: row.company_id, delivery_id: row.id, attempt: row.attempt, status: outcome.status },
+    'webhook attempt not recorded: the claim was lost',
+  );
+  return [];
+}
+
+/** Puts the row back in the queue for later (pacing), without using up an attempt. */
+async function postpone(
+  deps: EngineDeps,
+  row: ClaimedDelivery,
+  changes: { next_attempt_at: string; slot_at: string | null; deferred_since: string | null },
+  backlog = false,
+): Promise<void> {
+  await holding(deps.db, row, async (tx) => {
+    await tx
+      .updateTable('webhook_deliveries')
+      .where('company_id', '=', row.company_id)
+      .where('id', '=', row.id)
+      .set({ ...changes, claim_token: null })
+      .execute();
+    if (backlog) await deferBacklog(tx, deps.db, row.company_id, deps.config.webhooks);
+  });
+}
+
+/**
+ * Everything about one claimed row. No transaction is open while the receiver is called: the claim
+ * is a lease, and each decision is written in its own short transaction by the lease holder.
+ */
+async function handle(deps: EngineDeps, row: ClaimedDelivery): Promise<Mail[]> {
+  const { sub, event } = await load(deps.db, row);
   const now = new Date().toISOString();
   if (!sub || sub.deleted_at || !event) {
-    await tx
-      .updateTable('webhook_deliveries')
-      .set({ state: 'not_delivered' })
-      .where('company_id', '=', row.company_id)
-      .where('id', '=', row.id)
-      .execute();
+    await holding(deps.db, row, (tx) =>
+      tx
+        .updateTable('webhook_deliveries')
+        .set({ state: 'not_delivered', claim_token: null })
+        .where('company_id', '=', row.company_id)
+        .where('id', '=', row.id)
+        .execute(),
+    );
     return [];
   }
-  if (!sub.is_active) return record(tx, deps.config, row, sub, unsent('not_delivered', TEXT.inactive, now));
-  if (!sub.secret) return record(tx, deps.config, row, sub, unsent('refused', TEXT.noSecret, now));
+  if (!sub.is_active) return finish(deps, row, sub, unsent('not_delivered', TEXT.inactive, now));
+  if (!sub.secret) return finish(deps, row, sub, unsent('refused', TEXT.noSecret, now));
   const decision = await pace(deps.db, row, deps.config.webhooks);
   if (decision.kind === 'park')
-    return record(
-      tx,
-      deps.config,
-      row,
-      sub,
-      unsent('throttled', TEXT.throttled(deps.config.webhooks.maxDeferMs / 1000), now),
-    );
+    return finish(deps, row, sub, unsent('throttled', TEXT.throttled(deps.config.webhooks.maxDeferMs / 1000), now));
   if (decision.kind === 'defer') {
-    await tx
-      .updateTable('webhook_deliveries')
-      .where('company_id', '=', row.company_id)
-      .where('id', '=', row.id)
-      .set({ next_attempt_at: decision.until, slot_at: decision.until, deferred_since: decision.deferredSince })
-      .execute();
-    await deferBacklog(tx, deps.db, row.company_id, deps.config.webhooks);
+    const { until, deferredSince } = decision;
+    await postpone(deps, row, { next_attempt_at: until, slot_at: until, deferred_since: deferredSince }, true);
     return [];
   }
   const turn = await takeSendTurn(deps.db, row.company_id, deps.config.webhooks);
   if (!turn.ok) {
     // Not its turn yet: wait for it without using up an attempt.
-    await tx
-      .updateTable('webhook_deliveries')
-      .where('company_id', '=', row.company_id)
-      .where('id', '=', row.id)
-      .set({
-        next_attempt_at: turn.retryAt,
-        slot_at: row.slot_at ?? turn.retryAt,
-        deferred_since: row.deferred_since ?? now,
-      })
-      .execute();
+    await postpone(deps, row, {
+      next_attempt_at: turn.retryAt,
+      slot_at: row.slot_at ?? turn.retryAt,
+      deferred_since: row.deferred_since ?? now,
+    });
     return [];
   }
-  return record(tx, deps.config, row, sub, await attempt(deps, row, { ...sub, secret: sub.secret }, event));
+  return finish(deps, row, sub, await attempt(deps, row, { ...sub, secret: sub.secret }, event));
 }
 
 /**
- * A failure inside the service (a bug, a lost database connection mid-attempt): the claim was
- * rolled back; write the fixed generic row and move the delivery to its next rung, so a broken
- * row cannot loop. Skipped when another worker holds the row by now.
+ * A failure inside the service (a bug, a lost database connection mid-attempt): write the fixed
+ * generic row and move the delivery to its next rung, so a broken row cannot loop. Should even that
+ * fail, the lease runs out and the row is tried again.
  */
 async function recordInternalFailure(deps: EngineDeps, claimed: ClaimedDelivery): Promise<void> {
-  await deps.db.transaction().execute(async (tx) => {
-    const row = await tx
-      .selectFrom('webhook_deliveries')
-      .select(['company_id', 'id', 'webhook_id', 'event_id', 'attempt', 'slot_at', 'deferred_since'])
-      .where('company_id', '=', claimed.company_id)
-      .where('id', '=', claimed.id)
-      .where('state', '=', 'pending')
-      .forUpdate()
-      .skipLocked()
-      .executeTakeFirst();
-    if (row)
-      await record(
-        tx,
-        deps.config,
-        row,
-        null,
-        unsent('error', TEXT.internal, new Date().toISOString(), { retryable: true }),
-      );
-  });
+  await holding(deps.db, claimed, (tx) =>
+    record(
+      tx,
+      deps.config,
+      claimed,
+      null,
+      unsent('error', TEXT.internal, new Date().toISOString(), { retryable: true }),
+    ),
+  );
 }
 
 /** Logs (no SMTP) or sends the mail a committed step queued. */
@@ -205,23 +198,26 @@ async function afterCommit(deps: EngineDeps, mails: Mail[]): Promise<void> {
 /** One claim-attempt-record cycle. */
 export async function processNext(deps: EngineDeps): Promise<Step> {
   let claimed: ClaimedDelivery | undefined;
-  let mails: Mail[] = [];
   try {
-    const idle = await deps.db.transaction().execute(async (tx) => {
-      claimed = await claim(tx);
-      if (!claimed) return { nextDueMs: await nextDue(tx) };
-      mails = await handle(tx, deps, claimed);
-      return undefined;
-    });
-    if (idle) return { worked: false, ...idle };
+    claimed = await claim(deps.db, leaseMs(deps.config.webhooks, deps.dnsTimeoutMs));
+    if (!claimed) return { worked: false, nextDueMs: await nextDue(deps.db) };
   } catch (error) {
-    if (error instanceof Released) return { worked: true };
+    // The queue itself is unreachable (e.g. the database is down): back off.
+    deps.log.error({ err: (error as Error).message }, 'webhook delivery: claiming failed');
+    return { worked: false, nextDueMs: deps.config.webhooks.pollMs };
+  }
+  let mails: Mail[];
+  try {
+    mails = await handle(deps, claimed);
+  } catch (error) {
+    if (error instanceof Released) {
+      await release(deps.db, claimed).catch(() => {});
+      return { worked: true };
+    }
     deps.log.error(
-      { err: (error as Error).message, stack: (error as Error).stack, delivery_id: claimed?.id },
+      { err: (error as Error).message, stack: (error as Error).stack, delivery_id: claimed.id },
       'webhook delivery failed inside the service',
     );
-    // Nothing claimed means the queue itself is unreachable (e.g. the database is down): back off.
-    if (!claimed) return { worked: false, nextDueMs: deps.config.webhooks.pollMs };
     await recordInternalFailure(deps, claimed).catch(() => {});
     return { worked: true };
   }

@@ -84,6 +84,8 @@ export interface ClaimedDelivery {
   attempt: number;
   slot_at: string | null;
   deferred_since: string | null;
+  /** This claim's lease: only its holder may record the outcome. */
+  claim_token: string;
 }
 
 export interface SubscriptionRow {
@@ -187,6 +189,7 @@ export async function record(
       next_attempt_at: retry ? retry_at : now,
       slot_at: null,
       deferred_since: null,
+      claim_token: null,
       updated_at: now,
     })
     .execute();

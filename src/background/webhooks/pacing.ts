@@ -94,7 +94,8 @@ export async function deferBacklog(tx: Tx, db: Db, companyId: string, config: We
   await sql`update webhook_deliveries d
        set slot_at = ${base}::timestamptz + make_interval(secs => ${1 / config.rate}::float8 * (v.ord - 1)),
            next_attempt_at = ${base}::timestamptz + make_interval(secs => ${1 / config.rate}::float8 * (v.ord - 1)),
-           deferred_since = clock_timestamp()
+           deferred_since = clock_timestamp(),
+           claim_token = null
       from unnest(${ids}::bigint[]) with ordinality as v(id, ord)
      where d.company_id = ${companyId} and d.id = v.id`.execute(tx);
   return count;

@@ -10,10 +10,11 @@ import * as repo from './calendar.repository.ts';
 const UI_APPROVED_TYPES = new Set(['vacation', 'flextime']);
 
 const readOnly = () => new AppError('READ_ONLY', 'Holiday entries are read-only through the API');
-const approvalUiOnly = (message: string) =>
+const approvalUiOnly = (message: string, details?: Record<string, unknown>) =>
   new AppError(
     'CALENDAR_APPROVAL_UI_ONLY',
     `${message}; vacation and flextime are approved only in the web application`,
+    details,
   );
 
 type EntryState = Pick<CalendarEntryRecord, 'type' | 'status'>;
@@ -94,19 +95,31 @@ async function lockWritable(ctx: Ctx, id: number): Promise<CalendarEntryRecord |
 
 const target = { what: 'Calendar entry', lock: lockWritable, read: repo.findEntry };
 
+/** What an approval covers: changing any of these on an approved entry approves it anew; description is not one. */
+const APPROVAL_FIELDS = ['status', 'type', 'person_id', 'date_from', 'date_until'] as const;
+
 /**
- * Writes that set, unset or type-flip an approved vacation/flextime entry are the web application's:
- * refused when the status or the type changes and either side is an approved vacation or flextime.
+ * A write that leaves an entry approved approves what it then says: setting approved, or changing the type,
+ * person or dates of an approved entry. An approved vacation/flextime entry changes only in the web
+ * application (409, description excepted), and no entry becomes one through the API. Sick leave and time off
+ * may be approved here, but never with a key acting for the person the entry is for.
  */
-function checkApproval(before: EntryState, body: CalendarEntryUpdateBody): void {
-  const after: EntryState = { type: body.type ?? before.type, status: body.status ?? before.status };
-  const touched = after.status !== before.status || after.type !== before.type;
-  if (touched && (isUiApproved(before) || isUiApproved(after))) {
-    throw approvalUiOnly(
-      isUiApproved(before)
-        ? `The ${before.type} entry is approved; its status and type cannot change through the API`
-        : `A ${after.type} entry cannot be approved through the API`,
-    );
+function checkApproval(ctx: Ctx, before: CalendarEntryRecord, body: CalendarEntryUpdateBody): void {
+  const after = { ...before, ...body };
+  const changed = APPROVAL_FIELDS.filter((field) => after[field] !== before[field]);
+  if (changed.length === 0) return;
+  if (isUiApproved(before))
+    throw approvalUiOnly(`The ${before.type} entry is approved; through the API only its description can change`, {
+      fields: changed,
+    });
+  if (after.status !== 'approved') return;
+  if (isUiApproved(after)) throw approvalUiOnly(`A ${after.type} entry cannot be approved through the API`);
+  if (ctx.actor.personId !== null && after.person_id === ctx.actor.personId) {
+    throw new AppError('FORBIDDEN', 'Nobody approves their own calendar entry; a key acting for someone else must', {
+      reason: 'SELF_APPROVAL',
+      person_id: after.person_id,
+      fields: changed,
+    });
   }
 }
 
@@ -114,7 +127,7 @@ export const updateEntry = (ctx: Ctx, id: number, body: CalendarEntryUpdateBody)
   mutate(ctx, target, id, body, async (tx, entry) => {
     if (body.type === 'holiday') throw readOnly();
     checkDates(body.date_from ?? entry.date_from, body.date_until ?? entry.date_until);
-    checkApproval(entry, body);
+    checkApproval(tx, entry, body);
     await checkPerson(tx, body.person_id);
     await repo.calendar.update(tx, id, body);
   });

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
-import { AppError } from '../../platform/errors.ts';
+import { AppError, invalidReference } from '../../platform/errors.ts';
 import { recordEvent } from '../../platform/events.ts';
 import { customFieldsInput, toFlag } from '../../platform/fields.ts';
 import { mutateQuietly, orNotFound } from '../../platform/mutate.ts';
@@ -43,9 +43,18 @@ function columnsFrom(body: ClientInput): RowChanges<'clients'> {
   return columns;
 }
 
+/**
+ * The parent must be a client the caller sees (and stays put while the child is written under it): a
+ * restricted key gets the same INVALID_CLIENT for a client it cannot see as for a missing one.
+ */
+async function checkParent(ctx: Ctx, parentId: number | null | undefined): Promise<void> {
+  if (parentId == null) return;
+  if (!(await repo.lockClient(ctx, parentId))) throw invalidReference('client', 'parent_id', parentId);
+}
+
 async function checkReferences(ctx: Ctx, body: ClientInput, selfId?: number): Promise<void> {
   await assertReference(ctx, 'people', 'person', 'default_person_id', body.default_person_id);
-  await assertReference(ctx, 'clients', 'client', 'parent_id', body.parent_id);
+  await checkParent(ctx, body.parent_id);
   await assertReferenceList(ctx, 'client_groups', 'INVALID_GROUP', 'groups', body.groups);
   if (selfId !== undefined && body.parent_id != null) {
     const chain = await repo.ancestorIds(ctx, body.parent_id);

@@ -4,7 +4,7 @@ import type { Ctx } from '../../platform/context.ts';
 import type { ClaimedJob } from '../../platform/modules.ts';
 import { nextStamp, nowStamp } from '../../platform/sql.ts';
 import { scoped, type RowUpdate } from '../../platform/tenant-table.ts';
-import { companyJson } from '../../platform/system-actor.ts';
+import { companyJson, companyRefusal } from '../../platform/system-actor.ts';
 import type { JobRecord } from './jobs.schemas.ts';
 
 const COLUMNS = [
@@ -137,12 +137,34 @@ export const markDone = (ctx: Ctx, id: number, status: 'finished' | 'failed', er
     finished_at: sql`date_trunc('milliseconds', clock_timestamp())`,
   });
 
-/** A job's company and key as a context to run it in: it acts with the rights of the key that started it. */
-export async function jobActor(
-  db: Executor,
-  companyId: string,
-  apiKeyId: number,
-): Promise<Omit<Ctx, 'db' | 'requestId'> | undefined> {
+export type JobActor = Omit<Ctx, 'db' | 'requestId'> & {
+  /** Why the key or its company may no longer run the job (the request pipeline's checks), or null. */
+  refusal: string | null;
+};
+
+interface KeyState {
+  is_active: boolean;
+  expired: boolean;
+  grace_over: boolean;
+  kind: string;
+  member_status: string | null;
+}
+
+function keyRefusal(key: KeyState): string | null {
+  if (!key.is_active) return 'the API key that started this job has been revoked';
+  if (key.expired) return 'the API key that started this job has expired';
+  if (key.grace_over) return 'the API key that started this job was rotated and its grace period has ended';
+  if (key.kind === 'personal' && key.member_status !== 'active')
+    return 'the member the API key that started this job acts for is not active';
+  return null;
+}
+
+/**
+ * A job's company and key as a context to run it in: it acts with the rights of the key that started it,
+ * and only while that key could still make the request (active, not expired, within any grace) and its
+ * company passes the plan and subscription gates. Times are the database's, as the pipeline's key check.
+ */
+export async function jobActor(db: Executor, companyId: string, apiKeyId: number): Promise<JobActor | undefined> {
   const row = await db
     .selectFrom('api_keys as k')
     .innerJoin('companies as c', 'c.id', 'k.company_id')
@@ -154,6 +176,10 @@ export async function jobActor(
       'k.kind',
       'k.scopes',
       'k.person_id',
+      'k.is_active',
+      sql<boolean>`coalesce(k.expires_at <= now(), false)`.as('expired'),
+      sql<boolean>`coalesce(k.grace_expires_at <= now(), false)`.as('grace_over'),
+      'm.status as member_status',
       sql<'member' | 'admin' | 'owner' | null>`m.role`.as('role'),
       companyJson().as('company'),
     ])
@@ -167,5 +193,6 @@ export async function jobActor(
     company: row.company,
     key: { id: row.id, kind, scopes: row.scopes, personId: row.person_id },
     actor: { personId: row.person_id, role: row.role, restricted: kind === 'personal' && row.role === 'member' },
+    refusal: keyRefusal(row) ?? companyRefusal(row.company),
   };
 }

@@ -7,6 +7,22 @@ import * as repo from './jobs.repository.ts';
 /** Thrown by a handler that stopped between steps because its process is shutting down. */
 export class Released extends Error {}
 
+/** Thrown when the key that started a job, or its company, may no longer run it: the job fails with the reason. */
+export class Refused extends Error {}
+
+const GONE = 'the API key that started this job no longer exists';
+
+/**
+ * Throws Refused unless the job's key and company still pass the checks a request would (revoked, expired,
+ * rotated past its grace, member inactive, plan or subscription lapsed). Handlers call it at the start of
+ * each chunk's transaction, so a chunk is not applied once the key or the company has lost the right.
+ */
+export async function assertMayRun(ctx: Ctx, job: ClaimedJob): Promise<void> {
+  const actor = job.api_key_id === null ? undefined : await repo.jobActor(ctx.db, job.company_id, job.api_key_id);
+  if (!actor) throw new Refused(GONE);
+  if (actor.refusal) throw new Refused(actor.refusal);
+}
+
 /** Well inside the stale limit, so a slow step never looks like a dead process. */
 const HEARTBEAT_MS = 15_000;
 
@@ -22,13 +38,13 @@ export async function runClaimed(
   handler: JobHandler,
   signal?: AbortSignal,
 ): Promise<void> {
-  const actor = job.api_key_id === null ? undefined : await repo.jobActor(db, job.company_id, job.api_key_id);
-  const ctx: Ctx = actor
-    ? { ...actor, db, requestId: `job-${job.id}` }
-    : { ...(await systemActor(db, job.company_id))!, db, requestId: `job-${job.id}` };
+  const found = job.api_key_id === null ? undefined : await repo.jobActor(db, job.company_id, job.api_key_id);
+  const { refusal, ...actor } = found ?? { refusal: GONE, ...(await systemActor(db, job.company_id))! };
+  const ctx: Ctx = { ...actor, db, requestId: `job-${job.id}` };
   const beat = setInterval(() => void repo.heartbeat(ctx, job.id).catch(() => undefined), HEARTBEAT_MS).unref();
   try {
-    if (!actor) throw new Error('the API key that started this job no longer exists');
+    // Checked when claimed (queued, or resumed after its process died), and again by the handler per chunk.
+    if (refusal) throw new Refused(refusal);
     await handler(ctx, job, signal);
     await repo.markDone(ctx, job.id, 'finished');
   } catch (error) {

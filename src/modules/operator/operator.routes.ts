@@ -6,7 +6,9 @@ import type { Db } from '../../db/database.ts';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../platform/errors.ts';
 import type { Registry } from '../../platform/modules.ts';
+import { limitAddress } from '../../platform/network.ts';
 import { checkHttps } from '../../platform/pipeline.ts';
+import type { RateLimits } from '../../platform/ratelimit.ts';
 import {
   addMember,
   Company,
@@ -25,20 +27,28 @@ const CompanyParams = Type.Object({ company_id: Type.String({ format: 'uuid' }) 
 
 /**
  * Bearer token check in constant time; the whole operator API is absent (404) without a configured token.
- * The token is the most powerful credential there is, so it gets the same HTTPS rule as v3 keys.
+ * The token is the most powerful credential there is, so it gets the same HTTPS rule and per-address
+ * ceiling as v3 keys, and an address that keeps guessing is shut out (429) for the rest of the minute.
  */
-function authorize(config: Config, request: FastifyRequest): void {
+async function authorize(config: Config, limits: RateLimits, request: FastifyRequest): Promise<void> {
   if (!config.operatorToken) throw new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`);
   checkHttps(config, request);
+  const address = limitAddress(config.trustProxy, request);
+  await limits.consumeAddress(address);
+  await limits.refuseBlockedOperator(address);
   const token = BEARER.exec(request.headers.authorization ?? '')?.[1] ?? '';
-  if (!token || !timingSafeEqual(digest(token), digest(config.operatorToken)))
-    throw new AppError('UNAUTHORIZED', 'A valid operator token is required');
+  if (token && timingSafeEqual(digest(token), digest(config.operatorToken))) return;
+  await limits.countOperatorFailure(address);
+  throw new AppError('UNAUTHORIZED', 'A valid operator token is required');
 }
 
 /** Platform administration; not part of v3 and not in its OpenAPI document. */
-export async function operatorRoutes(fastify: FastifyInstance, opts: { config: Config; db: Db; registry: Registry }) {
+export async function operatorRoutes(
+  fastify: FastifyInstance,
+  opts: { config: Config; db: Db; registry: Registry; limits: RateLimits },
+) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.addHook('onRequest', async (request) => authorize(opts.config, request));
+  app.addHook('onRequest', async (request) => authorize(opts.config, opts.limits, request));
   const config = { tier: 'operator' as const };
 
   app.post(

@@ -96,3 +96,27 @@ export async function moveTasks(ctx: Ctx, projectId: number, clientId: number) {
     .execute();
   return rows.map(({ company_id: _company, deleted_at: _deleted, ...task }) => task).sort((a, b) => a.id - b.id);
 }
+
+/**
+ * The name of a project created without one: its type's name and a running number ("Event 3"). Every
+ * project of the type counts, deleted ones included, so a number is not handed out again after a delete;
+ * two creates at the same instant may share one (names need not be unique).
+ */
+export async function defaultName(ctx: Ctx, projectTypeId: number): Promise<string> {
+  const row = await scoped
+    .select(ctx, 'project_types', 'pt')
+    .where('pt.id', '=', projectTypeId)
+    .select((eb) => [
+      'pt.name',
+      // tenant: deliberate SQL, correlated with the scoped project type row.
+      eb
+        .selectFrom('projects as p')
+        .select(sql<number>`count(*)::int + 1`.as('n'))
+        .whereRef('p.company_id', '=', 'pt.company_id')
+        .whereRef('p.project_type_id', '=', 'pt.id')
+        .as('n'),
+    ])
+    .executeTakeFirstOrThrow();
+  const suffix = ` ${row.n}`;
+  return row.name.slice(0, 255 - suffix.length) + suffix;
+}

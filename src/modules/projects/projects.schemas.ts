@@ -23,7 +23,7 @@ const STATE_MACHINE =
   'unarchive: archived → the status before archiving. Any other combination is 409 INVALID_STATUS_TRANSITION.';
 
 const projectFields = {
-  name: Name('Project name, 1-255 characters'),
+  name: Name('Project name, 1-255 characters; on create without it: the type name and a number, e.g. "Event 3"'),
   project_type_id: Id('Project type (see GET /project-types)'),
   manager_id: Nullable(Id('Managing person id')),
   status_text: Text('Free-text status note'),
@@ -54,7 +54,6 @@ const writable = { ...projectFields, custom_fields: CustomFields, fields: Custom
 export const ProjectCreate = Type.Object(
   {
     ...mapOptional(writable),
-    name: writable.name,
     project_type_id: writable.project_type_id,
     client_id: Type.Optional(Nullable(Id('Client id'))),
   },

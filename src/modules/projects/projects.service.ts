@@ -81,7 +81,7 @@ export async function createProject(ctx: Ctx, body: ProjectCreateBody): Promise<
     if (body.client_id != null) await requireClient(tx, body.client_id);
     const columns = {
       ...columnsFrom(body),
-      name: body.name,
+      name: body.name ?? (await repo.defaultName(tx, body.project_type_id)),
       project_type_id: body.project_type_id,
       client_id: body.client_id ?? null,
     };

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../platform/context.ts';
-import { inTransaction } from '../../platform/context.ts';
+import { afterCommit, inTransaction } from '../../platform/context.ts';
 import { AppError, domainValidation, invalidReference } from '../../platform/errors.ts';
 import { liveIds } from '../../platform/references.ts';
 import type { ClaimedJob } from '../../platform/modules.ts';
@@ -79,7 +79,10 @@ async function applyChunk(ctx: Ctx, ids: number[], body: BulkActionBody): Promis
   await repo.touchTasks(ctx, ids);
 }
 
-/** Runs the chunks from `processed` on, each with its progress in its own transaction; a failing chunk counts as failed. */
+/**
+ * Runs the chunks from `processed` on, each with its progress in its own transaction; a failing chunk counts
+ * as failed. Each chunk first checks that the job's key and company may still run it (else the job fails).
+ */
 async function applyChunks(
   ctx: Ctx,
   job: ClaimedJob,
@@ -95,11 +98,12 @@ async function applyChunks(
     const next = processed + chunk.length;
     try {
       await inTransaction(ctx, async (tx) => {
+        await jobs.assertMayRun(tx, job);
         await applyChunk(tx, chunk, body);
         await jobs.advance(tx, job.id, processed, next, failed);
       });
     } catch (error) {
-      if (error instanceof jobs.LostClaim) throw error;
+      if (error instanceof jobs.LostClaim || error instanceof jobs.Refused) throw error;
       failed += chunk.length;
       await jobs.advance(ctx, job.id, processed, next, failed);
     }
@@ -129,6 +133,6 @@ export async function startBulkAction(ctx: Ctx, body: BulkActionBody): Promise<j
   await checkReferences(ctx, body);
   const job = await inTransaction(ctx, async (tx) => jobs.getJob(tx, await jobs.insertJob(tx, BULK_JOB_TYPE, body)));
   // If this start is lost (crash, or the insert not yet visible), a job runner's poll picks the job up.
-  setImmediate(() => void jobs.kickJob(ctx.db, ctx.companyId, job.id, runBulkJob));
+  afterCommit(ctx, (db) => jobs.kickJob(db, ctx.companyId, job.id, runBulkJob));
   return job;
 }

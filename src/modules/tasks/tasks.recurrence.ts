@@ -22,6 +22,12 @@ export const HORIZON_DAYS = 30;
 export const MAX_OCCURRENCES = 50;
 /** A series may start at most this many years before or after now (bounds the work of expanding it). */
 const DTSTART_RANGE_YEARS = 10;
+/** A rule must produce its first occurrence within this many years of its start. */
+const FIRST_OCCURRENCE_YEARS = 100;
+/** rrule stops walking at the end of this year when a rule matches no day. */
+const RRULE_LAST_YEAR = 9999;
+/** The Gregorian calendar repeats exactly every 400 years: 146 097 days, a whole number of weeks. */
+const CALENDAR_CYCLE_YEARS = 400;
 
 const invalid = (message: string) => domainValidation('INVALID_RECURRENCE_RULE', message, { field: 'recurrence_rule' });
 
@@ -112,17 +118,51 @@ export function normaliseRrule(text: string): string {
   return normalised;
 }
 
+const yearsLater = (date: Date, years: number) => {
+  const later = new Date(date);
+  later.setUTCFullYear(later.getUTCFullYear() + years);
+  return later;
+};
+
+/**
+ * The rule's first occurrence (wall clock, COUNT and UNTIL aside), or null when there is none for at least
+ * FIRST_OCCURRENCE_YEARS. rrule walks period by period until a day matches or the year 9999 ends, so a rule
+ * that never matches (BYMONTH=2;BYDAY=53MO) costs a walk of ~8000 years, 75-220 ms of blocked event loop.
+ * Moving the start forward by whole 400-year cycles changes nothing the rule can see (weekdays, leap years,
+ * the phase of INTERVAL) but brings the year-9999 stop within 100-500 years of it: a bounded search.
+ */
+function firstOccurrence(rrule: string, wallStart: Date): Date | null {
+  const year = wallStart.getUTCFullYear();
+  const shift =
+    Math.max(0, Math.floor((RRULE_LAST_YEAR - FIRST_OCCURRENCE_YEARS - year) / CALENDAR_CYCLE_YEARS)) *
+    CALENDAR_CYCLE_YEARS;
+  const start = yearsLater(wallStart, shift);
+  const options = { ...RRule.parseString(rrule), dtstart: start, count: null, until: null };
+  const first = new RRule(options).after(start, true);
+  return first && yearsLater(first, -shift);
+}
+
+/** A rule that can never produce an occurrence is refused: it would only cost a search on every expansion. */
+function checkOccurs(rrule: string, wallStart: Date): void {
+  const first = firstOccurrence(rrule, wallStart);
+  const until = RRule.parseString(rrule).until;
+  if (first && first <= yearsLater(wallStart, FIRST_OCCURRENCE_YEARS) && !(until && first > until)) return;
+  throw invalid(`the rule has no occurrence within ${FIRST_OCCURRENCE_YEARS} years of dtstart`);
+}
+
 /** Validates a recurrence_rule input; dtstart defaults to `fallbackStart` (the task's date, or now). */
 export function normaliseRule(
   input: { rrule: string; dtstart?: string },
   fallbackStart: string,
   now: Date,
+  timeZone: string,
 ): RecurrenceRule {
   const rrule = normaliseRrule(input.rrule);
   const start = new Date(input.dtstart ?? fallbackStart);
   start.setUTCMilliseconds(0);
   const years = Math.abs(start.getTime() - now.getTime()) / (365.25 * 86_400_000);
   if (years > DTSTART_RANGE_YEARS) throw invalid(`dtstart must lie within ${DTSTART_RANGE_YEARS} years of now`);
+  checkOccurs(rrule, toWall(start, timeZone));
   return { rrule, dtstart: start.toISOString() };
 }
 
@@ -161,7 +201,10 @@ export function expandOccurrences(rule: RecurrenceRule, timeZone: string, now: D
   const dtstart = new Date(rule.dtstart);
   const from = new Date(Math.max(dtstart.getTime(), now.getTime()));
   const until = new Date(from.getTime() + HORIZON_DAYS * 86_400_000);
-  const expanded = new RRule({ ...RRule.parseString(rule.rrule), dtstart: toWall(dtstart, timeZone) });
+  const wallStart = toWall(dtstart, timeZone);
+  // Rules stored before checkOccurs existed may never match: without this, between() walks to the year 9999.
+  if (!firstOccurrence(rule.rrule, wallStart)) return [];
+  const expanded = new RRule({ ...RRule.parseString(rule.rrule), dtstart: wallStart });
   const walls = expanded.between(
     toWall(from, timeZone),
     toWall(until, timeZone),

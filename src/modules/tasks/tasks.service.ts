@@ -179,7 +179,7 @@ export async function createTask(ctx: Ctx, body: TaskCreateBody): Promise<TaskRe
         finished_at: body.status === 'finished' ? new Date().toISOString() : null,
       });
     const rule = body.recurrence_rule
-      ? normaliseRule(body.recurrence_rule, body.date ?? new Date().toISOString(), new Date())
+      ? normaliseRule(body.recurrence_rule, body.date ?? new Date().toISOString(), new Date(), tx.company.timezone)
       : null;
     if (rule) Object.assign(columns, { is_recurring: 1, recurrence_rule: JSON.stringify(rule) });
     const id = await repo.tasks.insert(tx, columns);
@@ -192,7 +192,11 @@ export async function createTask(ctx: Ctx, body: TaskCreateBody): Promise<TaskRe
 }
 
 /** The recurrence change a PATCH asks for: undefined (none), null (the series ends) or the new rule. */
-function recurrenceChange(body: TaskUpdateBody, current: LockedTask): RecurrenceRule | null | undefined {
+function recurrenceChange(
+  body: TaskUpdateBody,
+  current: LockedTask,
+  timeZone: string,
+): RecurrenceRule | null | undefined {
   if (body.recurrence_rule === undefined) return undefined;
   if (body.recurrence_rule === null) return null;
   if (current.recurrence_parent_id !== null) {
@@ -202,7 +206,8 @@ function recurrenceChange(body: TaskUpdateBody, current: LockedTask): Recurrence
       { field: 'recurrence_rule', master_id: current.recurrence_parent_id },
     );
   }
-  return normaliseRule(body.recurrence_rule, body.date ?? current.date ?? new Date().toISOString(), new Date());
+  const start = body.date ?? current.date ?? new Date().toISOString();
+  return normaliseRule(body.recurrence_rule, start, new Date(), timeZone);
 }
 
 // Not mutate(): the record read back after the change is also the event's, so it is read once.
@@ -213,7 +218,7 @@ export async function updateTask(ctx: Ctx, id: number, body: TaskUpdateBody): Pr
     const assignees = assigneesInput(body);
     const columns = { ...columnsFrom(body), ...(await resolveClient(tx, body, current)) };
     await checkReferences(tx, body, assignees);
-    const rule = recurrenceChange(body, current);
+    const rule = recurrenceChange(body, current, tx.company.timezone);
     if (rule !== undefined)
       Object.assign(columns, { is_recurring: rule ? 1 : 0, recurrence_rule: rule ? JSON.stringify(rule) : null });
     await repo.tasks.update(tx, id, columns);

@@ -26,6 +26,12 @@ import * as service from './time-entries.service.ts';
 
 const tags = ['Time entries'];
 const Params = IdParam('time_entry_id');
+/**
+ * 200 entries with the longest description (10 000 characters) are about 2 MB of ASCII JSON; 4 MB leaves
+ * room for accented text and the other fields. Bulks of long descriptions in 3-4-byte scripts or \u-escaped
+ * JSON can exceed it (413): they are split into smaller bulks.
+ */
+const BULK_BODY_LIMIT = 4 * 1024 * 1024;
 const BulkResult = Type.Object({ data: Type.Array(TimeEntry), warnings: Type.Optional(Type.Array(Warning)) });
 
 /** A schema error inside `entries` names the refused entry by details.index, like the service's own refusals. */
@@ -96,6 +102,7 @@ export default async function timeEntryRoutes(fastify: FastifyInstance) {
       schema: { body: TimeEntryBulk, response: { 201: BulkResult } },
     }),
     schemaErrorFormatter: bulkSchemaError,
+    bodyLimit: BULK_BODY_LIMIT,
     handler: async (request, reply) => {
       const { data, warnings } = await service.createEntries(request.ctx, request.body.entries);
       reply.code(201);

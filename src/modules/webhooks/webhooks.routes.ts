@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError, type ErrorCode } from '../../platform/errors.ts';
@@ -28,7 +28,11 @@ const withErrors = (...codes: ErrorCode[]): ErrorCode[] => [...manage.errors, ..
 export default async function webhookRoutes(fastify: FastifyInstance, { registry }: ModuleRouteOptions) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { enabled, allowPrivate } = fastify.config.webhooks;
-  const policy = { allowPrivate };
+  // A refused address's details (what a name resolved to) go to the request log, not to the caller.
+  const urlPolicy = (request: FastifyRequest) => ({
+    allowPrivate,
+    log: (detail: Record<string, unknown>, message: string) => request.log.warn(detail, message),
+  });
   const { WebhookCreate, WebhookListQuery, WebhookUpdate, ExampleQuery } = eventSchemas(registry.eventNames);
   const sources = { samples: registry.samples, shapes: registry.eventShapes };
 
@@ -64,7 +68,7 @@ export default async function webhookRoutes(fastify: FastifyInstance, { registry
       schema: { body: WebhookCreate, response: { 201: Single(WebhookWithSecret) } },
     }),
     handler: async (request, reply) =>
-      single(reply, await service.createWebhook(request.ctx, request.body, policy), 201),
+      single(reply, await service.createWebhook(request.ctx, request.body, urlPolicy(request)), 201),
   });
 
   app.route({
@@ -110,7 +114,10 @@ export default async function webhookRoutes(fastify: FastifyInstance, { registry
       schema: { params: Params, body: WebhookUpdate, response: { 200: Single(Webhook) } },
     }),
     handler: async (request, reply) =>
-      single(reply, await service.updateWebhook(request.ctx, request.params.webhook_id, request.body, policy)),
+      single(
+        reply,
+        await service.updateWebhook(request.ctx, request.params.webhook_id, request.body, urlPolicy(request)),
+      ),
   });
 
   app.route({

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { assertCompanyManager } from '../../platform/auth.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { AppError, domainValidation, notFound } from '../../platform/errors.ts';
@@ -19,6 +20,8 @@ import * as repo from './webhooks.repository.ts';
 export interface UrlPolicy {
   allowPrivate: boolean;
   resolve?: Resolver;
+  /** Where a refusal's details go (the request log): the caller is told only that the address is not public. */
+  log?: (detail: Record<string, unknown>, message: string) => void;
 }
 
 /** Not shown by the spec; generous for integrations, small enough to bound fan-out per event. */
@@ -26,21 +29,16 @@ export const MAX_SUBSCRIPTIONS = 100;
 const EXAMPLE_URL = 'https://receiver.example.com/webhooks';
 const EXAMPLE_SECRET = 'whsec_example_secret_for_testing_signature_checks';
 
-/** Rule 11: admin keys, and only for owners and administrators (a key acting for a plain member is refused). */
-function assertManager(ctx: Ctx): void {
-  if (ctx.actor.personId !== null && ctx.actor.role !== 'owner' && ctx.actor.role !== 'admin') {
-    throw new AppError('FORBIDDEN', 'Webhook management is open to company owners and administrators only', {
-      required_role: 'owner or admin',
-    });
-  }
-}
+/** Rule 11: admin keys, and only for owners and administrators (the same rule as key management). */
+const assertManager = (ctx: Ctx): void => assertCompanyManager(ctx, 'Webhook management');
 
 async function checkUrl(url: string, policy: UrlPolicy): Promise<void> {
   try {
     await resolveTarget(url, policy);
   } catch (error) {
-    if (error instanceof UnsafeTarget) throw domainValidation(error.reason, error.message, { field: 'url' });
-    throw error;
+    if (!(error instanceof UnsafeTarget)) throw error;
+    if (error.detail) policy.log?.({ reason: error.reason, ...error.detail }, 'webhook URL refused');
+    throw domainValidation(error.reason, error.message, { field: 'url' });
   }
 }
 

@@ -160,7 +160,7 @@ test("another tenant's role answers 404 on GET, PATCH and DELETE and stays untou
   assert.ok(!(await t.request('GET', '/roles?limit=200')).body.data.some((r: { id: number }) => r.id === foreign));
 });
 
-test('a read key cannot write (403 FORBIDDEN); personal keys see and write the company list', async () => {
+test('a read key cannot write (403 FORBIDDEN); personal keys see the company list, only an owner key writes it', async () => {
   const id = await createRole({ name: 'Guarded' });
   const before = await storedRole(id);
   const total = await countRoles();
@@ -182,10 +182,22 @@ test('a read key cannot write (403 FORBIDDEN); personal keys see and write the c
     const listed = await t.request('GET', '/roles?limit=200', { key });
     assert.equal(listed.status, 200, listed.text);
     assert.deepEqual(listed.body.data, all, key);
-    const patched = await t.request('PATCH', `/roles/${id}`, { key, body: { name: `Renamed by ${key}` } });
-    assert.equal(patched.status, 200, patched.text);
-    assert.equal((await storedRole(id))?.name, `Renamed by ${key}`);
   }
+  const unchanged = await storedRole(id);
+  for (const [method, path, body] of attempts) {
+    const res = await t.request(method, path, { key: 'personal', body });
+    assert.equal(res.status, 403, `${method}: ${res.text}`);
+    assert.equal(res.body.error.code, 'FORBIDDEN');
+    assert.equal(res.body.error.details.required_role, 'owner or admin');
+  }
+  assert.deepEqual(await storedRole(id), unchanged);
+  assert.equal(await countRoles(), total);
+  const patched = await t.request('PATCH', `/roles/${id}`, {
+    key: 'personalAdmin',
+    body: { name: 'Renamed by owner' },
+  });
+  assert.equal(patched.status, 200, patched.text);
+  assert.equal((await storedRole(id))?.name, 'Renamed by owner');
 });
 
 test('Idempotency-Key on POST /roles replays the stored answer and creates one role', async () => {

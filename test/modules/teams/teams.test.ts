@@ -226,7 +226,7 @@ test("another tenant's team answers 404 on GET, PATCH and DELETE and stays untou
   assert.deepEqual((await t.request('GET', '/teams?q=Their')).body.data, []);
 });
 
-test("a read key cannot write (403 FORBIDDEN); personal keys see the company's teams and write them", async () => {
+test("a read key cannot write (403 FORBIDDEN); personal keys see the company's teams, only an owner's writes them", async () => {
   const id = await createTeam({ name: 'Guarded', member_ids: [owner] });
   const before = await storedTeam(id);
   const total = await countTeams();
@@ -247,12 +247,27 @@ test("a read key cannot write (403 FORBIDDEN); personal keys see the company's t
     const read = await t.request('GET', `/teams/${id}`, { key });
     assert.equal(read.status, 200, read.text);
     assert.ok((await t.request('GET', '/teams?q=Guarded', { key })).body.data.some((x: { id: number }) => x.id === id));
-    const made = await t.request('POST', '/teams', {
-      key,
-      body: { name: `Made by ${key}`, member_ids: [owner, member] },
-    });
-    assert.equal(made.status, 201, made.text);
   }
+  // Teams are company configuration: a plain member cannot create one, nor make themselves its lead.
+  const memberAttempts = [
+    ['POST', '/teams', { name: 'My own team', member_ids: [member], lead_id: member }],
+    ['PATCH', `/teams/${id}`, { lead_id: member, member_ids: [owner, member] }],
+    ['DELETE', `/teams/${id}`, undefined],
+  ] as const;
+  for (const [method, path, body] of memberAttempts) {
+    const res = await t.request(method, path, { key: 'personal', body });
+    assert.equal(res.status, 403, `${method}: ${res.text}`);
+    assert.equal(res.body.error.code, 'FORBIDDEN');
+    assert.equal(res.body.error.details.required_role, 'owner or admin');
+  }
+  assert.deepEqual(await storedTeam(id), before);
+  assert.deepEqual(await storedMembers(id), [owner]);
+  assert.equal(await countTeams(), total);
+  const made = await t.request('POST', '/teams', {
+    key: 'personalAdmin',
+    body: { name: 'Made by the owner', member_ids: [owner, member] },
+  });
+  assert.equal(made.status, 201, made.text);
 });
 
 test('Idempotency-Key on POST /teams replays the stored answer and creates one team', async () => {

@@ -322,7 +322,7 @@ test("another tenant's workflow role answers 404 and is never counted or listed"
   assert.equal((await t.request('DELETE', `/workflow-roles/${foreign}`, { tenant: other })).status, 204);
 });
 
-test('a read key cannot write (403 FORBIDDEN); personal keys of members and owners read and write the company list', async () => {
+test('a read key cannot write (403 FORBIDDEN); personal keys of members and owners read the company list, only an owner key writes it', async () => {
   const id = await createRole({ name: 'Guarded' });
   const before = await storedRole(id);
   const total = await countRoles();
@@ -346,10 +346,21 @@ test('a read key cannot write (403 FORBIDDEN); personal keys of members and owne
     assert.equal(listed.status, 200, listed.text);
     assert.deepEqual(listed.body.data, all, key);
     assert.equal((await t.request('GET', `/workflow-roles/${id}`, { key })).status, 200);
-    const made = await t.request('POST', '/workflow-roles', { key, body: { name: `By ${key}` } });
-    assert.equal(made.status, 201, made.text);
-    assert.equal((await t.request('DELETE', `/workflow-roles/${made.body.data.id}`, { key })).status, 204);
   }
+  for (const [method, path, body] of attempts) {
+    const res = await t.request(method, path, { key: 'personal', body });
+    assert.equal(res.status, 403, `${method}: ${res.text}`);
+    assert.equal(res.body.error.code, 'FORBIDDEN');
+    assert.equal(res.body.error.details.required_role, 'owner or admin');
+  }
+  assert.deepEqual(await storedRole(id), before);
+  assert.equal(await countRoles(), total);
+  const made = await t.request('POST', '/workflow-roles', { key: 'personalAdmin', body: { name: 'By the owner' } });
+  assert.equal(made.status, 201, made.text);
+  assert.equal(
+    (await t.request('DELETE', `/workflow-roles/${made.body.data.id}`, { key: 'personalAdmin' })).status,
+    204,
+  );
 });
 
 test('Idempotency-Key on POST /workflow-roles replays the stored answer and creates one role', async () => {

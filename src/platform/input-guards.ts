@@ -44,7 +44,7 @@ const checkFreeForm: SchemaValidateFunction = (_schema, data, _parent, cxt) => {
   const root = cxt?.instancePath ?? '';
   let problem = freeFormProblem(data, root, root, 1);
   // Only measured once the walk has bounded the value: stringifying an unbounded one is the risk itself.
-  if (!problem && data !== null && typeof data === 'object') {
+  if (!problem && data !== undefined) {
     const bytes = Buffer.byteLength(JSON.stringify(data));
     if (bytes > FREE_FORM_LIMITS.bytes)
       problem = { path: root, message: `must be at most ${FREE_FORM_LIMITS.bytes} bytes of JSON (got ${bytes})` };

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyRequest } from 'fastify';
 import { openDatabase } from '../src/db/database.ts';
 import { answerControl } from './child.ts';
+import { invoiceRecordSql } from '../src/modules/invoices/invoices.repository.ts';
 
 const url = process.env.DATABASE_URL;
 if (!url) throw new Error('bench/floors.ts needs DATABASE_URL');
@@ -61,6 +62,29 @@ async function offsetPage(select: string, from: string, order: string, values: u
 }
 
 app.get('/ok', async () => ({ ok: true }));
+
+// invoices.repository: the invoice with up to 200 rows as JSON text built in SQL, sent on as it comes.
+const INVOICE = `select i.id, ${invoiceRecordSql('i')}::text as record from invoices i where i.company_id = $1`;
+
+app.get('/api/v3/invoices/:id', async (request, reply) => {
+  const { rows } = await pool.query(`${INVOICE} and i.id = $2`, [
+    company(request),
+    Number((request.params as { id: string }).id),
+  ]);
+  if (!rows[0]) return reply.code(404).send({ error: { code: 'NOT_FOUND' } });
+  return reply.type('application/json').send(`{"data":${rows[0].record}}`);
+});
+
+app.get('/api/v3/invoices', async (request, reply) => {
+  const limit = Number((request.query as { limit?: string }).limit ?? 50);
+  const [page, total] = await Promise.all([
+    pool.query(`${INVOICE} order by i.id asc limit $2 offset 0`, [company(request), limit + 1]),
+    countCapped('from invoices i where i.company_id = $1', [company(request)]),
+  ]);
+  const meta = { total: total > CAP ? '10000+' : total, limit, offset: 0, has_more: page.rows.length > limit };
+  const data = page.rows.slice(0, limit).map((r) => r.record as string);
+  return reply.type('application/json').send(`{"data":[${data.join(',')}],"meta":${JSON.stringify(meta)}}`);
+});
 
 app.get('/api/v3/clients/:id', async (request, reply) => {
   const { rows } = await pool.query(`${CLIENT} and c.id = $3`, [

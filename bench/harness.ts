@@ -181,6 +181,12 @@ export async function guarded(bench: Bench, scenario: string, body: () => Promis
   try {
     await body();
   } catch (error) {
-    bench.rows.push({ scenario, target: 'service', status: `failed: ${(error as Error).message.split('\n')[0]}` });
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const why = cause ? ` (${cause.code ?? cause.message})` : '';
+    bench.rows.push({
+      scenario,
+      target: 'service',
+      status: `failed: ${(error as Error).message.split('\n')[0]}${why}`,
+    });
   }
 }

@@ -5,7 +5,17 @@ import { expandScopes } from '../src/platform/scopes.ts';
 import { hashKey, KEY_PREFIX } from '../src/platform/keys.ts';
 
 /** Sizes of the largest company at scale 1; the other nineteen get a long tail of these. */
-export const LARGEST = { clients: 10_000, contactsPerClient: 3, tasks: 100_000, entries: 1_000_000, people: 200 };
+export const LARGEST = {
+  clients: 10_000,
+  contactsPerClient: 3,
+  tasks: 100_000,
+  entries: 1_000_000,
+  people: 200,
+  invoices: 100_000,
+};
+/** The first invoices of a company carry a full page of inlined rows; the rest a typical handful. */
+export const INVOICE_ROWS = { big: 200, bigShare: 0.005, typical: 10 };
+export const TAXES_PER_COMPANY = 3;
 export const COMPANIES = 20;
 export const KEYS_PER_COMPANY = 10;
 export const TOPICS_PER_COMPANY = 10;
@@ -41,10 +51,26 @@ export interface CompanyPlan {
   tasks: number;
   entries: number;
   topics: number;
+  taxes: number;
+  invoices: number;
+  /** Invoices 0 .. bigInvoices - 1 have INVOICE_ROWS.big rows each, the others INVOICE_ROWS.typical. */
+  bigInvoices: number;
+  invoiceRows: number;
   keys: KeyPlan[];
 }
 
-export type Table = 'people' | 'members' | 'api_keys' | 'topics' | 'clients' | 'contacts' | 'tasks' | 'time_entries';
+export type Table =
+  | 'people'
+  | 'members'
+  | 'api_keys'
+  | 'topics'
+  | 'clients'
+  | 'contacts'
+  | 'tasks'
+  | 'time_entries'
+  | 'taxes'
+  | 'invoices'
+  | 'invoice_rows';
 export const TABLES: readonly Table[] = [
   'people',
   'members',
@@ -54,6 +80,9 @@ export const TABLES: readonly Table[] = [
   'contacts',
   'tasks',
   'time_entries',
+  'taxes',
+  'invoices',
+  'invoice_rows',
 ];
 
 /** A company's id ranges, once the seeder knows where each table's ids start. */
@@ -132,6 +161,8 @@ export function planCompanies(scale: number, seed: number): CompanyPlan[] {
   return Array.from({ length: COMPANIES }, (_, index) => {
     const factor = scale * (index === 0 ? 1 : 0.1 / index);
     const clients = atLeast(2, LARGEST.clients * factor);
+    const invoices = atLeast(5, LARGEST.invoices * factor);
+    const bigInvoices = atLeast(1, invoices * INVOICE_ROWS.bigShare);
     return {
       index,
       id: uuidFrom(next),
@@ -143,6 +174,10 @@ export function planCompanies(scale: number, seed: number): CompanyPlan[] {
       tasks: atLeast(5, LARGEST.tasks * factor),
       entries: atLeast(10, LARGEST.entries * factor),
       topics: TOPICS_PER_COMPANY,
+      taxes: TAXES_PER_COMPANY,
+      invoices,
+      bigInvoices,
+      invoiceRows: bigInvoices * INVOICE_ROWS.big + (invoices - bigInvoices) * INVOICE_ROWS.typical,
       keys: keysFor(next),
     };
   });
@@ -157,6 +192,9 @@ const rowsOf = (c: CompanyPlan): Record<Table, number> => ({
   contacts: c.contacts,
   tasks: c.tasks,
   time_entries: c.entries,
+  taxes: c.taxes,
+  invoices: c.invoices,
+  invoice_rows: c.invoiceRows,
 });
 
 /** Contiguous id ranges per company, starting after the ids a table already holds. */

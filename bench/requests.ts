@@ -16,11 +16,15 @@ export interface CompanyData {
   tasks: RangeData;
   people: RangeData;
   entries: number;
+  /** Invoices with a full page (200) of rows. */
+  bigInvoices: RangeData;
+  taxes: RangeData;
 }
 
 export type MixedPart =
   'client-get' | 'clients-list' | 'tasks-list' | 'entries-list' | 'entry-create' | 'client-update';
-export type GenKind = MixedPart | 'ok' | 'fixed' | 'entries-bulk' | 'mixed';
+export type GenKind =
+  MixedPart | 'ok' | 'fixed' | 'entries-bulk' | 'mixed' | 'invoice-get' | 'invoices-list' | 'contract-create';
 
 export interface GenSpec {
   kind: GenKind;
@@ -78,12 +82,30 @@ export function makeGenerator(spec: GenSpec): () => Req {
       description: 'bench',
     };
   };
-  const post = (c: CompanyData, path: string, body: unknown): Req => ({
+  // Finance routes need the financials tier: the company's admin key (key 0 of every seeded company).
+  const adminHeaders = (c: CompanyData): Record<string, string> => ({
+    'x-service-company': c.id,
+    'x-api-key': c.keys[0]!.key,
+    accept: 'application/json',
+  });
+  const contract = (c: CompanyData) => ({
+    name: `Bench contract ${counter++}`,
+    client_id: inRange(c.clients),
+    date_from: '2030-01-01',
+    rows: Array.from({ length: spec.bulkSize ?? 200 }, (_, i) => ({
+      description: `Monthly service ${i + 1}`,
+      quantity: 1 + (i % 4),
+      unit: 'pcs',
+      net_price: 10 + (i % 50) + 0.25,
+      tax_id: inRange(c.taxes),
+    })),
+  });
+  const post = (c: CompanyData, path: string, body: unknown, admin = false): Req => ({
     method: 'POST',
     path: `${V3}${path}`,
     body: JSON.stringify(body),
     headers: {
-      ...headers(c, true),
+      ...(admin ? adminHeaders(c) : headers(c, true)),
       'content-type': 'application/json',
       'idempotency-key': `bench-${spec.tag ?? 'x'}-${counter}-${int(1e9)}`,
     },
@@ -122,6 +144,12 @@ export function makeGenerator(spec: GenSpec): () => Req {
           body: JSON.stringify({ address_city: `City ${int(100)}` }),
           headers: { ...headers(c, true), 'content-type': 'application/json' },
         };
+      case 'invoice-get':
+        return { method: 'GET', path: `${V3}/invoices/${inRange(c.bigInvoices)}`, headers: adminHeaders(c) };
+      case 'invoices-list':
+        return { method: 'GET', path: `${V3}/invoices?limit=50`, headers: adminHeaders(c) };
+      case 'contract-create':
+        return post(c, '/contracts', contract(c), true);
       case 'mixed':
         return one(pickPart(spec.skip ?? [], random), spec.companies[int(spec.companies.length)]!);
     }

@@ -28,6 +28,8 @@ function companyData(c: SeededCompany): CompanyData {
     tasks: c.ranges.tasks,
     people: c.ranges.people,
     entries: c.entries,
+    bigInvoices: { first: c.ranges.invoices.first, count: c.bigInvoices },
+    taxes: c.ranges.taxes,
   };
 }
 

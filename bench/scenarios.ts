@@ -1,6 +1,10 @@
-// The seven scenarios of the benchmark (issue 5), each measured against its floor (b) where one applies.
+// The scenarios of the benchmark (issue 5; 8-11 from the finance issue), each measured against its floor (b) where one applies.
 import { floorDrift, guarded, measure, pairRows, probe, readTarget, rowOf, send, type Bench } from './harness.ts';
 import { MIXED_PARTS, type GenKind, type GenSpec, type MixedPart } from './requests.ts';
+import { gen, largest, missing, tag } from './scenario-kit.ts';
+import { contractCreate, invoiceFinalize } from './scenarios-finance.ts';
+import { billClient, kpiSummary, missedBilling } from './scenarios-billing.ts';
+import { workflowApply } from './scenarios-workflows.ts';
 import type { Row } from './report.ts';
 import type { Memory } from './child.ts';
 
@@ -13,17 +17,6 @@ export interface Scenario {
 const MB = 1024 * 1024;
 const RSS_LIMIT_MB = 250;
 const PAGE = 200;
-
-const largest = (bench: Bench) => bench.companies[0]!;
-const gen = (bench: Bench, kind: GenKind, seed: number, extra: Partial<GenSpec> = {}): GenSpec => ({
-  kind,
-  companies: [largest(bench)],
-  seed,
-  ...extra,
-});
-const tag = (name: string) => `${name}-${Date.now().toString(36)}`;
-const missing = (bench: Bench, scenario: string, status: string) =>
-  bench.rows.push({ scenario, target: 'service', status });
 
 /** Reads 1-3: one probe, then the service and floor (b) under the same load, judged by the read target. */
 function readScenario(id: number, name: string, label: string, kind: GenKind): Scenario {
@@ -249,6 +242,14 @@ export const SCENARIOS: Scenario[] = [
   entryCreate,
   entriesBulk,
   mixed,
+  readScenario(8, 'invoice-get', '8 GET /invoices/{id} (200 rows inlined)', 'invoice-get'),
+  readScenario(9, 'invoices-list', '9 GET /invoices?limit=50', 'invoices-list'),
+  contractCreate,
+  invoiceFinalize,
+  missedBilling,
+  billClient,
+  kpiSummary,
+  workflowApply,
 ];
 
 export function selectScenarios(only: string[] | undefined): Scenario[] {

@@ -1,7 +1,7 @@
 // Set-based INSERT ... SELECT FROM generate_series statements, one per table and company.
 // Randomness comes from hashint8extended(row, seed): a pure function of its inputs that PostgreSQL
 // keeps stable across versions (hash partitions depend on it), so PostgreSQL 15 and 18 write the same rows.
-import { ENTRIES_FROM, ENTRIES_SPAN_SECONDS, LARGEST, type SeededCompany } from './plan.ts';
+import { ENTRIES_FROM, ENTRIES_SPAN_SECONDS, INVOICE_ROWS, LARGEST, type SeededCompany } from './plan.ts';
 
 export interface Statement {
   table: string;
@@ -239,7 +239,98 @@ function timeEntries(c: SeededCompany, seed: number): Statement {
   };
 }
 
+const TAX_RATES = ['0.22', '0.09', '0'];
+
+/**
+ * Taxes, invoices over the three years (one in ten a draft without a number) and their rows; each row's
+ * sums are rounded as the service rounds them (half away from zero, to the cent), and each invoice's
+ * totals are the sums of its rows, as the service keeps them.
+ */
+function invoices(c: SeededCompany, seed: number): Statement[] {
+  const { rnd } = randomFor(seed, c.index);
+  const i0 = c.ranges.invoices.first;
+  const x0 = c.ranges.taxes.first;
+  const bigRows = c.bigInvoices * INVOICE_ROWS.big;
+  const rates = `(ARRAY[${TAX_RATES.join(',')}]::numeric[])`;
+  return [
+    {
+      table: 'taxes',
+      text: `INSERT INTO taxes (company_id, id, name, rate)
+      SELECT $1, ${x0} + k - 1, 'VAT ' || round(r * 100) || '%', r FROM unnest(${rates}) WITH ORDINALITY AS t (r, k)`,
+      values: [c.id],
+    },
+    {
+      table: 'invoices',
+      text: `INSERT INTO invoices (company_id, id, client_id, status, invoice_number, invoice_date, due_date, currency, client_name,
+        seller_name, locale_code, reference_number, sent_at, paid_at)
+      SELECT $1, ${i0} + i, g.client, g.status, CASE WHEN g.status <> 'draft' THEN 'B' || lpad((i + 1)::text, 7, '0') END,
+        g.d, g.d + 14, 'EUR', 'Bench client ' || g.client, ${quote(c.name)}, 'en', (1000 + i)::text,
+        CASE WHEN g.status IN ('sent', 'paid') THEN g.d + interval '1 day' END, CASE WHEN g.status = 'paid' THEN g.d + interval '10 days' END
+      FROM (SELECT i, ${c.ranges.clients.first} + ${rnd('i', 70, c.clients)} AS client, date '2023-01-01' + ${rnd('i', 72, 1095)}::int AS d,
+              CASE WHEN ${rnd('i', 71, 100)} < 10 THEN 'draft' WHEN ${rnd('i', 71, 100)} < 30 THEN 'created'
+                   WHEN ${rnd('i', 71, 100)} < 70 THEN 'sent' ELSE 'paid' END AS status
+            FROM generate_series(0, ${c.invoices - 1}) AS i) AS g`,
+      values: [c.id],
+    },
+    {
+      table: 'invoice_rows',
+      text: `INSERT INTO invoice_rows (company_id, id, invoice_id, description, quantity, unit, net_price, net_sum, discount_rate, tax_id,
+        tax_rate, tax_name, tax_sum)
+      SELECT $1, ${c.ranges.invoice_rows.first} + j, ${i0} + g.inv, 'Services, part ' || (j % 1000 + 1), g.q, 'h', g.p, g.net, g.disc,
+        ${x0} + g.k, ${rates}[g.k + 1], 'VAT ' || round(${rates}[g.k + 1] * 100) || '%', round(g.net * ${rates}[g.k + 1], 2)
+      FROM (SELECT j, q, p, disc, k, inv, round(q * p * (1 - disc / 100), 2) AS net FROM (
+              SELECT j, (1 + ${rnd('j', 60, 16)})::numeric / 2 AS q, (1000 + ${rnd('j', 61, 20000)})::numeric / 100 AS p,
+                CASE WHEN ${rnd('j', 63, 10)} < 2 THEN 10 ELSE 0 END::numeric AS disc, ${rnd('j', 62, TAX_RATES.length)} AS k,
+                CASE WHEN j < ${bigRows} THEN j / ${INVOICE_ROWS.big}
+                     ELSE ${c.bigInvoices} + (j - ${bigRows}) / ${INVOICE_ROWS.typical} END AS inv
+              FROM generate_series(0, ${c.invoiceRows - 1}) AS j) AS r) AS g`,
+      values: [c.id],
+    },
+    {
+      table: 'invoice_sums',
+      text: `UPDATE invoices i SET net_sum = s.n, tax_sum = s.t, total_sum = s.n + s.t,
+        paid_sum = CASE WHEN i.status = 'paid' THEN s.n + s.t ELSE 0 END
+      FROM (SELECT invoice_id, sum(net_sum) AS n, sum(tax_sum) AS t FROM invoice_rows WHERE company_id = $1 GROUP BY invoice_id) AS s
+      WHERE i.company_id = $1 AND i.id = s.invoice_id`,
+      values: [c.id],
+    },
+  ];
+}
+
+/**
+ * The billing engine's inputs for the largest company: every client under an active contract since the entries
+ * begin (time rounded to 15 minutes), with an hourly row on a product priced at 85 and a monthly fee of 150.
+ * Ids come from the identity sequences (no other company seeds these tables).
+ */
+function contracts(c: SeededCompany): Statement[] {
+  if (c.index !== 0) return [];
+  return [
+    {
+      table: 'contracts',
+      text: `WITH p AS (INSERT INTO products (company_id, name, unit, bill_by, type)
+          VALUES ($1, 'Bench consulting', 'h', 'hour', 'time') RETURNING id),
+        pp AS (INSERT INTO product_prices (company_id, product_id, net_price) SELECT $1, id, 85 FROM p),
+        k AS (INSERT INTO contracts (company_id, client_id, name, status, date_from, settings)
+          SELECT $1, ${c.ranges.clients.first} + i, 'Bench contract ' || (i + 1), 'active', date '2023-01-01',
+                 '{"invoice_time_rounding": 15}'::jsonb
+            FROM generate_series(0, ${c.clients - 1}) AS i RETURNING id),
+        hourly AS (INSERT INTO contract_rows (company_id, contract_id, product_id, invoice_time_min)
+          SELECT $1, k.id, p.id, 30 FROM k CROSS JOIN p)
+      INSERT INTO contract_rows (company_id, contract_id, description, quantity, net_price)
+        SELECT $1, k.id, 'Monthly fee', 1, 150 FROM k`,
+      values: [c.id],
+    },
+  ];
+}
+
 /** Every statement for one company, in foreign-key order. */
 export function companyStatements(c: SeededCompany, seed: number): Statement[] {
-  return [...people(c, seed), ...clients(c, seed), ...tasks(c, seed), timeEntries(c, seed)];
+  return [
+    ...people(c, seed),
+    ...clients(c, seed),
+    ...tasks(c, seed),
+    timeEntries(c, seed),
+    ...invoices(c, seed),
+    ...contracts(c),
+  ];
 }

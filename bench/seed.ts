@@ -97,7 +97,9 @@ export async function seedDatabase(url: string, options: SeedOptions): Promise<S
     await client.query('COMMIT');
     await client.query('RESET session_replication_role').catch(() => {});
     // Fresh statistics and visibility map, as a live database would have: plans and index-only scans depend on them.
-    await client.query(`VACUUM (ANALYZE) companies, ${[...TABLES, 'task_assignees'].join(', ')}`);
+    await client.query(
+      `VACUUM (ANALYZE) companies, ${[...TABLES, 'task_assignees', 'products', 'product_prices', 'contracts', 'contract_rows'].join(', ')}`,
+    );
     return { companies, seconds: (performance.now() - started) / 1000, rows };
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
@@ -120,6 +122,9 @@ const CHECKED: Record<string, string> = {
   tasks: `id, client_id, topic_id, title, status, extract(epoch from date)`,
   task_assignees: `task_id, person_id`,
   time_entries: `id, task_id, person_id, extract(epoch from start), extract(epoch from "end"), duration, billable, description`,
+  taxes: `id, name, rate`,
+  invoices: `id, client_id, status, invoice_number, invoice_date, net_sum, tax_sum, total_sum, paid_sum`,
+  invoice_rows: `id, invoice_id, quantity, net_price, discount_rate, net_sum, tax_rate, tax_sum`,
 };
 
 /** Row counts and an order-independent checksum per table, over the given companies. */

@@ -7,6 +7,8 @@ import type { Config } from './config.ts';
 import { registerSerializerCache, registerValidators } from './platform/validation.ts';
 import { registerErrorHandling } from './platform/error-handler.ts';
 import { registerPipeline } from './platform/pipeline.ts';
+import { KeyCache, listenForAuthChanges } from './platform/key-cache.ts';
+import type { KeyRow } from './platform/auth.ts';
 import { registerIdempotency } from './platform/idempotency.ts';
 import { ErrorBody, V3_PREFIX } from './platform/http.ts';
 import { WRITE_METHODS } from './platform/activities.ts';
@@ -18,6 +20,7 @@ import { healthRoutes } from './platform/health.ts';
 import { loadModules } from './modules/index.ts';
 import type { Registry, ServiceModule } from './platform/modules.ts';
 import { operatorRoutes } from './modules/operator/index.ts';
+import { legacyRoutes } from './modules/legacy-webhooks/index.ts';
 
 export interface AppOptions {
   config: Config;
@@ -96,6 +99,33 @@ function moduleScope(module: ServiceModule, registry: Registry) {
   };
 }
 
+/** The in-process key cache and its change listener (SVC_KEY_CACHE=false turns both off). */
+function keyCacheFor(app: App, options: AppOptions): KeyCache<KeyRow> | undefined {
+  if (!options.config.keyCache) return undefined;
+  const cache = new KeyCache<KeyRow>();
+  const listener = listenForAuthChanges(options.db.pool.options, cache as KeyCache<unknown>, (message, error) =>
+    app.log.warn({ err: (error as Error | undefined)?.message }, message),
+  );
+  app.addHook('onClose', () => listener.close());
+  return cache;
+}
+
+/** Writes to keys, members and company settings (plan, features) change what a key lookup answers. */
+const AUTH_WRITES = /^\/api\/v3\/(auth\/|members|company\/)/;
+
+/**
+ * The database's notice reaches the listener a moment after the commit, possibly after this process has
+ * answered; so a write made here evicts its company here too, once committed (this hook runs after the
+ * request transaction's), and the caller's next request can never see the old key.
+ */
+function evictOnOwnAuthWrites(app: App, cache: KeyCache<KeyRow>): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.method !== 'GET' && reply.statusCode < 300 && AUTH_WRITES.test(request.url) && request.ctx)
+      cache.evictCompany(request.ctx.companyId);
+    return payload;
+  });
+}
+
 export async function buildApp(options: AppOptions): Promise<App> {
   const { config, db } = options;
   const app = Fastify({
@@ -130,6 +160,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerValidators(app);
   registerSerializerCache(app);
   registerErrorHandling(app);
+  // Actions take no body (POST /invoices/{id}/mark-paid): a client that still says application/json and sends
+  // nothing gets the action, not 400. Anything sent is parsed by Fastify's own (prototype-safe) JSON parser.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body === '' ? done(null, undefined) : parseJson(request, String(body), done),
+  );
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
     // Debug only: the headers pass through LOG_REDACTIONS, so keys and tokens show as [redacted].
@@ -143,9 +180,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
     .executeTakeFirstOrThrow();
   setCursorSecret(secret.value);
   const limits = new RateLimits(config.rateLimits, options.redis);
-  registerPipeline(app, { db: db.db, config, limits });
+  const keyCache = keyCacheFor(app, options);
+  registerPipeline(app, { db: db.db, config, limits, keyCache });
   registerIdempotency(app, db.db);
   registerRequestTransaction(app, db.db);
+  if (keyCache) evictOnOwnAuthWrites(app, keyCache);
   await registerDocs(app);
 
   await app.register(healthRoutes, { prefix: V3_PREFIX, db: db.db, redis: options.redis });
@@ -157,5 +196,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
     { prefix: V3_PREFIX },
   );
   await app.register(operatorRoutes, { prefix: '/operator', config, db: db.db, registry, limits });
+  await app.register(legacyRoutes, {
+    prefix: '/api/v1.0',
+    config,
+    db: db.db,
+    limits,
+    ...(keyCache ? { keyCache } : {}),
+  });
   return app;
 }

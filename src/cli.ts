@@ -11,6 +11,7 @@ import { AppError } from './platform/errors.ts';
 import { describeErrors, makeAjv } from './platform/validation.ts';
 import * as companies from './modules/companies/index.ts';
 import { loadModules } from './modules/index.ts';
+import { MCP_USAGE, runMcpStdio } from './cli-mcp.ts';
 
 const USAGE = `Usage: npm run svc -- <command> [options]
 
@@ -22,6 +23,7 @@ Commands:
   member add     --company <company uuid> --name <text> [--surname <text>] --email <email>
                  --role member|admin|owner --status active|inactive|pending|limited
   migrate        apply pending database migrations
+${MCP_USAGE}
   help           show this text
 
 Options for every command:
@@ -333,6 +335,7 @@ function report(error: unknown, json: boolean): number {
 
 async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
+  if (argv[0] === 'mcp') return runMcpStdio(argv.slice(1)).catch((error: Error) => report(error, json));
   try {
     const invocation = parseInvocation(argv);
     if (invocation === 'help') {

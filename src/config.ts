@@ -15,12 +15,25 @@ export interface Config {
   logLevel: string;
   /** Time a client has to send a whole request (headers and body); 0 turns it off. */
   requestTimeoutMs: number;
+  /** Keeps API key lookups in memory, evicted through PostgreSQL LISTEN/NOTIFY on every change. */
+  keyCache: boolean;
   /** A socket with no traffic for this long is closed; 0 turns it off. */
   connectionTimeoutMs: number;
   webhooks: WebhookConfig;
   /** SMTP connection URL for outgoing mail; without it mail stays in mail_outbox and the log. */
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Where attachment bytes live: an S3-compatible bucket when configured, else files under dataDir. */
+  storage: { s3: S3Config | undefined };
+}
+
+export interface S3Config {
+  /** Endpoint of an S3-compatible store (path-style addressing); undefined means AWS itself. */
+  url: string | undefined;
+  bucket: string;
+  region: string;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
 }
 
 export interface WebhookConfig {
@@ -105,6 +118,19 @@ function httpsMode(raw: string | undefined): HttpsMode {
   throw new Error(`SVC_REQUIRE_HTTPS must be on, always or off, got "${raw}"`);
 }
 
+/** S3 is used when SVC_S3_URL or SVC_S3_BUCKET (or AWS_ENDPOINT_URL_S3) is set; otherwise the local disk. */
+function s3Config(env: NodeJS.ProcessEnv): S3Config | undefined {
+  const url = env.SVC_S3_URL || env.AWS_ENDPOINT_URL_S3 || undefined;
+  if (!url && !env.SVC_S3_BUCKET) return undefined;
+  return {
+    url,
+    bucket: env.SVC_S3_BUCKET || 'attachments',
+    region: env.SVC_S3_REGION || env.AWS_REGION || 'us-east-1',
+    accessKeyId: env.SVC_S3_ACCESS_KEY_ID || env.AWS_ACCESS_KEY_ID || undefined,
+    secretAccessKey: env.SVC_S3_SECRET_ACCESS_KEY || env.AWS_SECRET_ACCESS_KEY || undefined,
+  };
+}
+
 /** Reads the whole configuration once, at start-up; nothing else reads process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
@@ -123,9 +149,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     logLevel: env.LOG_LEVEL || 'info',
     requestTimeoutMs: secondsFrom(env, 'SVC_REQUEST_TIMEOUT', 30),
+    keyCache: flagFrom(env, 'SVC_KEY_CACHE', true),
     connectionTimeoutMs: secondsFrom(env, 'SVC_CONNECTION_TIMEOUT', 60),
     webhooks: webhookConfig(env),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.SVC_MAIL_FROM || 'Service API <no-reply@localhost>',
+    storage: { s3: s3Config(env) },
   };
 }

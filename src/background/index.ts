@@ -39,7 +39,7 @@ export function startBackground(options: BackgroundOptions): Background {
   const deliveries = options.webhooks
     ? startDeliveryWorker({ databaseUrl, config, log, shapes: registry.eventShapes })
     : undefined;
-  const jobs = startJobRunner({ db, log, handlers: registry.jobs });
+  const jobs = startJobRunner({ db, log, handlers: registry.jobs, services: { config } });
   const periodic = startPeriodic({ db, log, tasks: periodicTasks(registry) });
   return {
     stop: async () => {

@@ -1,5 +1,5 @@
 import type { Executor } from '../db/database.ts';
-import type { JobHandler } from '../platform/modules.ts';
+import type { JobHandler, JobServices } from '../platform/modules.ts';
 import { claimNext, runClaimed } from '../modules/jobs/index.ts';
 import type { Log } from './log.ts';
 
@@ -9,12 +9,17 @@ export type JobHandlers = Readonly<Record<string, JobHandler>>;
 const POLL_MS = 5_000;
 
 /** One poll: claims and runs queued and abandoned jobs of the handled types until none is left (or stopping). Answers the job ids it ran. */
-export async function runJobsOnce(db: Executor, handlers: JobHandlers, signal?: AbortSignal): Promise<number[]> {
+export async function runJobsOnce(
+  db: Executor,
+  handlers: JobHandlers,
+  signal?: AbortSignal,
+  services?: JobServices,
+): Promise<number[]> {
   const ran: number[] = [];
   while (!signal?.aborted) {
     const job = await claimNext(db, Object.keys(handlers));
     if (!job) break;
-    await runClaimed(db, job, handlers[job.type]!, signal);
+    await runClaimed(db, job, handlers[job.type]!, signal, services);
     ran.push(job.id);
   }
   return ran;
@@ -30,6 +35,8 @@ export interface JobRunnerOptions {
   log: Log;
   handlers: JobHandlers;
   pollMs?: number;
+  /** Handed to every handler (the mail settings, for one). */
+  services?: JobServices;
 }
 
 /**
@@ -41,7 +48,7 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
   const shutdown = new AbortController();
   let wake = () => {};
   const cycle = async () => {
-    const ran = await runJobsOnce(db, handlers, shutdown.signal);
+    const ran = await runJobsOnce(db, handlers, shutdown.signal, options.services);
     if (ran.length > 0) log.info({ jobs: ran }, 'job runner: ran jobs');
   };
   const loop = async () => {

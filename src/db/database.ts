@@ -39,14 +39,15 @@ function prepareStatements(client: pg.PoolClient): void {
     values?: unknown,
     callback?: unknown,
   ) => {
-    if (typeof text !== 'string' || !Array.isArray(values) || typeof callback === 'function')
-      return query(text, values, callback);
+    if (typeof text !== 'string' || !Array.isArray(values)) return query(text, values, callback);
+    // pool.query() passes a callback: it is named too, so raw pool users (the bench floors) prepare like Kysely.
+    const tail = typeof callback === 'function' ? [callback] : [];
     const name = `k${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
     if (!prepared.has(name)) {
-      if (prepared.size >= MAX_PREPARED_PER_CONNECTION) return query(text, values);
+      if (prepared.size >= MAX_PREPARED_PER_CONNECTION) return query(text, values, ...tail);
       prepared.add(name);
     }
-    return query({ name, text, values });
+    return query({ name, text, values }, ...tail);
   };
 }
 

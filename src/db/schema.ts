@@ -12,24 +12,56 @@ export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'not_delivered'
 /** Tables with a company_id and an integer id. */
 export const TENANT_TABLES = [
   'activities',
+  'agreements',
+  'agreements_deleted',
   'api_keys',
+  'attachments',
+  'budgets',
   'calendar_entries',
   'client_groups',
   'client_members',
   'clients',
+  'company_apps',
   'contacts',
+  'content_template_rows',
+  'content_templates',
+  'contract_row_prices',
+  'contract_rows',
+  'contracts',
+  'custom_fields',
+  'delegations',
+  'digitizations',
+  'documents',
   'events',
+  'flextime_rows',
+  'folder_templates',
+  'folders',
+  'invoice_rows',
+  'invoice_sellers',
+  'invoices',
   'jobs',
+  'legacy_webhook_subscriptions',
   'mail_outbox',
   'members',
+  'monitors',
+  'notes',
   'notifications',
   'people',
+  'product_fields',
+  'product_prices',
+  'products',
   'project_types',
   'projects',
+  'reclaims',
   'roles',
+  'supplier_types',
+  'suppliers',
+  'task_automation_runs',
+  'task_automations',
   'task_comments',
   'task_relations',
   'tasks',
+  'taxes',
   'teams',
   'time_entries',
   'topics',
@@ -37,18 +69,37 @@ export const TENANT_TABLES = [
   'webhook_deliveries',
   'webhooks',
   'workflow_roles',
+  'workflow_templates',
 ] as const;
 
 /** Tenant tables whose rows are soft-deleted (they have deleted_at). */
 export const SOFT_DELETED_TABLES = [
+  'agreements_deleted',
+  'attachments',
+  'budgets',
   'calendar_entries',
   'client_groups',
   'client_members',
   'clients',
   'contacts',
+  'content_template_rows',
+  'content_templates',
+  'contracts',
+  'custom_fields',
+  'delegations',
+  'documents',
+  'flextime_rows',
+  'folder_templates',
+  'folders',
+  'monitors',
+  'notes',
+  'product_fields',
+  'products',
   'project_types',
   'projects',
   'roles',
+  'suppliers',
+  'task_automations',
   'task_comments',
   'task_relations',
   'tasks',
@@ -57,6 +108,7 @@ export const SOFT_DELETED_TABLES = [
   'topics',
   'webhooks',
   'workflow_roles',
+  'workflow_templates',
 ] as const;
 
 export interface ActivitiesTable {
@@ -72,6 +124,35 @@ export interface ActivitiesTable {
   path: string;
   request_id: string | null;
   occurred_at: Generated<string>;
+}
+
+export interface AgreementsTable {
+  company_id: string;
+  id: Generated<number>;
+  person_id: number;
+  date_from: string;
+  date_until: string | null;
+  cost_type: Generated<'hour' | 'month'>;
+  cost_rate: ColumnType<string, string | number | undefined, string | number>;
+  weekly_hours: ColumnType<string, string | number | undefined, string | number>;
+  work_days: Generated<number[]>;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface AgreementsDeletedTable {
+  company_id: string;
+  id: number;
+  person_id: number;
+  date_from: string;
+  date_until: string | null;
+  cost_type: string;
+  cost_rate: ColumnType<string, string | number, string | number>;
+  weekly_hours: ColumnType<string, string | number, string | number>;
+  work_days: number[];
+  created_at: string;
+  updated_at: string;
+  deleted_at: Generated<string>;
 }
 
 export interface ApiKeysTable {
@@ -95,6 +176,50 @@ export interface ApiKeysTable {
   updated_at: Generated<string>;
 }
 
+export interface AttachmentsTable {
+  company_id: string;
+  id: Generated<number>;
+  related_type: 'task' | 'note';
+  related_id: number;
+  file_name: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+  status: Generated<'processing' | 'ready' | 'failed'>;
+  failure_reason: string | null;
+  created_by_person_id: number | null;
+  processed_at: string | null;
+  deleted_at: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface BillingSettingsTable {
+  company_id: string;
+  default_seller_id: number | null;
+  invoice_number_format: Generated<string>;
+  payment_term_days: Generated<number>;
+  default_locale_code: Generated<string>;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface BudgetsTable {
+  company_id: string;
+  id: Generated<number>;
+  name: string;
+  client_id: number | null;
+  project_id: number | null;
+  date_from: string | null;
+  date_until: string | null;
+  budget_net_sum: ColumnType<string, string | number, string | number>;
+  warning_rate: ColumnType<string, string | number | undefined, string | number>;
+  status: Generated<'active' | 'closed'>;
+  deleted_at: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
 export interface CalendarEntriesTable {
   company_id: string;
   id: Generated<number>;
@@ -105,6 +230,14 @@ export interface CalendarEntriesTable {
   date_until: string;
   description: string | null;
   deleted_at: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface ClientFolderTemplatesTable {
+  company_id: string;
+  client_id: number;
+  folder_template_id: number;
   created_at: Generated<string>;
   updated_at: Generated<string>;
 }
@@ -177,6 +310,14 @@ export interface CompaniesTable {
   updated_at: Generated<string>;
 }
 
+export interface CompanyAppsTable {
+  company_id: string;
+  id: Generated<number>;
+  key: string;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
 export interface ContactsTable {
   company_id: string;
   id: Generated<number>;
@@ -198,6 +339,133 @@ export interface ContactsTable {
   updated_at: Generated<string>;
 }
 
+export interface ContentTemplateRowsTable {
+  company_id: string;
+  id: Generated<number>;
+  template_id: number;
+  locale: string;
+  subject: Generated<string>;
+  body: Generated<string>;
+  deleted_at: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface ContentTemplatesTable {
+  company_id: string;
+  id: Generated<number>;
+  name: string;
+  type: 'invoice_email' | 'client_email';
+  channel: Generated<'email'>;
+  format: Generated<'text' | 'html'>;
+  status: Generated<'active' | 'inactive'>;
+  is_default: Generated<boolean>;
+  default_locale: Generated<string>;
+  deleted_at: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface ContractRowPricesTable {
+  company_id: string;
+  id: Generated<number>;
+  contract_row_id: number;
+  net_price: ColumnType<string, string | number, string | number>;
+  active_from: Generated<string>;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface ContractRowsTable {
+  company_id: string;
+  id: Generated<number>;
+  contract_id: number;
+  description: string | null;
+  discount_rate: ColumnType<string, string | number | undefined, string | number>;
+  product_id: number | null;
+  quantity: ColumnType<string, string | number | undefined, string | number>;
+  unit: string | null;
+  invoice_time_min: number | null;
+  net_price: ColumnType<string | null, string | number | null, string | number | null>;
+  tax_id: number | null;
+  article_id: number | null;
+  resource_id: number | null;
+  billing_project_id: number | null;
+  ext_variable: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface ContractsTable {
+  company_id: string;
+  id: Generated<number>;
+  client_id: number | null;
+  name: string;
+  parent_id: number | null;
+  template_name: string | null;
+  status: Generated<'active' | 'pending' | 'finished'>;
+  type: Generated<'contract' | 'template'>;
+  date_from: string | null;
+  date_until: string | null;
+  invoice_period: Generated<string>;
+  invoice_day: Generated<number>;
+  settings: ColumnType<Json, string | undefined, string>;
+  deleted_at: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface CustomFieldsTable {
+  company_id: string;
+  id: Generated<number>;
+  name: string;
+  field_type: 'text' | 'number' | 'date' | 'boolean' | 'select' | 'multiselect' | 'json';
+  entity_type: 'client' | 'contact' | 'task' | 'project' | 'member';
+  status: Generated<'active' | 'inactive'>;
+  is_system: Generated<boolean>;
+  options: ColumnType<Json, string | undefined, string>;
+  deleted_at: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface DelegationsTable {
+  company_id: string;
+  id: Generated<number>;
+  delegator_id: number;
+  delegate_id: number;
+  date_from: string;
+  date_until: string;
+  scope: Generated<'tasks'>;
+  note: string | null;
+  deleted_at: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface DigitizationsTable {
+  company_id: string;
+  id: Generated<number>;
+  document_id: number;
+  job_id: number;
+  result: ColumnType<Json | null, string | null, string | null>;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface DocumentsTable {
+  company_id: string;
+  id: Generated<number>;
+  client_id: number;
+  folder_id: number | null;
+  name: string;
+  attachment_id: number | null;
+  text_content: string | null;
+  deleted_at: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
 export interface EventsTable {
   company_id: string;
   id: Generated<number>;
@@ -211,6 +479,40 @@ export interface EventsTable {
   person_id: number | null;
   occurred_at: string;
   xact_id: Generated<string>;
+}
+
+export interface FlextimeRowsTable {
+  company_id: string;
+  id: Generated<number>;
+  person_id: number;
+  date: string;
+  duration: number;
+  description: Generated<string>;
+  deleted_at: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface FolderTemplatesTable {
+  company_id: string;
+  id: Generated<number>;
+  name: string;
+  folders: ColumnType<Json, string | undefined, string>;
+  deleted_at: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface FoldersTable {
+  company_id: string;
+  id: Generated<number>;
+  client_id: number;
+  parent_id: number | null;
+  name: string;
+  drive_path: string | null;
+  deleted_at: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
 }
 
 export interface GlobalHolidaysTable {
@@ -235,6 +537,114 @@ export interface IdempotencyKeysTable {
   expires_at: string;
 }
 
+export interface InvoiceNumberCountersTable {
+  company_id: string;
+  scope: string;
+  last_value: Generated<number>;
+}
+
+export interface InvoiceRowEntriesTable {
+  company_id: string;
+  time_entry_id: number;
+  invoice_row_id: number;
+  invoice_id: number;
+}
+
+export interface InvoiceRowFeesTable {
+  company_id: string;
+  contract_row_id: number;
+  period_from: string;
+  period_until: string;
+  invoice_row_id: number;
+  invoice_id: number;
+}
+
+export interface InvoiceRowsTable {
+  company_id: string;
+  id: Generated<number>;
+  invoice_id: number;
+  description: string | null;
+  quantity: ColumnType<string, string | number | undefined, string | number>;
+  unit: string | null;
+  net_price: ColumnType<string, string | number | undefined, string | number>;
+  net_sum: ColumnType<string, string | number | undefined, string | number>;
+  discount_rate: ColumnType<string, string | number | undefined, string | number>;
+  person_id: number | null;
+  completed_at: string | null;
+  tax_id: number | null;
+  tax_rate: ColumnType<string | null, string | number | null, string | number | null>;
+  tax_name: string | null;
+  tax_sum: ColumnType<string, string | number | undefined, string | number>;
+  product_id: number | null;
+  article_id: number | null;
+  resource_id: number | null;
+  billing_project_id: number | null;
+  ext_variable: string | null;
+  original_client_id: number | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface InvoiceSellersTable {
+  company_id: string;
+  id: Generated<number>;
+  name: string;
+  status: Generated<'active' | 'archived'>;
+  address: string | null;
+  company_number: string | null;
+  vat_number: string | null;
+  bank_1: string | null;
+  iban_1: string | null;
+  bank_2: string | null;
+  iban_2: string | null;
+  logo_url: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface InvoicesTable {
+  company_id: string;
+  id: Generated<number>;
+  client_id: number;
+  contract_id: number | null;
+  seller_id: number | null;
+  status: Generated<'draft' | 'created' | 'sent' | 'paid' | 'annulled'>;
+  invoice_number: string | null;
+  invoice_date: string;
+  due_date: string;
+  net_sum: ColumnType<string, string | number | undefined, string | number>;
+  tax_sum: ColumnType<string, string | number | undefined, string | number>;
+  total_sum: ColumnType<string, string | number | undefined, string | number>;
+  paid_sum: ColumnType<string, string | number | undefined, string | number>;
+  currency: string;
+  client_name: string;
+  client_reg_code: string | null;
+  client_vat_code: string | null;
+  client_contact: string | null;
+  client_address: string | null;
+  seller_name: string | null;
+  seller_reg_code: string | null;
+  seller_vat_code: string | null;
+  seller_address: string | null;
+  seller_contact: string | null;
+  seller_bank: string | null;
+  seller_iban: string | null;
+  locale_code: Generated<string>;
+  comments: string | null;
+  reference_number: string | null;
+  period_label: string | null;
+  period_from: string | null;
+  period_until: string | null;
+  recipients: string[] | null;
+  exported_at: string | null;
+  sent_at: string | null;
+  paid_at: string | null;
+  finalized_at: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+  bills_time: Generated<boolean>;
+}
+
 export interface JobsTable {
   company_id: string;
   id: Generated<number>;
@@ -255,6 +665,26 @@ export interface JobsTable {
   updated_at: Generated<string>;
   heartbeat_at: string | null;
   target_ids: number[] | null;
+  attempts: Generated<number>;
+  run_after: string | null;
+  result: ColumnType<Json | null, string | null, string | null>;
+}
+
+export interface LegacyTokensTable {
+  token_hash: string;
+  company_id: string;
+  api_key_id: number;
+  expires_at: string;
+  created_at: Generated<string>;
+}
+
+export interface LegacyWebhookSubscriptionsTable {
+  company_id: string;
+  id: Generated<number>;
+  webhook: 'client_added' | 'contact_added';
+  url: string;
+  api_key_id: number;
+  created_at: Generated<string>;
 }
 
 export interface MailOutboxTable {
@@ -297,6 +727,35 @@ export interface MembersTable {
   updated_at: Generated<string>;
 }
 
+export interface MonitorsTable {
+  company_id: string;
+  id: Generated<number>;
+  client_id: number;
+  type: 'revenue' | 'hours' | 'margin';
+  role_person_id: number | null;
+  frequency: 'week' | 'month' | 'quarter' | 'year';
+  active: Generated<boolean>;
+  value: ColumnType<string, string | number, string | number>;
+  range_value: ColumnType<string | null, string | number | null, string | number | null>;
+  deleted_at: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface NotesTable {
+  company_id: string;
+  id: Generated<number>;
+  related_type: 'client' | 'project' | 'supplier' | 'account_member';
+  related_id: number;
+  type: Generated<'info' | 'document' | 'email' | 'billing'>;
+  is_pinned: Generated<boolean>;
+  comments: Generated<string>;
+  created_by_person_id: number | null;
+  deleted_at: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
 export interface NotificationsTable {
   company_id: string;
   id: Generated<number>;
@@ -326,6 +785,53 @@ export interface PlatformSettingsTable {
   value: string;
 }
 
+export interface ProductFieldsTable {
+  company_id: string;
+  id: Generated<number>;
+  kind: 'article' | 'resource' | 'cost_center' | 'billing_project';
+  code: string;
+  name: string;
+  status: Generated<'active' | 'inactive'>;
+  is_system: Generated<boolean>;
+  deleted_at: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface ProductPricesTable {
+  company_id: string;
+  id: Generated<number>;
+  product_id: number;
+  net_price: ColumnType<string, string | number, string | number>;
+  currency: string | null;
+  active_from: Generated<string>;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface ProductsTable {
+  company_id: string;
+  id: Generated<number>;
+  name: string;
+  status: Generated<'active' | 'inactive'>;
+  type: Generated<string>;
+  type_args: ColumnType<Json | null, string | null, string | null>;
+  unit: string | null;
+  pricelist_type: string | null;
+  bill_by: string | null;
+  billable_filter: string | null;
+  topics: ColumnType<Json | null, string | null, string | null>;
+  translations: ColumnType<Json | null, string | null, string | null>;
+  tax_id: number | null;
+  article_id: number | null;
+  resource_id: number | null;
+  billing_project_id: number | null;
+  ext_variable: string | null;
+  deleted_at: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
 export interface ProjectTypesTable {
   company_id: string;
   id: Generated<number>;
@@ -353,6 +859,36 @@ export interface ProjectsTable {
   archived_from: 'active' | 'cancelled' | null;
 }
 
+export interface ReclaimEntriesTable {
+  company_id: string;
+  reclaim_id: number;
+  time_entry_id: number;
+}
+
+export interface ReclaimsTable {
+  company_id: string;
+  id: Generated<number>;
+  source_task_id: number;
+  target_task_id: number;
+  total_seconds: Generated<number>;
+  note: string | null;
+  created_by: number | null;
+  api_key_id: number | null;
+  undone_at: string | null;
+  skipped_entry_ids: number[] | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface ReportSnapshotsTable {
+  company_id: string;
+  date_from: string;
+  date_to: string;
+  figures: ColumnType<Json, string, string>;
+  computed_at: string;
+  read_at: string;
+}
+
 export interface RolesTable {
   company_id: string;
   id: Generated<number>;
@@ -362,10 +898,80 @@ export interface RolesTable {
   updated_at: Generated<string>;
 }
 
+export interface SupplierTypesTable {
+  company_id: string;
+  id: Generated<number>;
+  name: string;
+  status: Generated<'active' | 'inactive'>;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface SuppliersTable {
+  company_id: string;
+  id: Generated<number>;
+  name: string;
+  supplier_type_id: number | null;
+  status: Generated<'active' | 'inactive'>;
+  company_number: string | null;
+  vat_number: string | null;
+  email: string | null;
+  phone: string | null;
+  address_street: string | null;
+  address_city: string | null;
+  address_zip: string | null;
+  address_country_code: string | null;
+  iban: string | null;
+  payment_term_days: number | null;
+  deleted_at: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
 export interface TaskAssigneesTable {
   company_id: string;
   task_id: number;
   person_id: number;
+}
+
+export interface TaskAutomationQueueTable {
+  company_id: string;
+  event_id: number;
+  previous_status: string | null;
+  attempts: Generated<number>;
+}
+
+export interface TaskAutomationRunsTable {
+  company_id: string;
+  id: Generated<number>;
+  automation_id: number;
+  task_id: number;
+  trigger_key: string;
+  actions: Generated<string[]>;
+  ran_at: Generated<string>;
+}
+
+export interface TaskAutomationTaskStatesTable {
+  company_id: string;
+  task_id: number;
+  status: string;
+}
+
+export interface TaskAutomationsTable {
+  company_id: string;
+  id: Generated<number>;
+  name: string;
+  trigger: 'task_created' | 'status_changed' | 'due_date_reached' | 'occurrence_created';
+  client_id: number | null;
+  project_id: number | null;
+  topic_id: number | null;
+  type: string | null;
+  status: string | null;
+  actions: ColumnType<Json, string, string>;
+  active: Generated<boolean>;
+  deleted_at: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
 }
 
 export interface TaskCommentsTable {
@@ -418,6 +1024,16 @@ export interface TasksTable {
   workflow_role_ids: Generated<number[]>;
   custom_fields: ColumnType<Json | null, string | null, string | null>;
   deleted_at: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
+export interface TaxesTable {
+  company_id: string;
+  id: Generated<number>;
+  name: string;
+  rate: ColumnType<string, string | number, string | number>;
+  status: Generated<'active' | 'inactive'>;
   created_at: Generated<string>;
   updated_at: Generated<string>;
 }
@@ -522,6 +1138,30 @@ export interface WebhooksTable {
   updated_at: Generated<string>;
 }
 
+export interface WorkflowApplicationsTable {
+  company_id: string;
+  template_id: number;
+  client_id: number;
+  project_id: number | null;
+  job_id: number | null;
+  created_at: Generated<string>;
+}
+
+export interface WorkflowInstancesTable {
+  company_id: string;
+  task_id: number;
+  template_id: number;
+  master_task_id: number;
+  client_id: number;
+}
+
+export interface WorkflowMasterTasksTable {
+  company_id: string;
+  task_id: number;
+  template_id: number;
+  due_in_days: number | null;
+}
+
 export interface WorkflowRolesTable {
   company_id: string;
   id: Generated<number>;
@@ -533,32 +1173,87 @@ export interface WorkflowRolesTable {
   updated_at: Generated<string>;
 }
 
+export interface WorkflowTemplatesTable {
+  company_id: string;
+  id: Generated<number>;
+  kind: 'workflow_template' | 'project_workflow';
+  name: string;
+  description: Generated<string>;
+  plan_client_id: number | null;
+  project_type_id: number | null;
+  deleted_at: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
 export interface DB {
   activities: ActivitiesTable;
+  agreements: AgreementsTable;
+  agreements_deleted: AgreementsDeletedTable;
   api_keys: ApiKeysTable;
+  attachments: AttachmentsTable;
+  billing_settings: BillingSettingsTable;
+  budgets: BudgetsTable;
   calendar_entries: CalendarEntriesTable;
+  client_folder_templates: ClientFolderTemplatesTable;
   client_group_links: ClientGroupLinksTable;
   client_groups: ClientGroupsTable;
   client_members: ClientMembersTable;
   clients: ClientsTable;
   companies: CompaniesTable;
+  company_apps: CompanyAppsTable;
   contacts: ContactsTable;
+  content_template_rows: ContentTemplateRowsTable;
+  content_templates: ContentTemplatesTable;
+  contract_row_prices: ContractRowPricesTable;
+  contract_rows: ContractRowsTable;
+  contracts: ContractsTable;
+  custom_fields: CustomFieldsTable;
+  delegations: DelegationsTable;
+  digitizations: DigitizationsTable;
+  documents: DocumentsTable;
   events: EventsTable;
+  flextime_rows: FlextimeRowsTable;
+  folder_templates: FolderTemplatesTable;
+  folders: FoldersTable;
   global_holidays: GlobalHolidaysTable;
   idempotency_keys: IdempotencyKeysTable;
+  invoice_number_counters: InvoiceNumberCountersTable;
+  invoice_row_entries: InvoiceRowEntriesTable;
+  invoice_row_fees: InvoiceRowFeesTable;
+  invoice_rows: InvoiceRowsTable;
+  invoice_sellers: InvoiceSellersTable;
+  invoices: InvoicesTable;
   jobs: JobsTable;
+  legacy_tokens: LegacyTokensTable;
+  legacy_webhook_subscriptions: LegacyWebhookSubscriptionsTable;
   mail_outbox: MailOutboxTable;
   members: MembersTable;
+  monitors: MonitorsTable;
+  notes: NotesTable;
   notifications: NotificationsTable;
   people: PeopleTable;
   platform_settings: PlatformSettingsTable;
+  product_fields: ProductFieldsTable;
+  product_prices: ProductPricesTable;
+  products: ProductsTable;
   project_types: ProjectTypesTable;
   projects: ProjectsTable;
+  reclaim_entries: ReclaimEntriesTable;
+  reclaims: ReclaimsTable;
+  report_snapshots: ReportSnapshotsTable;
   roles: RolesTable;
+  supplier_types: SupplierTypesTable;
+  suppliers: SuppliersTable;
   task_assignees: TaskAssigneesTable;
+  task_automation_queue: TaskAutomationQueueTable;
+  task_automation_runs: TaskAutomationRunsTable;
+  task_automation_task_states: TaskAutomationTaskStatesTable;
+  task_automations: TaskAutomationsTable;
   task_comments: TaskCommentsTable;
   task_relations: TaskRelationsTable;
   tasks: TasksTable;
+  taxes: TaxesTable;
   team_members: TeamMembersTable;
   teams: TeamsTable;
   time_entries: TimeEntriesTable;
@@ -567,5 +1262,9 @@ export interface DB {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_pacing: WebhookPacingTable;
   webhooks: WebhooksTable;
+  workflow_applications: WorkflowApplicationsTable;
+  workflow_instances: WorkflowInstancesTable;
+  workflow_master_tasks: WorkflowMasterTasksTable;
   workflow_roles: WorkflowRolesTable;
+  workflow_templates: WorkflowTemplatesTable;
 }

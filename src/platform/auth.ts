@@ -5,6 +5,7 @@ import { AppError } from './errors.ts';
 import type { Actor, Ctx, CompanyInfo } from './context.ts';
 import { hashKey, KEY_PREFIX } from './keys.ts';
 import { addressAllowed } from './network.ts';
+import type { KeyCache } from './key-cache.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -19,7 +20,7 @@ export function companyIdFrom(request: FastifyRequest): string {
   return value.trim().toLowerCase();
 }
 
-interface KeyRow {
+export interface KeyRow {
   id: number;
   kind: 'integration' | 'personal';
   scopes: string[];
@@ -34,7 +35,27 @@ interface KeyRow {
   company: CompanyInfo;
 }
 
-async function findKey(db: Db, companyId: string, fullKey: string): Promise<KeyRow | undefined> {
+/** The key's row, from the cache when it is listening for changes, else from the database (and then cached). */
+async function lookupKey(
+  db: Db,
+  cache: KeyCache<KeyRow> | undefined,
+  companyId: string,
+  fullKey: string,
+): Promise<KeyRow | undefined> {
+  const hash = hashKey(fullKey);
+  const cached = await cache?.getFresh(companyId, hash);
+  if (cached) return cached;
+  const generation = cache?.generation(companyId) ?? 0;
+  const row = await findKey(db, companyId, { hash });
+  if (row && cache) cache.set(companyId, hash, row, generation);
+  return row;
+}
+
+async function findKey(
+  db: Db,
+  companyId: string,
+  match: { hash: string } | { id: number },
+): Promise<KeyRow | undefined> {
   return db
     .selectFrom('api_keys as k')
     .innerJoin('companies as c', 'c.id', 'k.company_id')
@@ -57,7 +78,7 @@ async function findKey(db: Db, companyId: string, fullKey: string): Promise<KeyR
         'subscription_status', c.subscription_status, 'plan', c.plan, 'features', c.features)`.as('company'),
     ])
     .where('k.company_id', '=', companyId)
-    .where('k.key_hash', '=', hashKey(fullKey))
+    .where((eb) => ('hash' in match ? eb('k.key_hash', '=', match.hash) : eb('k.id', '=', match.id)))
     .executeTakeFirst() as Promise<KeyRow | undefined>;
 }
 
@@ -78,13 +99,25 @@ function checkKeyUsable(row: KeyRow | undefined, request: FastifyRequest): asser
 }
 
 /** Resolves the company header and the key into the request context, in the spec's order. */
-export async function authenticate(db: Db, request: FastifyRequest): Promise<Ctx> {
+export async function authenticate(db: Db, request: FastifyRequest, cache?: KeyCache<KeyRow>): Promise<Ctx> {
   const companyId = companyIdFrom(request);
   const raw = request.headers['x-api-key'];
   const fullKey = Array.isArray(raw) ? raw[0] : raw;
   if (!fullKey) throw new AppError('MISSING_AUTH', 'The X-API-Key header is required');
   if (!fullKey.startsWith(KEY_PREFIX)) throw unauthorized('The API key is not valid for this company');
-  const row = await findKey(db, companyId, fullKey);
+  const row = await lookupKey(db, cache, companyId, fullKey);
+  return contextOf(db, request, companyId, row);
+}
+
+/**
+ * The context of a key known by its id, checked as at every request (revoked, expired, member gone): for
+ * credentials that stand for a key, like the legacy v1.0 engine's ten-minute tokens.
+ */
+export async function authenticateKeyId(db: Db, request: FastifyRequest, companyId: string, keyId: number) {
+  return contextOf(db, request, companyId, await findKey(db, companyId, { id: keyId }));
+}
+
+async function contextOf(db: Db, request: FastifyRequest, companyId: string, row: KeyRow | undefined): Promise<Ctx> {
   checkKeyUsable(row, request);
   await touchLastUsed(db, companyId, row);
   const personal = row.kind === 'personal';
@@ -111,6 +144,8 @@ async function touchLastUsed(db: Db, companyId: string, row: KeyRow): Promise<vo
     .where('company_id', '=', companyId)
     .where('id', '=', row.id)
     .execute();
+  // A cached row must not ask for this write again within the minute.
+  row.last_used_at = new Date().toISOString();
 }
 
 /**

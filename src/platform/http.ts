@@ -28,6 +28,12 @@ declare module 'fastify' {
     errorCodes?: readonly string[];
     /** A covered path of the spec's idempotency list: Idempotency-Key is honoured. */
     idempotent?: boolean;
+    /** The route's plugin authenticates by itself (legacy v1.0 tokens); the v3 pipeline leaves it alone. */
+    ownAuth?: boolean;
+    /** The route opens no request transaction: its work is other requests, each with its own (POST /mcp). */
+    ownTransaction?: boolean;
+    /** The legacy token route: authenticated by the key pair (v3 headers), not by a token. */
+    legacyTokenExchange?: boolean;
   }
   interface FastifyRequest {
     /** The record a write answered with (set by single()); the audit trail reads it. */

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Executor } from '../db/database.ts';
+import type { Config } from '../config.ts';
 import type { Ctx } from './context.ts';
 import { installEventCatalogue, type EventAction, type EventCatalogue } from './events.ts';
 
@@ -13,10 +14,17 @@ export interface ClaimedJob {
   processed_count: number;
   failed_count: number | null;
   target_ids: number[] | null;
+  /** How many times the job has been started, this run included. */
+  attempts: number;
+}
+
+/** What the process running a job offers its handler (e.g. the mail settings); absent where nothing was given. */
+export interface JobServices {
+  config: Config;
 }
 
 /** Does a claimed job's work (resuming from job.processed_count); throws to fail it. */
-export type JobHandler = (ctx: Ctx, job: ClaimedJob, signal?: AbortSignal) => Promise<void>;
+export type JobHandler = (ctx: Ctx, job: ClaimedJob, signal?: AbortSignal, services?: JobServices) => Promise<void>;
 
 /** Work every server and worker repeats (each run must be safe to repeat and to run on several processes at once). */
 export interface PeriodicTask {

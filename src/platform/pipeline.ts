@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { Config } from '../config.ts';
 import { AppError } from './errors.ts';
-import { assertCompanyManager, authenticate } from './auth.ts';
+import { assertCompanyManager, authenticate, type KeyRow } from './auth.ts';
+import type { KeyCache } from './key-cache.ts';
 import { hasTier, type Tier } from './scopes.ts';
 import { forwardedByUntrustedPeer, isLoopback, limitAddress } from './network.ts';
 import type { RateLimits } from './ratelimit.ts';
@@ -41,7 +42,7 @@ export function checkHttps(config: Config, request: FastifyRequest): void {
   throw new AppError('HTTPS_REQUIRED', 'Requests must use HTTPS');
 }
 
-function checkGates(ctx: Ctx, request: FastifyRequest): void {
+export function checkGates(ctx: Ctx, request: FastifyRequest): void {
   if (ctx.company.plan !== 'pro')
     throw new AppError('PLAN_UPGRADE_REQUIRED', 'The company plan does not include API access; upgrade to use API v3');
   const write = !READ_METHODS.has(request.method);
@@ -93,17 +94,20 @@ export function checkCompanyConfig(ctx: Ctx, companyConfig: boolean | undefined)
  * Every v3 request passes the same checks in the spec's order: HTTPS, company header,
  * key, plan and subscription gates, rate limit, scope tier. Validation follows (Fastify).
  */
-export function registerPipeline(app: FastifyInstance, deps: { db: Db; config: Config; limits: RateLimits }): void {
+export function registerPipeline(
+  app: FastifyInstance,
+  deps: { db: Db; config: Config; limits: RateLimits; keyCache?: KeyCache<KeyRow> },
+): void {
   app.decorateRequest('ctx', null as unknown as Ctx);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const { tier, preview } = request.routeOptions.config;
     if (preview) reply.header('X-Api-Preview', 'true');
-    if (!tier || tier === 'operator') return;
+    if (!tier || tier === 'operator' || request.routeOptions.config.ownAuth) return;
     checkHttps(deps.config, request);
     forwardedUntrusted(deps.config, request);
     await deps.limits.consumeAddress(limitAddress(deps.config.trustProxy, request));
     if (tier === 'none') return;
-    const ctx = await authenticate(deps.db, request);
+    const ctx = await authenticate(deps.db, request, deps.keyCache);
     request.ctx = ctx;
     checkGates(ctx, request);
     await deps.limits.consumeKey(

@@ -67,6 +67,7 @@ async function abandon(db: Db, request: FastifyRequest): Promise<void> {
 export function registerRequestTransaction(app: FastifyInstance, db: Db): void {
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.ctx || !WRITE_METHODS.has(request.method) || request.writeTransaction) return;
+    if (request.routeOptions.config.ownTransaction) return;
     const tx = await db.startTransaction().execute();
     request.writeTransaction = { tx };
     trackCommit(tx, db);

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from './context.ts';
+import { localToday } from './dates.ts';
 
 /**
  * What a personal key of a plain member may see (owners and admins, and integration keys, see the
@@ -29,15 +30,22 @@ export function clientIdVisible(ctx: Ctx, companyRef: string, clientIdRef: strin
 }
 
 /**
- * Tasks a plain member sees: those assigned to them, and those under a client they see.
- * A task with no client and no assignment to them stays invisible to them.
+ * Tasks a plain member sees: those assigned to them, those assigned to someone who delegated their tasks
+ * to them by a delegation active today (company timezone; see modules/delegations), and those under a
+ * client they see. A task with no client and no assignment to them (or their delegators) stays invisible.
  */
 export function taskVisible(ctx: Ctx, taskAlias: string): RawBuilder<boolean> {
   if (!ctx.actor.restricted) return sql<boolean>`true`;
   const person = ctx.actor.personId;
+  const today = localToday(ctx.company.timezone);
   return sql<boolean>`(exists (
       select 1 from task_assignees ta
       where ta.company_id = ${sql.ref(`${taskAlias}.company_id`)} and ta.task_id = ${sql.ref(`${taskAlias}.id`)} and ta.person_id = ${person})
+    or exists (
+      select 1 from delegations dg join task_assignees dta on dta.company_id = dg.company_id and dta.person_id = dg.delegator_id
+      where dg.company_id = ${sql.ref(`${taskAlias}.company_id`)} and dg.delegate_id = ${person} and dg.deleted_at is null
+        and dg.scope = 'tasks' and dg.date_from <= ${today}::date and dg.date_until >= ${today}::date
+        and dta.task_id = ${sql.ref(`${taskAlias}.id`)})
     or (${sql.ref(`${taskAlias}.client_id`)} is not null and ${clientIdVisible(ctx, `${taskAlias}.company_id`, `${taskAlias}.client_id`)}))`;
 }
 
@@ -65,10 +73,27 @@ export function projectVisible(ctx: Ctx, projectAlias: string): RawBuilder<boole
     or (${sql.ref(`${projectAlias}.client_id`)} is not null and ${clientIdVisible(ctx, `${projectAlias}.company_id`, `${projectAlias}.client_id`)}))`;
 }
 
+/**
+ * Notes a plain member sees: those whose related record they see (clients and projects by their rules);
+ * notes on suppliers and members follow those resources, which have no per-person rule.
+ */
+export function noteVisible(ctx: Ctx, noteAlias: string): RawBuilder<boolean> {
+  if (!ctx.actor.restricted) return sql<boolean>`true`;
+  const type = sql.ref(`${noteAlias}.related_type`);
+  const company = `${noteAlias}.company_id`;
+  const related = `${noteAlias}.related_id`;
+  return sql<boolean>`(case ${type}
+    when 'client' then ${clientIdVisible(ctx, company, related)}
+    when 'project' then exists (select 1 from projects vp where vp.company_id = ${sql.ref(company)}
+      and vp.id = ${sql.ref(related)} and vp.deleted_at is null and ${projectVisible(ctx, 'vp')})
+    else true end)`;
+}
+
 /** The visibility rule of each table that has one; gateways and reference checks apply it to restricted keys. */
 export const VISIBILITY: Partial<Record<string, (ctx: Ctx, alias: string) => RawBuilder<boolean>>> = {
   clients: clientVisible,
   tasks: taskVisible,
   time_entries: timeEntryVisible,
   projects: projectVisible,
+  notes: noteVisible,
 };

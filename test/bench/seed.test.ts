@@ -63,6 +63,42 @@ test('the same seed writes the same rows; another seed writes other rows', async
     first.result.rows.time_entries,
     sum((p) => p.entries),
   );
+  assert.equal(
+    first.summary.invoices!.rows,
+    sum((p) => p.invoices),
+  );
+  assert.equal(
+    first.summary.invoice_rows!.rows,
+    sum((p) => p.invoiceRows),
+  );
+});
+
+test('seeded invoices add up as the service keeps them: totals are the sums of rounded rows', async () => {
+  const { url, result } = await seedFresh(5);
+  const ids = result.companies.map((c) => c.id);
+  const [drift] = await query<{ n: number }>(
+    url,
+    `select count(*)::int as n from invoices i
+     join (select company_id, invoice_id, sum(net_sum) as n, sum(tax_sum) as t from invoice_rows group by 1, 2) s
+       on s.company_id = i.company_id and s.invoice_id = i.id
+     where i.company_id = any($1::uuid[]) and (i.net_sum <> s.n or i.tax_sum <> s.t or i.total_sum <> s.n + s.t)`,
+    [ids],
+  );
+  assert.equal(drift!.n, 0);
+  const largest = result.companies[0]!;
+  const [big] = await query<{ n: number }>(
+    url,
+    'select count(*)::int as n from invoice_rows where company_id = $1 and invoice_id = $2',
+    [largest.id, largest.ranges.invoices.first],
+  );
+  assert.equal(big!.n, 200);
+  const [numbers] = await query<{ drafts_numbered: number }>(
+    url,
+    `select count(*) filter (where status = 'draft' and invoice_number is not null)::int as drafts_numbered
+     from invoices where company_id = any($1::uuid[])`,
+    [ids],
+  );
+  assert.equal(numbers!.drafts_numbered, 0);
 });
 
 test('seeded data is usable by the service: keys match, identities moved past the ids, ledgers do not overlap', async () => {

@@ -20,7 +20,8 @@ interface Created {
 
 test(
   'with no service running, company create --json starts the embedded server, creates the company and stops the server',
-  { timeout: 30_000 },
+  // Each step spawns a fresh Node process and the suite runs files side by side: seconds alone, far more under CI load.
+  { timeout: 120_000 },
   async () => {
     const result = await runCli(dataDir, [
       'company',
@@ -62,7 +63,7 @@ test(
 
 test(
   'CLI errors: usage errors exit 2, domain errors exit 1 with a clear message, and nothing is left running',
-  { timeout: 30_000 },
+  { timeout: 120_000 },
   async () => {
     // These fail before any database work, so they can run side by side.
     const [usage, unknown, badOption, badZone, badZoneJson, badRole] = await Promise.all([
@@ -121,7 +122,7 @@ test(
 
 test(
   'with the service running, the CLI attaches to its server and the service sees what the CLI did',
-  { timeout: 30_000 },
+  { timeout: 120_000 },
   async () => {
     const service = startService(dataDir);
     const [, baseUrl] = await service.waitFor(/^listening on (http:\/\/127\.0\.0\.1:\d+) /);
@@ -204,7 +205,7 @@ test(
 
 test(
   'with DATABASE_URL the CLI migrates and writes that database, no embedded server involved',
-  { timeout: 30_000 },
+  { timeout: 120_000 },
   async () => {
     const adminUrl = process.env.TEST_PG_ADMIN_URL!;
     const name = `svc_cli_${process.pid}_${Date.now()}`;
@@ -265,7 +266,7 @@ async function orphanedServer(dataDir: string): Promise<string> {
 
 test(
   'a server the CLI adopted stays running when another process connected to it meanwhile',
-  { timeout: 30_000 },
+  { timeout: 120_000 },
   async () => {
     const dir = await makeDataDir();
     const url = await orphanedServer(dir);

@@ -118,6 +118,21 @@ export const paramMakers: Record<string, Maker> = {
       duration: 3600,
     }),
   task_id: (t, tenant) => insert(t, 'tasks', { company_id: tenant.companyId, title: 'Walk task' }),
+  flextime_id: (t, tenant) =>
+    insert(t, 'flextime_rows', {
+      company_id: tenant.companyId,
+      person_id: tenant.memberPersonId,
+      date: '2026-07-01',
+      duration: 3600,
+    }),
+  reclaim_id: async (t, tenant) => {
+    const task = (title: string) => insert(t, 'tasks', { company_id: tenant.companyId, title });
+    return insert(t, 'reclaims', {
+      company_id: tenant.companyId,
+      source_task_id: await task('Walk reclaim source'),
+      target_task_id: await task('Walk reclaim target'),
+    });
+  },
   job_id: (t, tenant) =>
     insert(t, 'jobs', { company_id: tenant.companyId, type: 'task_bulk_action', api_key_id: tenant.keyIds.admin }),
   webhook_id: (t, tenant) =>
@@ -126,6 +141,47 @@ export const paramMakers: Record<string, Maker> = {
       event: 'client.created',
       url: 'https://93.184.216.34/walk',
       secret: 'whsec_walk',
+    }),
+  tax_id: (t, tenant) => insert(t, 'taxes', { company_id: tenant.companyId, name: 'Walk VAT', rate: '0.22' }),
+  invoice_seller_id: (t, tenant) => insert(t, 'invoice_sellers', { company_id: tenant.companyId, name: 'Walk seller' }),
+  product_id: (t, tenant) => insert(t, 'products', { company_id: tenant.companyId, name: 'Walk product' }),
+  price_id: async (t, tenant, made) =>
+    insert(t, 'product_prices', {
+      company_id: tenant.companyId,
+      product_id: made.product_id ?? (await paramMakers.product_id!(t, tenant, made)),
+      net_price: '50',
+    }),
+  contract_id: async (t, tenant) =>
+    insert(t, 'contracts', {
+      company_id: tenant.companyId,
+      name: 'Walk contract',
+      client_id: await paramMakers.client_id!(t, tenant, {}),
+      status: 'pending',
+    }),
+  contract_row_id: async (t, tenant, made) =>
+    insert(t, 'contract_rows', {
+      company_id: tenant.companyId,
+      contract_id: made.contract_id ?? (await paramMakers.contract_id!(t, tenant, made)),
+      description: 'Walk row',
+      net_price: '10',
+    }),
+  invoice_id: async (t, tenant) =>
+    insert(t, 'invoices', {
+      company_id: tenant.companyId,
+      client_id: await paramMakers.client_id!(t, tenant, {}),
+      invoice_date: '2026-11-01',
+      due_date: '2026-11-15',
+      currency: 'EUR',
+      client_name: 'Walk client',
+    }),
+  invoice_row_id: async (t, tenant, made) =>
+    insert(t, 'invoice_rows', {
+      company_id: tenant.companyId,
+      invoice_id: made.invoice_id ?? (await paramMakers.invoice_id!(t, tenant, made)),
+      description: 'Walk row',
+      quantity: '1',
+      net_price: '10',
+      net_sum: '10',
     }),
   // An event the webhook above had a delivery of (the outbox trigger queues it), by its UUID.
   event_id: async (t, tenant) =>
@@ -147,6 +203,136 @@ export const paramMakers: Record<string, Maker> = {
         .returning('uuid')
         .executeTakeFirstOrThrow()
     ).uuid,
+  // The member above's agreement (member_id comes first), so the member routes find it under that member.
+  agreement_id: (t, tenant) =>
+    insert(t, 'agreements', {
+      company_id: tenant.companyId,
+      person_id: tenant.memberPersonId,
+      date_from: '2026-01-01',
+    }),
+  budget_id: (t, tenant) =>
+    insert(t, 'budgets', { company_id: tenant.companyId, name: 'Walk budget', budget_net_sum: '1000' }),
+  monitor_id: async (t, tenant, made) =>
+    insert(t, 'monitors', {
+      company_id: tenant.companyId,
+      client_id: made.client_id ?? (await paramMakers.client_id!(t, tenant, made)),
+      type: 'revenue',
+      frequency: 'month',
+      value: '100',
+    }),
+  // Not an id: GET /reports/bi/{shape} names the report's shape.
+  shape: async () => 'series',
+  app_id: async (t, tenant) =>
+    (
+      await t.db.db
+        .selectFrom('company_apps')
+        .select('id')
+        .where('company_id', '=', tenant.companyId)
+        .where('key', '=', 'drive')
+        .executeTakeFirstOrThrow()
+    ).id,
+  note_id: async (t, tenant, made) =>
+    insert(t, 'notes', {
+      company_id: tenant.companyId,
+      related_type: 'client',
+      related_id: made.client_id ?? (await paramMakers.client_id!(t, tenant, made)),
+      comments: '<p>Walk note</p>',
+    }),
+  custom_field_id: (t, tenant) =>
+    insert(t, 'custom_fields', {
+      company_id: tenant.companyId,
+      name: `Walk field ${Math.random().toString(36).slice(2, 10)}`,
+      field_type: 'text',
+      entity_type: 'client',
+    }),
+  supplier_type_id: (t, tenant) =>
+    insert(t, 'supplier_types', { company_id: tenant.companyId, name: 'Walk supplier type' }),
+  supplier_id: (t, tenant) => insert(t, 'suppliers', { company_id: tenant.companyId, name: 'Walk supplier' }),
+  product_field_id: (t, tenant) =>
+    insert(t, 'product_fields', {
+      company_id: tenant.companyId,
+      kind: 'article',
+      code: `WALK-${Math.random().toString(36).slice(2, 10)}`,
+      name: 'Walk article',
+    }),
+  content_template_id: (t, tenant) =>
+    insert(t, 'content_templates', { company_id: tenant.companyId, name: 'Walk template', type: 'client_email' }),
+  content_template_row_id: async (t, tenant, made) =>
+    insert(t, 'content_template_rows', {
+      company_id: tenant.companyId,
+      template_id: made.content_template_id ?? (await paramMakers.content_template_id!(t, tenant, made)),
+      locale: 'en',
+      subject: 'Walk subject',
+      body: 'Walk body',
+    }),
+  folder_template_id: (t, tenant) =>
+    insert(t, 'folder_templates', { company_id: tenant.companyId, name: 'Walk template', folders: '[]' }),
+  folder_id: async (t, tenant) => {
+    const client = await paramMakers.client_id!(t, tenant, {});
+    return insert(t, 'folders', {
+      company_id: tenant.companyId,
+      client_id: client,
+      parent_id: null,
+      name: 'Documents',
+    });
+  },
+  document_id: async (t, tenant) =>
+    insert(t, 'documents', {
+      company_id: tenant.companyId,
+      client_id: await paramMakers.client_id!(t, tenant, {}),
+      name: 'Walk document',
+    }),
+  digitization_id: async (t, tenant) =>
+    insert(t, 'digitizations', {
+      company_id: tenant.companyId,
+      document_id: await paramMakers.document_id!(t, tenant, {}),
+      job_id: await insert(t, 'jobs', {
+        company_id: tenant.companyId,
+        type: 'document_digitization',
+        status: 'finished',
+      }),
+    }),
+  task_automation_id: (t, tenant) =>
+    insert(t, 'task_automations', {
+      company_id: tenant.companyId,
+      name: 'Walk automation',
+      trigger: 'task_created',
+      actions: JSON.stringify({ set_status: 'in_progress' }),
+      active: false,
+    }),
+  delegation_id: (t, tenant) =>
+    insert(t, 'delegations', {
+      company_id: tenant.companyId,
+      delegator_id: tenant.ownerPersonId,
+      delegate_id: tenant.memberPersonId,
+      date_from: '2026-01-01',
+      date_until: '2026-01-31',
+    }),
+  workflow_template_id: async (t, tenant) =>
+    insert(t, 'workflow_templates', {
+      company_id: tenant.companyId,
+      kind: 'workflow_template',
+      name: 'Walk workflow template',
+      plan_client_id: await insert(t, 'clients', { company_id: tenant.companyId, name: 'Walk plan', type: 'plan' }),
+    }),
+  project_workflow_id: async (t, tenant) =>
+    insert(t, 'workflow_templates', {
+      company_id: tenant.companyId,
+      kind: 'project_workflow',
+      name: 'Walk project workflow',
+      project_type_id: await paramMakers.project_type_id!(t, tenant, {}),
+    }),
+  // Left processing (no bytes behind it): download answers 409, every other route works on the record.
+  attachment_id: async (t, tenant, made) =>
+    insert(t, 'attachments', {
+      company_id: tenant.companyId,
+      related_type: 'task',
+      related_id: made.task_id ?? (await paramMakers.task_id!(t, tenant, made)),
+      file_name: 'walk.pdf',
+      content_type: 'application/pdf',
+      size: 4,
+      sha256: '0'.repeat(64),
+    }),
 };
 
 /** Order matters where one record hangs off another (a contact needs its client first). */
@@ -168,6 +354,12 @@ export async function makeFixtures(
     );
   return made;
 }
+
+/** Path parameters that name no company record (GET /reports/bi/{shape}): nothing for another tenant to reach. */
+export const NOT_RECORD_PARAMS = new Set(['shape']);
+
+/** Whether a route's path names a company record, so another tenant's call must answer 404. */
+export const namesRecord = (url: string): boolean => paramsOf(url).some((p) => !NOT_RECORD_PARAMS.has(p));
 
 export function paramsOf(url: string): string[] {
   return [...url.matchAll(/:(\w+)/g)].map((m) => m[1]!);

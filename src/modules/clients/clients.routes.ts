@@ -7,12 +7,6 @@ import * as service from './clients.service.ts';
 
 const tags = ['Clients'];
 const Params = IdParam('client_id');
-const Folder = Type.Object({
-  folder_id: Type.String(),
-  folder_url: Type.String(),
-  path: Type.String(),
-  skipped: Type.Boolean(),
-});
 
 export default async function clientRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -80,17 +74,5 @@ export default async function clientRoutes(fastify: FastifyInstance) {
       await service.deleteClient(request.ctx, request.params.client_id);
       return noContent(reply);
     },
-  });
-
-  app.route({
-    ...route('POST', '/clients/:client_id/documents-folder', {
-      operationId: 'provisionClientDocumentsFolder',
-      summary: "Create the client's folder in the connected drive",
-      tags,
-      tier: 'write',
-      errors: ['NOT_FOUND', 'DRIVE_NOT_CONNECTED', 'FOLDER_PROVISION_FAILED'],
-      schema: { params: Params, response: { 201: Single(Folder) } },
-    }),
-    handler: async (request) => service.provisionDocumentsFolder(request.ctx, request.params.client_id),
   });
 }

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { customFieldFilterSchema } from '../custom-fields/index.ts';
 import { Contact } from '../contacts/index.ts';
 import {
   CustomFields,
@@ -92,15 +93,19 @@ export const CLIENT_LIST_OPTIONS = {
   defaultSort: 'id',
 };
 export const CLIENT_FILTERS = ['status', 'name', 'reg_code', 'ext_client_id', 'q', 'default_person_id'] as const;
-export const ClientListQuery = listQuery(
-  {
-    status: Type.Optional(EnumList(CLIENT_STATUSES, 'Status filter')),
-    name: Type.Optional(Type.String({ maxLength: 255, description: 'Exact name' })),
-    reg_code: Type.Optional(Type.String({ maxLength: 255 })),
-    ext_client_id: Type.Optional(Type.String({ maxLength: 255 })),
-    q: Type.Optional(Type.String({ maxLength: 255, description: 'Name contains (case-insensitive)' })),
-    default_person_id: Type.Optional(Id('Responsible person id')),
-  },
-  CLIENT_LIST_OPTIONS,
-);
+// custom_fields[<name>]=<value> filters (issue 12) ride on patternProperties next to the named filters.
+export const ClientListQuery = {
+  ...listQuery(
+    {
+      status: Type.Optional(EnumList(CLIENT_STATUSES, 'Status filter')),
+      name: Type.Optional(Type.String({ maxLength: 255, description: 'Exact name' })),
+      reg_code: Type.Optional(Type.String({ maxLength: 255 })),
+      ext_client_id: Type.Optional(Type.String({ maxLength: 255 })),
+      q: Type.Optional(Type.String({ maxLength: 255, description: 'Name contains (case-insensitive)' })),
+      default_person_id: Type.Optional(Id('Responsible person id')),
+    },
+    CLIENT_LIST_OPTIONS,
+  ),
+  ...customFieldFilterSchema,
+};
 export type ClientListParams = Static<typeof ClientListQuery>;

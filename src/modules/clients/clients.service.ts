@@ -1,4 +1,5 @@
 import type { Ctx } from '../../platform/context.ts';
+import { assertCustomFieldValues } from '../custom-fields/index.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { AppError, invalidReference } from '../../platform/errors.ts';
 import { recordEvent } from '../../platform/events.ts';
@@ -53,6 +54,7 @@ async function checkParent(ctx: Ctx, parentId: number | null | undefined): Promi
 }
 
 async function checkReferences(ctx: Ctx, body: ClientInput, selfId?: number): Promise<void> {
+  await assertCustomFieldValues(ctx, 'client', body);
   await assertReference(ctx, 'people', 'person', 'default_person_id', body.default_person_id);
   await checkParent(ctx, body.parent_id);
   await assertReferenceList(ctx, 'client_groups', 'INVALID_GROUP', 'groups', body.groups);
@@ -107,12 +109,3 @@ export const deleteClient = (ctx: Ctx, id: number) =>
     await repo.clients.softDelete(tx, id);
     await recordEvent(tx, 'client', 'deleted', { id });
   });
-
-/** No drive integration exists yet, so every provisioning request is refused after the client check. */
-export async function provisionDocumentsFolder(ctx: Ctx, id: number): Promise<never> {
-  await getClient(ctx, id);
-  throw new AppError(
-    'DRIVE_NOT_CONNECTED',
-    'No document drive is connected for this company; connect one in the web application first',
-  );
-}

@@ -1,4 +1,5 @@
 import type { Ctx } from '../../platform/context.ts';
+import { assertCustomFieldValues } from '../custom-fields/index.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { AppError, invalidReference } from '../../platform/errors.ts';
 import { recordEvent } from '../../platform/events.ts';
@@ -46,6 +47,7 @@ export async function getContact(ctx: Ctx, id: number): Promise<ContactRecord> {
 export async function createContact(ctx: Ctx, body: ContactCreateBody): Promise<ContactRecord> {
   return inTransaction(ctx, async (tx) => {
     await requireClient(tx, body.client_id);
+    await assertCustomFieldValues(tx, 'contact', body);
     const id = await repo.contacts.insert(tx, { ...columnsFrom(body), name: body.name, client_id: body.client_id });
     const contact = await getContact(tx, id);
     await afterPrimary(tx, contact);
@@ -59,6 +61,7 @@ export async function updateContact(ctx: Ctx, id: number, body: ContactUpdateBod
   return inTransaction(ctx, async (tx) => {
     const current = orNotFound(await repo.lockContact(tx, id), 'Contact');
     if (Object.keys(body).length === 0) return getContact(tx, id);
+    await assertCustomFieldValues(tx, 'contact', body);
     if (body.client_id !== undefined && body.client_id !== current.client_id) await requireClient(tx, body.client_id);
     await repo.contacts.update(tx, id, columnsFrom(body));
     const contact = await getContact(tx, id);

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
 import type { ClaimedJob } from '../../platform/modules.ts';
-import { nextStamp, nowStamp } from '../../platform/sql.ts';
+import { isoz, nextStamp, nowStamp } from '../../platform/sql.ts';
 import { scoped, type RowUpdate } from '../../platform/tenant-table.ts';
 import { companyJson, companyRefusal } from '../../platform/system-actor.ts';
 import type { JobRecord } from './jobs.schemas.ts';
@@ -20,6 +20,9 @@ const COLUMNS = [
   'created_at',
   'started_at',
   'finished_at',
+  'error',
+  'attempts',
+  'result',
 ] as const;
 
 /** A running job whose heartbeat is older than this lost its process; any runner may take it over. */
@@ -33,6 +36,7 @@ export async function findJob(ctx: Ctx, id: number): Promise<JobRecord | undefin
   let query = scoped
     .select(ctx, 'jobs', 'j')
     .select(COLUMNS.map((c) => `j.${c}` as const))
+    .select(sql<string | null>`case when j.status = 'queued' then ${isoz('j.run_after')} end`.as('next_attempt_at'))
     .where('j.id', '=', id);
   if (ctx.actor.restricted) query = query.where('j.api_key_id', '=', ctx.key.id);
   return query.executeTakeFirst() as Promise<JobRecord | undefined>;
@@ -61,9 +65,11 @@ export async function insertJob(ctx: Ctx, type: string, params: object): Promise
 }
 
 const CLAIMED = sql.raw(
-  'j.company_id, j.id, j.type, j.params, j.api_key_id, j.processed_count, j.failed_count, j.target_ids',
+  'j.company_id, j.id, j.type, j.params, j.api_key_id, j.processed_count, j.failed_count, j.target_ids, j.attempts',
 );
-const CLAIM_SET = sql`status = 'running', started_at = coalesce(j.started_at, ${nowStamp()}), heartbeat_at = ${nowStamp()}, updated_at = ${nextStamp('j.updated_at')}`;
+const CLAIM_SET = sql`status = 'running', started_at = coalesce(j.started_at, ${nowStamp()}), heartbeat_at = ${nowStamp()}, updated_at = ${nextStamp('j.updated_at')}, attempts = j.attempts + 1, run_after = null`;
+/** A queued job waiting to retry is not due before its run_after. */
+const due = (column: string) => sql`(${sql.ref(column)} is null or ${sql.ref(column)} <= clock_timestamp())`;
 
 /**
  * Claims the oldest job of these types that is queued, or running with a stale heartbeat (its process
@@ -74,7 +80,7 @@ export async function claimNext(db: Executor, types: readonly string[]): Promise
   if (types.length === 0) return undefined;
   const result = await sql<ClaimedJob>`update jobs j set ${CLAIM_SET}
     from (select company_id, id from jobs
-      where type = any(${[...types]}::text[]) and (status = 'queued' or (status = 'running'
+      where type = any(${[...types]}::text[]) and ((status = 'queued' and ${due('run_after')}) or (status = 'running'
         and (heartbeat_at is null or heartbeat_at < clock_timestamp() - make_interval(secs => ${STALE_AFTER_SECONDS}))))
       order by created_at, id limit 1 for update skip locked) pick
     where j.company_id = pick.company_id and j.id = pick.id
@@ -85,7 +91,9 @@ export async function claimNext(db: Executor, types: readonly string[]): Promise
 /** Claims one job that is still queued (the in-process start right after the request); undefined if taken. */
 export async function claimQueued(db: Executor, companyId: string, id: number): Promise<ClaimedJob | undefined> {
   const result = await sql<ClaimedJob>`update jobs j set ${CLAIM_SET}
-    where j.company_id = ${companyId} and j.id = ${id} and j.status = 'queued' returning ${CLAIMED}`.execute(db);
+    where j.company_id = ${companyId} and j.id = ${id} and j.status = 'queued' and ${due('j.run_after')} returning ${CLAIMED}`.execute(
+    db,
+  );
   return result.rows[0];
 }
 
@@ -128,6 +136,15 @@ export const heartbeat = (ctx: Ctx, id: number) => update(ctx, id, { heartbeat_a
 
 /** Hands a job back to the queue (this process is stopping); its progress is kept for whoever resumes it. */
 export const release = (ctx: Ctx, id: number) => update(ctx, id, { status: 'queued', heartbeat_at: null });
+
+/** Puts a job back in the queue, not to be claimed before delayMs from now, noting why this attempt failed. */
+export const retryLater = (ctx: Ctx, id: number, error: string, delayMs: number) =>
+  update(ctx, id, {
+    status: 'queued',
+    error,
+    heartbeat_at: null,
+    run_after: sql`date_trunc('milliseconds', clock_timestamp()) + make_interval(secs => ${delayMs / 1000})`,
+  });
 
 export const markDone = (ctx: Ctx, id: number, status: 'finished' | 'failed', error: string | null = null) =>
   update(ctx, id, {

@@ -1,6 +1,6 @@
 import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
-import type { ClaimedJob, JobHandler } from '../../platform/modules.ts';
+import type { ClaimedJob, JobHandler, JobServices } from '../../platform/modules.ts';
 import { systemActor } from '../../platform/system-actor.ts';
 import * as repo from './jobs.repository.ts';
 
@@ -9,6 +9,18 @@ export class Released extends Error {}
 
 /** Thrown when the key that started a job, or its company, may no longer run it: the job fails with the reason. */
 export class Refused extends Error {}
+
+/** Thrown by a handler whose attempt failed for a passing reason: the job goes back to the queue until delayMs from now. */
+export class RetryLater extends Error {
+  readonly delayMs: number;
+  constructor(message: string, delayMs: number) {
+    super(message);
+    this.delayMs = delayMs;
+  }
+}
+
+/** Thrown by a handler that gives up for a reason its caller should read (shown by GET /jobs/{id} as `error`). */
+export class JobFailed extends Error {}
 
 const GONE = 'the API key that started this job no longer exists';
 
@@ -26,7 +38,11 @@ export async function assertMayRun(ctx: Ctx, job: ClaimedJob): Promise<void> {
 /** Well inside the stale limit, so a slow step never looks like a dead process. */
 const HEARTBEAT_MS = 15_000;
 
-const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+// Only reasons written for the caller reach GET /jobs/{id}; anything else (a database error) stays internal.
+const describe = (error: unknown) =>
+  error instanceof Refused || error instanceof JobFailed || error instanceof RetryLater
+    ? error.message
+    : 'the job stopped on an internal error';
 
 /**
  * Runs one claimed job to its end in the rights of the key that started it. A job taken over by another
@@ -37,6 +53,7 @@ export async function runClaimed(
   job: ClaimedJob,
   handler: JobHandler,
   signal?: AbortSignal,
+  services?: JobServices,
 ): Promise<void> {
   const found = job.api_key_id === null ? undefined : await repo.jobActor(db, job.company_id, job.api_key_id);
   const { refusal, ...actor } = found ?? { refusal: GONE, ...(await systemActor(db, job.company_id))! };
@@ -45,11 +62,13 @@ export async function runClaimed(
   try {
     // Checked when claimed (queued, or resumed after its process died), and again by the handler per chunk.
     if (refusal) throw new Refused(refusal);
-    await handler(ctx, job, signal);
+    await handler(ctx, job, signal, services);
     await repo.markDone(ctx, job.id, 'finished');
   } catch (error) {
     if (error instanceof repo.LostClaim) return;
     if (error instanceof Released) await repo.release(ctx, job.id).catch(() => undefined);
+    else if (error instanceof RetryLater)
+      await repo.retryLater(ctx, job.id, error.message, error.delayMs).catch(() => undefined);
     else await repo.markDone(ctx, job.id, 'failed', describe(error)).catch(() => undefined);
   } finally {
     clearInterval(beat);
@@ -57,7 +76,13 @@ export async function runClaimed(
 }
 
 /** Starts a just-queued job at once in this process, unless a poller has already claimed it. */
-export async function kickJob(db: Executor, companyId: string, id: number, handler: JobHandler): Promise<void> {
+export async function kickJob(
+  db: Executor,
+  companyId: string,
+  id: number,
+  handler: JobHandler,
+  services?: JobServices,
+): Promise<void> {
   const job = await repo.claimQueued(db, companyId, id).catch(() => undefined);
-  if (job) await runClaimed(db, job, handler);
+  if (job) await runClaimed(db, job, handler, undefined, services);
 }

@@ -22,9 +22,22 @@ export const Job = Type.Object(
       }),
     ),
     skipped_client_ids: Ids('null means not recorded; filled only by the project-workflow apply job'),
+    result: Nullable(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description:
+          'What a finished job leaves behind (e.g. the reference-data sync summary); null when it keeps none',
+      }),
+    ),
     created_at: Timestamp('When the job was queued (UTC)'),
     started_at: Nullable(Timestamp('When it started running')),
     finished_at: Nullable(Timestamp('When it finished or failed')),
+    error: Nullable(
+      Type.String({
+        description: 'Why the job failed, or why its last attempt failed while it waits to retry; else null',
+      }),
+    ),
+    attempts: Type.Integer({ description: 'How many times the job has been started (retries included)' }),
+    next_attempt_at: Nullable(Timestamp('When a queued job waiting to retry is due; null otherwise')),
   },
   { title: 'Job' },
 );

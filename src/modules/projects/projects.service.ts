@@ -1,4 +1,5 @@
 import type { Ctx } from '../../platform/context.ts';
+import { assertCustomFieldValues } from '../custom-fields/index.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { AppError, invalidReference } from '../../platform/errors.ts';
 import { recordEvent } from '../../platform/events.ts';
@@ -38,6 +39,7 @@ function columnsFrom(body: ProjectInput): RowChanges<'projects'> {
 }
 
 async function checkReferences(ctx: Ctx, body: ProjectInput): Promise<void> {
+  await assertCustomFieldValues(ctx, 'project', body);
   await assertReference(ctx, 'project_types', 'project_type', 'project_type_id', body.project_type_id);
   await assertReference(ctx, 'people', 'person', 'manager_id', body.manager_id);
 }

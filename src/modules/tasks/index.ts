@@ -42,3 +42,9 @@ export default defineModule({
     },
   },
 });
+
+// What task automations apply to a task, with the same rules, events and checks as the API's writes.
+export { createTask, getTask, replaceChecklist, updateTask } from './tasks.service.ts';
+export { CHECKLIST_MAX_ITEMS, TASK_STATUSES, TASK_TYPES } from './tasks.schemas.ts';
+export { TASK_PLAIN_COLUMNS } from './tasks.repository.ts';
+export type { TaskRecord, TaskUpdateBody } from './tasks.schemas.ts';

@@ -24,7 +24,8 @@ type Query = BaseQuery<'tasks', 't'>;
 
 const base = (ctx: Ctx, visible = true): Query => (visible ? tasks : writtenTasks).base(ctx);
 
-const PLAIN = [
+/** A task's plain columns, as its record and its events carry them. */
+export const TASK_PLAIN_COLUMNS = [
   'id',
   'client_id',
   'project_id',
@@ -59,7 +60,7 @@ const PLAIN = [
  */
 function project(query: Query) {
   return query.select([
-    ...PLAIN.map((c) => `t.${c}` as const),
+    ...TASK_PLAIN_COLUMNS.map((c) => `t.${c}` as const),
     sql<
       number[]
     >`array(select ta.person_id from task_assignees ta where ta.company_id = t.company_id and ta.task_id = t.id order by ta.person_id)`.as(

@@ -1,4 +1,5 @@
 import type { Ctx } from '../../platform/context.ts';
+import { assertCustomFieldValues } from '../custom-fields/index.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { AppError, domainValidation, invalidReference, notFound } from '../../platform/errors.ts';
 import { recordEvent } from '../../platform/events.ts';
@@ -104,6 +105,7 @@ async function resolveClient(ctx: Ctx, body: TaskInput, current?: LockedTask): P
 }
 
 async function checkReferences(ctx: Ctx, body: TaskInput, assignees: number[] | undefined): Promise<void> {
+  await assertCustomFieldValues(ctx, 'task', body);
   await assertReferenceList(
     ctx,
     'topics',

@@ -7,6 +7,7 @@ import { toFlag } from '../../platform/fields.ts';
 import type { Warning as WarningSchema } from '../../platform/http.ts';
 import { mutateQuietly, orNotFound } from '../../platform/mutate.ts';
 import type { NewRow, RowChanges } from '../../platform/tenant-table.ts';
+import { lockedEntries, lockedPeriods, type BillingLock } from '../billing/index.ts';
 import type { TimeEntryCreateBody, TimeEntryRecord, TimeEntryUpdateBody } from './time-entries.schemas.ts';
 import {
   atIndex,
@@ -86,6 +87,31 @@ export async function getEntry(ctx: Ctx, id: number): Promise<TimeEntryRecord> {
 
 type Outcome = { timing: Timing } | { error: unknown };
 
+/** 409 TIME_ENTRY_LOCKED: the entry, or the period it would land in, is billed on a finalized invoice. */
+function lockedError(lock: BillingLock, what: string): AppError {
+  const number = lock.invoice_number ? ` ${lock.invoice_number}` : '';
+  return new AppError('TIME_ENTRY_LOCKED', `${what} is billed on finalized invoice${number} (id ${lock.invoice_id})`, {
+    ...lock,
+  });
+}
+
+/** Fields whose change would alter what an invoice billed (a description edit stays open). */
+const MONEY_FIELDS = ['start', 'end', 'duration', 'billable', 'task_id', 'person_id'] as const;
+
+/** An entry billed on a finalized invoice keeps its money fields; it may not move into a closed period either. */
+async function assertUnlocked(
+  ctx: Ctx,
+  id: number,
+  body: TimeEntryUpdateBody,
+  next: { task_id: number; start: string },
+): Promise<void> {
+  if (!MONEY_FIELDS.some((field) => body[field] !== undefined)) return;
+  const billed = (await lockedEntries(ctx, [id])).get(id);
+  if (billed) throw lockedError(billed, `Time entry ${id}`);
+  const [period] = await lockedPeriods(ctx, [next]);
+  if (period) throw lockedError(period, `The period of ${next.start.slice(0, 10)}`);
+}
+
 /**
  * Every start/end of the bodies resolved to UTC instants in one query. A refusal is kept, not
  * thrown, so that the caller can report the first refused entry in request order.
@@ -156,6 +182,20 @@ async function prepare(ctx: Ctx, bodies: readonly TimeEntryCreateBody[], bulk: b
   });
 }
 
+/** New entries may not land in a period a finalized invoice has billed; the first one that does is refused. */
+async function assertOpenPeriods(ctx: Ctx, rows: NewEntry[], bulk: boolean): Promise<NewEntry[]> {
+  const locks = await lockedPeriods(
+    ctx,
+    rows.map((r) => ({ task_id: r.task_id, start: r.start as string })),
+  );
+  const index = locks.findIndex((lock) => lock !== undefined);
+  if (index >= 0) {
+    const error = lockedError(locks[index]!, `The period of ${String(rows[index]!.start).slice(0, 10)}`);
+    throw bulk ? atIndex(error, index) : error;
+  }
+  return rows;
+}
+
 async function insertAll(ctx: Ctx, rows: NewEntry[], bulk: boolean): Promise<number[]> {
   try {
     return await repo.insertEntries(ctx, rows);
@@ -181,7 +221,7 @@ async function createMany(
   bulk: boolean,
 ): Promise<Written<TimeEntryRecord[]>> {
   return inTransaction(ctx, async (tx) => {
-    const ids = await insertAll(tx, await prepare(tx, bodies, bulk), bulk);
+    const ids = await insertAll(tx, await assertOpenPeriods(tx, await prepare(tx, bodies, bulk), bulk), bulk);
     const records = await repo.findEntries(tx, ids);
     const overlapping = await repo.overlaps(tx, ids);
     await recordEvents(tx, 'time_entry', 'created', records);
@@ -238,6 +278,7 @@ export async function updateEntry(ctx: Ctx, id: number, body: TimeEntryUpdateBod
     if (Object.keys(body).length === 0) return { data: await getEntry(tx, id), warnings: [] };
     const timing = await timingOfUpdate(tx, current, body);
     await checkChangedReferences(tx, current, body);
+    await assertUnlocked(tx, id, body, { task_id: body.task_id ?? current.task_id, start: timing.start });
     const personId = body.person_id ?? current.person_id;
     if (timing.end === null && (current.end !== null || personId !== current.person_id)) {
       const running = await repo.runningEntries(tx, [personId], id);
@@ -262,5 +303,7 @@ export async function updateEntry(ctx: Ctx, id: number, body: TimeEntryUpdateBod
 export const deleteEntry = (ctx: Ctx, id: number) =>
   mutateQuietly(ctx, { what: 'Time entry', lock: repo.lockEntry }, id, async (tx, current) => {
     assertOwnPerson(tx, current.person_id);
+    const billed = (await lockedEntries(tx, [id])).get(id);
+    if (billed) throw lockedError(billed, `Time entry ${id}`);
     await repo.timeEntries.softDelete(tx, id);
   });

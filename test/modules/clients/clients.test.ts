@@ -3,6 +3,10 @@ import assert from 'node:assert/strict';
 import { createTestApp } from '../../helpers.ts';
 
 const t = await createTestApp();
+// custom_fields values are checked against the company's definitions (issue 12).
+await t.request('POST', '/custom-fields', {
+  body: { name: 'tier', field_type: 'select', entity_type: 'client', options: ['gold'] },
+});
 
 test('create, read, list, update and delete a client', async () => {
   const created = await t.request('POST', '/clients', {

@@ -48,6 +48,7 @@ async function insertJob(
       failed_client_ids: null,
       skipped_count: null,
       skipped_client_ids: null,
+      result: null,
       error: null,
       started_at: null,
       finished_at: null,

@@ -5,6 +5,10 @@ import { createTestApp } from '../../helpers.ts';
 import { projectFixtures } from './fixtures.ts';
 
 const t = await createTestApp();
+// custom_fields values are checked against the company's definitions (issue 12).
+await t.request('POST', '/custom-fields', {
+  body: { name: 'budget_code', field_type: 'text', entity_type: 'project' },
+});
 const f = projectFixtures(t);
 
 const FIELDS = [

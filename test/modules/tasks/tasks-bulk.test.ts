@@ -43,12 +43,16 @@ test('a status bulk action runs as a background job, honours the list fence and 
   assert.equal(res.status, 202, res.text);
   const queued = res.body.data;
   assert.deepEqual(Object.keys(queued).sort(), [
+    'attempts',
     'created_at',
+    'error',
     'failed_client_ids',
     'failed_count',
     'finished_at',
     'id',
+    'next_attempt_at',
     'processed_count',
+    'result',
     'skipped_client_ids',
     'skipped_count',
     'started_at',

@@ -13,6 +13,8 @@ import {
 } from './fixtures.ts';
 
 const t = await createTestApp();
+// custom_fields values are checked against the company's definitions (issue 12).
+await t.request('POST', '/custom-fields', { body: { name: 'priority', field_type: 'text', entity_type: 'task' } });
 const other = await t.newTenant();
 
 const countTasks = async () =>

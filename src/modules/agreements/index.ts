@@ -1,0 +1,10 @@
+import { defineModule } from '../../platform/modules.ts';
+import agreementRoutes from './agreements.routes.ts';
+
+// Agreements fire no events: the spec's event catalogue has no agreement entity. Other modules (flextime, KPI
+// reports) read the `agreements` table in SQL, which holds live rows only (deleted ones move to agreements_deleted).
+export default defineModule({
+  name: 'agreements',
+  entity: 'agreement',
+  routes: agreementRoutes,
+});

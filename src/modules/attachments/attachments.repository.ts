@@ -1,0 +1,77 @@
+import { sql } from 'kysely';
+import type { Ctx } from '../../platform/context.ts';
+import { listPage } from '../../platform/lists.ts';
+import { likeContains, nextStamp } from '../../platform/sql.ts';
+import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { taskIdVisible } from '../../platform/visibility.ts';
+import { ATTACHMENT_LIST_OPTIONS, type AttachmentRecord } from './attachments.schemas.ts';
+
+/** A plain member's personal key sees the files of the tasks it sees (notes have no narrower rule). */
+const visible = (ctx: Ctx, alias: string) =>
+  sql<boolean>`(${sql.ref(`${alias}.related_type`)} <> 'task' or ${taskIdVisible(ctx, `${alias}.company_id`, `${alias}.related_id`)})`;
+
+export const attachments = tenantTable('attachments', { alias: 'a', softDelete: true, visible });
+type Query = BaseQuery<'attachments', 'a'>;
+
+const COLUMNS = [
+  'a.id',
+  'a.related_type',
+  'a.related_id',
+  'a.file_name',
+  'a.content_type',
+  'a.size',
+  'a.sha256',
+  'a.status',
+  'a.created_by_person_id',
+  'a.processed_at',
+  'a.created_at',
+  'a.updated_at',
+] as const;
+
+function project(query: Query) {
+  return query.select(COLUMNS);
+}
+
+function applyFilters(query: Query, filters: Record<string, unknown>) {
+  let q = query;
+  if (filters.related_type !== undefined) q = q.where('a.related_type', '=', filters.related_type as 'task' | 'note');
+  if (filters.related_id !== undefined) q = q.where('a.related_id', '=', filters.related_id as number);
+  if (filters.q !== undefined) q = q.where('a.file_name', 'ilike', likeContains(filters.q as string));
+  return q;
+}
+
+export function listAttachments(ctx: Ctx, params: object) {
+  return listPage<AttachmentRecord>(ctx, {
+    listId: 'attachments',
+    params,
+    options: ATTACHMENT_LIST_OPTIONS,
+    idColumn: 'a.id',
+    project,
+    base: (filters) => applyFilters(attachments.base(ctx), filters),
+  });
+}
+
+export async function findAttachment(ctx: Ctx, id: number): Promise<AttachmentRecord | undefined> {
+  return project(attachments.base(ctx).where('a.id', '=', id)).executeTakeFirst() as Promise<
+    AttachmentRecord | undefined
+  >;
+}
+
+/** The row the verification job reads: company-wide (the job checks bytes, not rights), deleted ones included. */
+export function findForVerification(ctx: Ctx, id: number) {
+  return scoped
+    .select(ctx, 'attachments', 'a')
+    .select(['a.id', 'a.file_name', 'a.size', 'a.sha256', 'a.status'])
+    .where('a.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Ends processing; only a row still processing changes (a job run twice settles it once). */
+export async function settle(ctx: Ctx, id: number, status: 'ready' | 'failed', reason: string | null): Promise<void> {
+  await scoped
+    .update(ctx, 'attachments')
+    .set({ status, failure_reason: reason, processed_at: sql<string>`now()`, updated_at: nextStamp() })
+    .where('id', '=', id)
+    .where('status', '=', 'processing')
+    .execute();
+}

@@ -1,0 +1,52 @@
+import { sql } from 'kysely';
+import type { Ctx } from '../../platform/context.ts';
+
+/** Why a time entry may not change: the finalized invoice that billed it, or whose period it falls in. */
+export interface BillingLock {
+  invoice_id: number;
+  invoice_number: string | null;
+  period_from: string | null;
+  period_until: string | null;
+}
+
+const FINALIZED = sql`('created', 'sent', 'paid')`;
+
+/** Entries billed on a finalized invoice (a draft's entries stay free: deleting its row releases them). */
+export async function lockedEntries(ctx: Ctx, ids: readonly number[]): Promise<Map<number, BillingLock>> {
+  if (ids.length === 0) return new Map();
+  // tenant: deliberate SQL — both tables filtered by company_id.
+  const result = await sql<BillingLock & { time_entry_id: number }>`
+    select l.time_entry_id, i.id as invoice_id, i.invoice_number, i.period_from::text as period_from,
+           i.period_until::text as period_until
+      from invoice_row_entries l
+      join invoices i on i.company_id = l.company_id and i.id = l.invoice_id
+     where l.company_id = ${ctx.companyId} and l.time_entry_id = any(${[...ids]}::int[])
+       and i.status in ${FINALIZED}`.execute(ctx.db);
+  return new Map(result.rows.map(({ time_entry_id, ...lock }) => [time_entry_id, lock]));
+}
+
+/**
+ * For each (task, start): the finalized invoice that billed time of the task's client for a period holding the
+ * start's local day. New or moved entries may not land there: the period is closed.
+ */
+export async function lockedPeriods(
+  ctx: Ctx,
+  items: ReadonlyArray<{ task_id: number; start: string }>,
+): Promise<Array<BillingLock | undefined>> {
+  if (items.length === 0) return [];
+  const result = await sql<BillingLock & { n: number }>`
+    select x.n::int as n, i.id as invoice_id, i.invoice_number, i.period_from::text as period_from,
+           i.period_until::text as period_until
+      from unnest(${items.map((i) => i.task_id)}::int[], ${items.map((i) => i.start)}::timestamptz[])
+           with ordinality as x(task_id, start, n)
+      join tasks t on t.company_id = ${ctx.companyId} and t.id = x.task_id
+      cross join lateral (
+        select i.* from invoices i
+         where i.company_id = ${ctx.companyId} and i.client_id = t.client_id and i.bills_time
+           and i.status in ${FINALIZED}
+           and (x.start at time zone ${ctx.company.timezone})::date between i.period_from and i.period_until
+         order by i.id limit 1) i`.execute(ctx.db);
+  const out: Array<BillingLock | undefined> = items.map(() => undefined);
+  for (const { n, ...lock } of result.rows) out[n - 1] = lock;
+  return out;
+}

@@ -1,0 +1,152 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Ctx } from '../../platform/context.ts';
+
+/**
+ * What is billable and not yet billed, in set-based SQL shared by the engine and the missed-billing report, so
+ * the two can never disagree (docs/decisions/0023). The rules:
+ * - a contract bills while it is `active`, between its date_from and date_until (local dates);
+ * - an **hourly row** is a contract row whose product has bill_by = 'hour'; every other row is a **periodic fee**;
+ * - a closed time entry of a client's live task, dated by its start in the company time zone, goes to the first
+ *   hourly row (lowest contract id, then row id) whose contract covers that day, whose product's topics include
+ *   the task's topic (none listed: any topic) and whose product's billable_filter accepts it (default `billable`:
+ *   the entry and its topic both billable; `non_billable`; `all`);
+ * - its billed seconds are rounded up to the contract's invoice_time_rounding (minutes), then raised to the row's
+ *   invoice_time_min (minutes);
+ * - its price is the row's own price effective that day (row prices by active_from), else the row's net_price,
+ *   else the product's price effective that day in the contract currency; none: the entry is unpriced.
+ */
+export interface WorkWindow {
+  from: string;
+  to: string;
+  clientId?: number;
+}
+
+/** A period's first day for a contract's invoice_period (calendar aligned). */
+export const periodStart = (day: RawBuilder<unknown>, period: RawBuilder<unknown>) => sql<string>`(case ${period}
+  when 'quarter' then date_trunc('quarter', ${day})
+  when 'half_year' then date_trunc('year', ${day}) + case when extract(month from ${day}) > 6
+    then interval '6 months' else interval '0 months' end
+  when 'year' then date_trunc('year', ${day})
+  else date_trunc('month', ${day}) end)::date`;
+
+export const periodLength = (period: RawBuilder<unknown>) => sql`(case ${period}
+  when 'quarter' then interval '3 months' when 'half_year' then interval '6 months'
+  when 'year' then interval '1 year' else interval '1 month' end)`;
+
+/**
+ * The contracts in force in the window (k), all their rows with what the product says (cr), the hourly ones
+ * ranked per client (h: rank 1 is tried first) and the clients with more than one hourly row (hm), for whom
+ * a later row only takes what no earlier row matches.
+ */
+function contractsSql(ctx: Ctx, w: WorkWindow) {
+  const client = w.clientId ?? null;
+  // tenant: deliberate SQL — every table below is filtered by company_id = ${ctx.companyId}.
+  return sql`k as (
+      select k.id as contract_id, k.client_id, k.invoice_period, k.invoice_day,
+             coalesce(k.date_from, '-infinity'::date) as kfrom, coalesce(k.date_until, 'infinity'::date) as kuntil,
+             coalesce(nullif(k.settings->>'currency', ''), ${ctx.company.currency}::text) as currency,
+             coalesce((k.settings->>'invoice_time_rounding')::int, 0) as rounding,
+             coalesce((k.settings->>'is_summarized')::boolean, false) as summarized,
+             nullif(k.settings->>'summarized_description', '') as summarized_description
+        from contracts k
+       where k.company_id = ${ctx.companyId} and k.type = 'contract' and k.status = 'active' and k.deleted_at is null
+         and (${client}::int is null or k.client_id = ${client}::int) and k.client_id is not null
+         and (k.date_from is null or k.date_from <= ${w.to}::date)
+         and (k.date_until is null or k.date_until >= ${w.from}::date)),
+    cr as materialized (
+      select r.id as row_id, k.*, r.product_id, r.quantity, coalesce(r.invoice_time_min, 0) as min_minutes,
+             p.bill_by is not distinct from 'hour' as hourly, coalesce(p.billable_filter, 'billable') as filter,
+             case when p.topics is null or jsonb_array_length(p.topics) = 0 then null else p.topics end as topics
+        from k join contract_rows r on r.company_id = ${ctx.companyId} and r.contract_id = k.contract_id
+        left join products p on p.company_id = ${ctx.companyId} and p.id = r.product_id),
+    h as materialized (
+      select cr.*, row_number() over (partition by cr.client_id order by cr.contract_id, cr.row_id) as rn
+        from cr where cr.hourly),
+    hm as materialized (
+      select * from h where h.client_id in (select client_id from h group by client_id having count(*) > 1))`;
+}
+
+/** Each row's price over time: intervals [from_day, until_day) with the price that holds in each (few per row). */
+function pricesSql(ctx: Ctx) {
+  const priceOn = (day: RawBuilder<unknown>) => sql`coalesce(
+      (select rp.net_price from contract_row_prices rp where rp.company_id = ${ctx.companyId}
+          and rp.contract_row_id = hb.row_id and rp.active_from <= ${day} order by rp.active_from desc, rp.id desc limit 1),
+      (select r.net_price from contract_rows r where r.company_id = ${ctx.companyId} and r.id = hb.row_id),
+      (select pp.net_price from product_prices pp where pp.company_id = ${ctx.companyId}
+          and pp.product_id = hb.product_id and pp.active_from <= ${day}
+          and (pp.currency = hb.currency or (pp.currency is null and hb.currency = ${ctx.company.currency}::text))
+        order by pp.active_from desc, pp.currency is null, pp.id desc limit 1))`;
+  return sql`hb as (
+      select distinct cr.row_id, cr.product_id, cr.currency, b.day
+        from cr cross join lateral (
+          select '-infinity'::date as day
+          union all select rp.active_from from contract_row_prices rp
+           where rp.company_id = ${ctx.companyId} and rp.contract_row_id = cr.row_id
+          union all select pp.active_from from product_prices pp
+           where pp.company_id = ${ctx.companyId} and pp.product_id = cr.product_id) b),
+    iv as materialized (
+      select hb.row_id, hb.day as from_day,
+             coalesce(lead(hb.day) over (partition by hb.row_id order by hb.day), 'infinity'::date) as until_day,
+             ${priceOn(sql`greatest(hb.day, '0001-01-01'::date)`)} as price
+        from hb)`;
+}
+
+/** Whether hourly row r takes entry e (its contract covers the day, the topic and the billable filter agree). */
+const takes = (r: string) =>
+  sql.raw(`e.day between ${r}.kfrom and ${r}.kuntil
+         and (${r}.topics is null or ${r}.topics @> to_jsonb(e.topic_id))
+         and (${r}.filter = 'all' or (${r}.filter = 'billable') = e.billable)`);
+
+/** Unbilled closed entries of contracted clients in the window, matched to their hourly row and priced. */
+export function workSql(ctx: Ctx, w: WorkWindow) {
+  const tz = ctx.company.timezone;
+  return sql`with ${contractsSql(ctx, w)}, ${pricesSql(ctx)},
+    -- Materialized so the window's entries are read by their start (one index range) before any join.
+    ew as materialized (
+      select e.id, e.task_id, e.person_id, e."end", e.billable, e.start,
+             coalesce(e.duration, extract(epoch from e."end" - e.start)::int) as secs
+        from time_entries e
+       where e.company_id = ${ctx.companyId} and e.deleted_at is null and e."end" is not null
+         and e.start >= (${w.from}::date::timestamp at time zone ${tz})
+         and e.start < ((${w.to}::date + 1)::timestamp at time zone ${tz})),
+    e as (
+      select e.id, e.task_id, t.client_id, t.topic_id, t.title, e.person_id, e."end", e.secs,
+             (e.billable = 1 and coalesce(tp.billable, 1) = 1) as billable,
+             (e.start at time zone ${tz})::date as day
+        from ew e
+        join tasks t on t.company_id = ${ctx.companyId} and t.id = e.task_id and t.deleted_at is null
+        left join topics tp on tp.company_id = t.company_id and tp.id = t.topic_id
+       where not exists (select 1 from invoice_row_entries l
+                          where l.company_id = ${ctx.companyId} and l.time_entry_id = e.id)),
+    m as (
+      select e.*, h.row_id, h.contract_id, h.invoice_period, h.invoice_day, h.summarized,
+             greatest(case when h.rounding > 0 then ceil(e.secs / (h.rounding * 60.0)) * h.rounding * 60
+                           else e.secs end, h.min_minutes * 60)::bigint as billed_secs
+        from e join h on h.client_id = e.client_id and ${takes('h')}
+       where not exists (select 1 from hm where hm.client_id = e.client_id and hm.rn < h.rn and ${takes('hm')})),
+    w as (
+      select m.*, iv.price
+        from m left join iv on iv.row_id = m.row_id and m.day >= iv.from_day and m.day < iv.until_day)`;
+}
+
+/** Periodic fees: every non-hourly row of a contract in force, for each of its periods overlapping the window. */
+export function feesSql(ctx: Ctx, w: WorkWindow) {
+  return sql`with ${contractsSql(ctx, w)}, ${pricesSql(ctx)},
+    f as (
+      select cr.*, p_.from_day as period_from, iv.price,
+             ((p_.from_day + ${periodLength(sql.ref('cr.invoice_period'))})::date - 1) as period_until
+        from cr cross join lateral (select generate_series(
+            ${periodStart(sql`greatest(cr.kfrom, ${w.from}::date)`, sql.ref('cr.invoice_period'))}::timestamp,
+            least(cr.kuntil, ${w.to}::date)::timestamp, ${periodLength(sql.ref('cr.invoice_period'))})::date as from_day) p_
+        left join iv on iv.row_id = cr.row_id and p_.from_day >= iv.from_day and p_.from_day < iv.until_day
+       where not cr.hourly
+         and not exists (select 1 from invoice_row_fees b where b.company_id = ${ctx.companyId}
+                          and b.contract_row_id = cr.row_id and b.period_from = p_.from_day))`;
+}
+
+/** A fee's pro-rata quantity: the row quantity × days of the period the contract covers ÷ the period's days. */
+export const feeQuantitySql = sql`round(f.quantity * (least(f.kuntil, f.period_until) - greatest(f.kfrom, f.period_from) + 1)
+  / (f.period_until - f.period_from + 1)::numeric, 4)`;
+
+/** A fee's price on its period's first day (joined from the rows' price timeline). */
+export const feePriceSql = sql`f.price`;

@@ -1,0 +1,84 @@
+import { sql } from 'kysely';
+import type { Ctx } from '../../platform/context.ts';
+import { scoped } from '../../platform/tenant-table.ts';
+import { feeQuantitySql, feesSql, periodStart, workSql, type WorkWindow } from './billing.work.ts';
+
+/** Unbilled value of one contract for one period, as the engine would bill it (same grouping, same rounding). */
+export interface MissedPart {
+  client_id: number;
+  contract_id: number;
+  invoice_period: string;
+  invoice_day: number;
+  currency: string;
+  period_from: string;
+  seconds: string;
+  entries: number;
+  unpriced: number;
+  value: string;
+}
+
+/**
+ * Time not billed, grouped as the engine groups rows (contract row, task unless summarized, price) so that each
+ * group's net is rounded exactly as its invoice row would be, then added up per contract and period.
+ */
+export async function missedWork(ctx: Ctx, w: WorkWindow): Promise<MissedPart[]> {
+  return (await missedWorkSql(ctx, w).execute(ctx.db)).rows;
+}
+
+export function missedWorkSql(ctx: Ctx, w: WorkWindow) {
+  return sql<MissedPart>`${workSql(ctx, w)},
+    tl as (
+      select w.client_id, w.contract_id, w.invoice_period, w.invoice_day, w.row_id,
+             ${periodStart(sql.ref('w.day'), sql.ref('w.invoice_period'))} as period_from,
+             case when w.summarized then 0 else w.task_id end as task_key, w.price,
+             sum(w.billed_secs) as secs, count(*)::int as n
+        from w group by 1, 2, 3, 4, 5, 6, 7, 8)
+    select tl.client_id, tl.contract_id, tl.invoice_period, tl.invoice_day, k.currency,
+           tl.period_from::text as period_from, sum(tl.secs)::text as seconds, sum(tl.n)::int as entries,
+           sum(case when tl.price is null then tl.n else 0 end)::int as unpriced,
+           coalesce(sum(round(round(tl.secs / 3600.0, 4) * tl.price * (1 - r.discount_rate / 100), 2)), 0)::text as value
+      from tl
+      join k on k.contract_id = tl.contract_id
+      join contract_rows r on r.company_id = ${ctx.companyId} and r.id = tl.row_id
+     group by 1, 2, 3, 4, 5, 6`;
+}
+
+/** Periodic fees not billed, per contract and period, pro rata and priced as the engine prices them. */
+export async function missedFees(ctx: Ctx, w: WorkWindow): Promise<MissedPart[]> {
+  const result = await sql<MissedPart>`${feesSql(ctx, w)},
+    fp as (
+      select f.*, ${feeQuantitySql} as qty
+        from f)
+    select fp.client_id, fp.contract_id, fp.invoice_period, fp.invoice_day, fp.currency,
+           fp.period_from::text as period_from, '0' as seconds, 0 as entries,
+           sum(case when fp.price is null then 1 else 0 end)::int as unpriced,
+           coalesce(sum(round(fp.qty * fp.price * (1 - r.discount_rate / 100), 2)), 0)::text as value
+      from fp join contract_rows r on r.company_id = ${ctx.companyId} and r.id = fp.row_id
+     group by 1, 2, 3, 4, 5, 6`.execute(ctx.db);
+  return result.rows;
+}
+
+/** Clients with an active contract in force in the window (the report's population). */
+export async function contractedClients(ctx: Ctx, w: WorkWindow): Promise<number[]> {
+  let query = scoped
+    .select(ctx, 'contracts', 'k')
+    .where('k.type', '=', 'contract')
+    .where('k.status', '=', 'active')
+    .where('k.deleted_at', 'is', null)
+    .where('k.client_id', 'is not', null)
+    .where((eb) => eb.or([eb('k.date_from', 'is', null), eb('k.date_from', '<=', w.to)]))
+    .where((eb) => eb.or([eb('k.date_until', 'is', null), eb('k.date_until', '>=', w.from)]));
+  if (w.clientId !== undefined) query = query.where('k.client_id', '=', w.clientId);
+  const rows = await query.select('k.client_id').distinct().orderBy('k.client_id').execute();
+  return rows.map((r) => r.client_id!);
+}
+
+export async function names(ctx: Ctx, table: 'clients' | 'contracts', ids: readonly number[]) {
+  if (ids.length === 0) return new Map<number, string>();
+  const rows = await scoped
+    .select(ctx, table, 'x')
+    .where('x.id', 'in', [...new Set(ids)])
+    .select(['x.id', 'x.name'])
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}

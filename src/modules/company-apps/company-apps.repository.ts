@@ -1,0 +1,60 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/database.ts';
+import type { Ctx } from '../../platform/context.ts';
+import { listPage } from '../../platform/lists.ts';
+import { nextStamp } from '../../platform/sql.ts';
+import { scoped, type BaseQuery } from '../../platform/tenant-table.ts';
+import { APP_KEYS } from './company-apps.catalogue.ts';
+import { COMPANY_APP_LIST_OPTIONS } from './company-apps.schemas.ts';
+
+type Query = BaseQuery<'company_apps', 'a'>;
+export interface AppRow {
+  id: number;
+  key: string;
+  active: boolean;
+}
+
+// Read from the companies row, not ctx.company, so an activation earlier in the transaction is seen.
+const project = (query: Query) =>
+  query.select([
+    'a.id',
+    'a.key',
+    sql<boolean>`coalesce((select (co.features ->> a.key)::boolean from companies co where co.id = a.company_id), false)`.as(
+      'active',
+    ),
+  ]);
+
+/** Rows of apps the code still offers (a key dropped from the catalogue stops being listed). */
+const base = (ctx: Ctx) => scoped.select(ctx, 'company_apps', 'a').where('a.key', 'in', [...APP_KEYS]);
+
+export const listApps = (ctx: Ctx, params: object) =>
+  listPage<AppRow & Record<string, unknown>>(ctx, {
+    listId: 'company-apps',
+    params,
+    options: COMPANY_APP_LIST_OPTIONS,
+    idColumn: 'a.id',
+    project,
+    base: () => base(ctx),
+  });
+
+export const findApp = (ctx: Ctx, id: number): Promise<AppRow | undefined> =>
+  project(base(ctx).where('a.id', '=', id)).executeTakeFirst();
+
+/** Switches the company's feature flag on; the company row's updated_at moves on like any settings write. */
+export async function activateFeature(ctx: Ctx, key: string): Promise<void> {
+  // tenant: deliberate SQL — the companies row is the tenant itself (keyed by id).
+  await ctx.db
+    .updateTable('companies')
+    .set({ features: sql<string>`features || jsonb_build_object(${key}::text, true)`, updated_at: nextStamp() })
+    .where('id', '=', ctx.companyId)
+    .execute();
+}
+
+/** The catalogue's rows for a new company, inside createCompany's transaction. */
+export async function seedApps(db: Executor, companyId: string): Promise<void> {
+  await db
+    .insertInto('company_apps')
+    .values(APP_KEYS.map((key) => ({ company_id: companyId, key })))
+    .onConflict((oc) => oc.columns(['company_id', 'key']).doNothing())
+    .execute();
+}

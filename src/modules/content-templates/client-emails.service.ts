@@ -1,0 +1,162 @@
+import type { Config } from '../../config.ts';
+import { inTransaction, type Ctx } from '../../platform/context.ts';
+import { domainValidation, fail } from '../../platform/errors.ts';
+import { orNotFound } from '../../platform/mutate.ts';
+import * as repo from './client-emails.repository.ts';
+import { deliverMail, recordMail, type OutgoingMail } from './content-templates.mail.ts';
+import { assertPlaceholders, escapeHtml, renderRow, sanitizeBody } from './content-templates.render.ts';
+import { findDefault, findTemplate } from './content-templates.repository.ts';
+import type { ClientEmailBody, ClientEmailResultRecord, ContentTemplateRecord } from './content-templates.schemas.ts';
+import { renderTemplate } from './content-templates.use.ts';
+
+const EMAIL = /^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/;
+type Recipient = ClientEmailResultRecord['recipients'][number];
+type Source =
+  | { template: ContentTemplateRecord }
+  | { direct: Required<Pick<ClientEmailBody, 'subject' | 'body'>> & { format: 'text' | 'html' } };
+
+/** What the mail says: the template named, the text given, or the company's default client_email template. */
+async function sourceOf(ctx: Ctx, body: ClientEmailBody): Promise<Source> {
+  const direct = body.subject !== undefined || body.body !== undefined || body.format !== undefined;
+  if (body.template_id !== undefined) {
+    if (direct)
+      throw domainValidation('TEMPLATE_OR_TEXT', 'give template_id, or subject and body, not both', {
+        field: 'template_id',
+      });
+    const template = await findTemplate(ctx, body.template_id);
+    if (!template || template.type !== 'client_email' || template.status !== 'active')
+      fail(
+        'INVALID_CONTENT_TEMPLATE',
+        `template_id ${body.template_id} does not name an active client_email template of this company`,
+        {
+          field: 'template_id',
+          value: body.template_id,
+        },
+      );
+    return { template };
+  }
+  if (direct) {
+    if (body.subject === undefined || body.body === undefined)
+      throw domainValidation('TEMPLATE_OR_TEXT', 'a message given directly needs both subject and body', {
+        field: body.subject === undefined ? 'subject' : 'body',
+      });
+    assertPlaceholders('client_email', 'subject', body.subject);
+    assertPlaceholders('client_email', 'body', body.body);
+    const format = body.format ?? 'text';
+    return { direct: { subject: body.subject, body: format === 'html' ? sanitizeBody(body.body) : body.body, format } };
+  }
+  const template = await findDefault(ctx, 'client_email');
+  if (!template)
+    throw domainValidation(
+      'TEMPLATE_OR_TEXT',
+      'give template_id, or subject and body: the company has no default client_email template',
+      {
+        field: 'template_id',
+      },
+    );
+  return { template };
+}
+
+/** The contacts to mail: those named (each a live contact of this client with an e-mail), else all with one. */
+async function recipientsOf(ctx: Ctx, clientId: number, ids: number[] | undefined): Promise<repo.MailContact[]> {
+  const contacts = await repo.contactsOf(ctx, clientId, ids);
+  if (ids) {
+    const missing = ids.filter((id) => !contacts.some((c) => c.id === id));
+    if (missing.length)
+      fail('INVALID_CONTACT', `contact_ids ${missing.join(', ')} do not name contacts of client ${clientId}`, {
+        field: 'contact_ids',
+        value: missing,
+      });
+    const without = contacts.filter((c) => !EMAIL.test(c.email?.trim() ?? '')).map((c) => c.id);
+    if (without.length)
+      fail('NO_RECIPIENTS', `contact(s) ${without.join(', ')} have no e-mail address`, { contact_ids: without });
+  }
+  const mailable = contacts.filter((c) => EMAIL.test(c.email?.trim() ?? ''));
+  if (mailable.length === 0) fail('NO_RECIPIENTS', `client ${clientId} has no contact with an e-mail address`);
+  return mailable;
+}
+
+function compose(ctx: Ctx, source: Source, client: repo.MailClient, contact: repo.MailContact) {
+  const values = {
+    'client.name': client.name,
+    'contact.name': [contact.name, contact.surname].filter(Boolean).join(' '),
+    'contact.email': contact.email!.trim(),
+  };
+  if ('direct' in source)
+    return {
+      ...renderRow(source.direct.format, source.direct, { 'company.name': ctx.company.name, ...values }),
+      locale: null,
+    };
+  const rendered = renderTemplate(ctx, source.template, contact.locale_code ?? client.locale_code, values);
+  if (!rendered)
+    throw domainValidation('TEMPLATE_EMPTY', `content template ${source.template.id} has no rows to send`, {
+      field: 'template_id',
+    });
+  return rendered;
+}
+
+/** SMTP refused: the mail stays queued in the outbox and the background mail flush tries again. */
+async function send(
+  config: Config,
+  mail: OutgoingMail,
+): Promise<{ status: Recipient['status']; error: string | null }> {
+  try {
+    return { status: (await deliverMail(config, mail)).how, error: null };
+  } catch (error) {
+    return { status: 'queued', error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** The note logging the mail: who got it (and how), and each distinct text once. */
+function noteOf(mails: Array<OutgoingMail & Recipient>): string {
+  const who = mails.map((m) => `<li>${escapeHtml(m.to[0]!)} (${m.status})</li>`).join('');
+  const texts = [...new Map(mails.map((m) => [`${m.subject}\n${m.html ?? m.text}`, m])).values()].map(
+    (m) =>
+      `<p><strong>${escapeHtml(m.subject)}</strong></p>${m.html ?? `<p>${escapeHtml(m.text).replace(/\n/g, '<br>')}</p>`}`,
+  );
+  return `<p>E-mail to:</p><ul>${who}</ul>${texts.join('<hr>')}`;
+}
+
+/**
+ * POST /clients/{id}/emails: one mail per contact (each in their own locale), delivered through SMTP_URL
+ * (or logged without it), recorded in mail_outbox and logged as an `email` note on the client, all in the
+ * request's transaction. Everything is rendered before the first mail goes, so a bad template sends nothing.
+ */
+export async function sendClientEmail(
+  ctx: Ctx,
+  config: Config,
+  clientId: number,
+  body: ClientEmailBody,
+): Promise<ClientEmailResultRecord> {
+  return inTransaction(ctx, async (tx) => {
+    const client = orNotFound(await repo.lockClient(tx, clientId), 'Client');
+    const source = await sourceOf(tx, body);
+    const contacts = await recipientsOf(tx, clientId, body.contact_ids);
+    const composed = contacts.map((contact) => ({ contact, ...compose(tx, source, client, contact) }));
+    const mails: Array<OutgoingMail & Recipient> = [];
+    for (const { contact, locale, subject, text, html } of composed) {
+      const mail: OutgoingMail = {
+        to: [contact.email!.trim()],
+        subject,
+        text,
+        ...(html !== undefined ? { html } : {}),
+      };
+      const { status, error } = await send(config, mail);
+      await recordMail(tx, { to: mail.to[0]!, subject, text }, status, error);
+      mails.push({ ...mail, contact_id: contact.id, email: mail.to[0]!, locale, status });
+    }
+    const noteId = await repo.insertEmailNote(tx, clientId, noteOf(mails));
+    return {
+      client_id: clientId,
+      note_id: noteId,
+      template_id: 'template' in source ? source.template.id : null,
+      recipients: mails.map(({ contact_id, email, locale, subject, status }) => ({
+        contact_id,
+        email,
+        locale,
+        subject,
+        status,
+      })),
+    };
+  });
+}

@@ -1,0 +1,135 @@
+import { sql } from 'kysely';
+import type { Ctx } from '../../platform/context.ts';
+import { splitList } from '../../platform/fields.ts';
+import { listPage } from '../../platform/lists.ts';
+import { likeContains } from '../../platform/sql.ts';
+import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import {
+  CONTENT_TEMPLATE_LIST_OPTIONS,
+  type ContentTemplateRecord,
+  type ContentTemplateRowRecord,
+} from './content-templates.schemas.ts';
+
+export const templates = tenantTable('content_templates', {
+  alias: 't',
+  softDelete: true,
+  lockColumns: ['type', 'channel', 'format'],
+});
+export const templateRows = tenantTable('content_template_rows', { alias: 'r', softDelete: true });
+type Query = BaseQuery<'content_templates', 't'>;
+type Header = Omit<ContentTemplateRecord, 'rows'>;
+
+function project(query: Query) {
+  return query.select([
+    't.id',
+    't.name',
+    't.type',
+    't.channel',
+    't.format',
+    't.status',
+    't.is_default',
+    't.default_locale',
+    't.created_at',
+    't.updated_at',
+  ]);
+}
+
+function applyFilters(query: Query, filters: Record<string, unknown>) {
+  let q = query;
+  const types = splitList(filters.type as string | undefined);
+  if (types) q = q.where('t.type', 'in', types as never);
+  const channels = splitList(filters.channel as string | undefined);
+  if (channels) q = q.where('t.channel', 'in', channels as never);
+  const statuses = splitList(filters.status as string | undefined);
+  if (statuses) q = q.where('t.status', 'in', statuses as never);
+  if (filters.q !== undefined) q = q.where('t.name', 'ilike', likeContains(filters.q as string));
+  return q;
+}
+
+/** Live rows of the given templates, by locale; one query for a whole page. */
+export async function rowsOf(ctx: Ctx, templateIds: readonly number[]): Promise<ContentTemplateRowRecord[]> {
+  if (templateIds.length === 0) return [];
+  return templateRows
+    .base(ctx)
+    .select(['r.id', 'r.template_id', 'r.locale', 'r.subject', 'r.body', 'r.created_at', 'r.updated_at'])
+    .where('r.template_id', 'in', [...templateIds])
+    .orderBy('r.template_id')
+    .orderBy('r.locale')
+    .execute() as Promise<ContentTemplateRowRecord[]>;
+}
+
+async function withRows(ctx: Ctx, headers: Header[]): Promise<ContentTemplateRecord[]> {
+  const rows = await rowsOf(
+    ctx,
+    headers.map((h) => h.id),
+  );
+  return headers.map((h) => ({ ...h, rows: rows.filter((r) => r.template_id === h.id) }));
+}
+
+export async function listTemplates(ctx: Ctx, params: object) {
+  const page = await listPage<Header>(ctx, {
+    listId: 'content-templates',
+    params,
+    options: CONTENT_TEMPLATE_LIST_OPTIONS,
+    idColumn: 't.id',
+    project,
+    base: (filters) => applyFilters(templates.base(ctx), filters),
+  });
+  return { ...page, data: await withRows(ctx, page.data) };
+}
+
+export async function findTemplate(ctx: Ctx, id: number): Promise<ContentTemplateRecord | undefined> {
+  const header = (await project(templates.base(ctx).where('t.id', '=', id)).executeTakeFirst()) as Header | undefined;
+  return header ? (await withRows(ctx, [header]))[0] : undefined;
+}
+
+/** The template the service itself uses for a type: the live, active default of the email channel. */
+export async function findDefault(ctx: Ctx, type: string): Promise<ContentTemplateRecord | undefined> {
+  const header = (await project(templates.base(ctx))
+    .where('t.type', '=', type as never)
+    .where('t.channel', '=', 'email')
+    .where('t.status', '=', 'active')
+    .where('t.is_default', '=', true)
+    .executeTakeFirst()) as Header | undefined;
+  return header ? (await withRows(ctx, [header]))[0] : undefined;
+}
+
+/**
+ * Clears the default flag of the type's other templates (the partial unique index allows one). Called
+ * before the new default is written; the transaction lock serialises two concurrent "make me default"s.
+ */
+export async function clearDefault(ctx: Ctx, type: string, channel: string, keepId = 0): Promise<void> {
+  const key = `${ctx.companyId}:content_template_default:${type}:${channel}`;
+  await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(ctx.db);
+  const others = await templates
+    .base(ctx)
+    .select('t.id')
+    .where('t.type', '=', type as never)
+    .where('t.channel', '=', channel as never)
+    .where('t.is_default', '=', true)
+    .where('t.id', '<>', keepId)
+    .execute();
+  await templates.update(
+    ctx,
+    others.map((o) => o.id),
+    { is_default: false },
+  );
+}
+
+export async function findRow(ctx: Ctx, templateId: number, rowId: number) {
+  return templateRows
+    .base(ctx)
+    .select(['r.id', 'r.template_id', 'r.locale', 'r.subject', 'r.body', 'r.created_at', 'r.updated_at'])
+    .where('r.template_id', '=', templateId)
+    .where('r.id', '=', rowId)
+    .executeTakeFirst() as Promise<ContentTemplateRowRecord | undefined>;
+}
+
+export async function findRowByLocale(ctx: Ctx, templateId: number, locale: string) {
+  return templateRows
+    .base(ctx)
+    .select(['r.id'])
+    .where('r.template_id', '=', templateId)
+    .where('r.locale', '=', locale)
+    .executeTakeFirst();
+}

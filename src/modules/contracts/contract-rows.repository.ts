@@ -1,0 +1,165 @@
+import { sql } from 'kysely';
+import type { Ctx } from '../../platform/context.ts';
+import { listPage } from '../../platform/lists.ts';
+import { isoz } from '../../platform/sql.ts';
+import { scoped, tenantTable, type NewRow } from '../../platform/tenant-table.ts';
+import type { ContractRowRecord } from './contracts.row-schemas.ts';
+
+export const contractRows = tenantTable('contract_rows', { alias: 'r' });
+export const rowPrices = tenantTable('contract_row_prices', { alias: 'rp' });
+
+/** Columns a row write stores (contract_id is set by the caller). */
+export type RowColumns = Omit<NewRow<'contract_rows'>, 'contract_id' | 'id' | 'created_at' | 'updated_at'>;
+
+const PRICE_JSON = sql`json_build_object('id', p.id, 'contract_row_id', p.contract_row_id, 'net_price', p.net_price,
+  'active_from', p.active_from, 'created_at', ${isoz('p.created_at')}, 'updated_at', ${isoz('p.updated_at')})`;
+
+/**
+ * One contract row (alias r) as the API answers it, built in SQL: numeric columns become JSON numbers exactly as
+ * stored, and the row's own prices are inlined (oldest active_from first).
+ */
+export const ROW_JSON = sql<ContractRowRecord>`json_build_object('id', r.id, 'contract_id', r.contract_id,
+  'description', r.description, 'discount_rate', r.discount_rate, 'product_id', r.product_id, 'quantity', r.quantity,
+  'unit', r.unit, 'invoice_time_min', r.invoice_time_min, 'net_price', r.net_price, 'tax_id', r.tax_id,
+  'article_id', r.article_id, 'resource_id', r.resource_id, 'billing_project_id', r.billing_project_id,
+  'ext_variable', r.ext_variable,
+  'prices', (select coalesce(json_agg(${PRICE_JSON} order by p.active_from, p.id), '[]'::json)
+    from contract_row_prices p where p.company_id = r.company_id and p.contract_row_id = r.id),
+  'created_at', ${isoz('r.created_at')}, 'updated_at', ${isoz('r.updated_at')})`;
+
+const rowsOf = (ctx: Ctx, contractId: number) => contractRows.base(ctx).where('r.contract_id', '=', contractId);
+
+export async function findRow(ctx: Ctx, contractId: number, rowId: number): Promise<ContractRowRecord | undefined> {
+  const found = await rowsOf(ctx, contractId).where('r.id', '=', rowId).select(ROW_JSON.as('row')).executeTakeFirst();
+  return found?.row;
+}
+
+export async function rowExists(ctx: Ctx, contractId: number, rowId: number): Promise<boolean> {
+  return (await rowsOf(ctx, contractId).where('r.id', '=', rowId).select('r.id').executeTakeFirst()) !== undefined;
+}
+
+export async function listRows(ctx: Ctx, contractId: number, params: object) {
+  const page = await listPage<{ id: number; row: ContractRowRecord }>(ctx, {
+    listId: 'contract-rows',
+    params,
+    options: { cursor: false },
+    idColumn: 'r.id',
+    project: ((q: ReturnType<typeof rowsOf>) => q.select(['r.id', ROW_JSON.as('row')])) as never,
+    base: () => rowsOf(ctx, contractId),
+  });
+  return { data: page.data.map((x) => x.row), meta: page.meta };
+}
+
+/** Every row of a contract, oldest first (the billing engine reads them all; reads inline only 200). */
+export async function allRows(ctx: Ctx, contractId: number): Promise<ContractRowRecord[]> {
+  const rows = await rowsOf(ctx, contractId).select(ROW_JSON.as('row')).orderBy('r.id').execute();
+  return rows.map((x) => x.row);
+}
+
+/** Locks the row (under its contract) for the rest of the transaction. */
+export function lockRow(ctx: Ctx, contractId: number, rowId: number) {
+  return rowsOf(ctx, contractId)
+    .where('r.id', '=', rowId)
+    .select(['r.id', 'r.updated_at', 'r.net_price', 'r.product_id', 'r.tax_id'])
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** Inserts rows in their order; ids come back in the same order (one statement). */
+export async function insertRows(ctx: Ctx, contractId: number, rows: readonly RowColumns[]): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const inserted = await scoped
+    .insert(
+      ctx,
+      'contract_rows',
+      rows.map((row) => ({ ...row, contract_id: contractId })),
+    )
+    .returning('id')
+    .execute();
+  return inserted.map((r) => r.id);
+}
+
+export async function insertPrice(ctx: Ctx, rowId: number, netPrice: string, activeFrom: string) {
+  const id = await rowPrices.insert(ctx, { contract_row_id: rowId, net_price: netPrice, active_from: activeFrom });
+  return rowPrices
+    .base(ctx)
+    .where('rp.id', '=', id)
+    .select(['rp.id', 'rp.contract_row_id', 'rp.net_price', 'rp.active_from', 'rp.created_at', 'rp.updated_at'])
+    .executeTakeFirstOrThrow();
+}
+
+export async function rowHasPrices(ctx: Ctx, rowId: number): Promise<boolean> {
+  const found = await rowPrices.base(ctx).where('rp.contract_row_id', '=', rowId).select('rp.id').executeTakeFirst();
+  return found !== undefined;
+}
+
+/** What row checks need of the products a body names (deleted products are absent). */
+export interface ProductFacts {
+  id: number;
+  name: string;
+  status: string;
+  unit: string | null;
+  tax_id: number | null;
+  priced: boolean;
+}
+
+export async function productFacts(ctx: Ctx, ids: readonly number[]): Promise<Map<number, ProductFacts>> {
+  if (ids.length === 0) return new Map();
+  const rows = await scoped
+    .select(ctx, 'products', 'pr')
+    .where('pr.deleted_at', 'is', null)
+    .where('pr.id', 'in', [...ids])
+    .select([
+      'pr.id',
+      'pr.name',
+      'pr.status',
+      'pr.unit',
+      'pr.tax_id',
+      sql<boolean>`exists (select 1 from product_prices pp where pp.company_id = pr.company_id
+        and pp.product_id = pr.id)`.as('priced'),
+    ])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+export async function taxFacts(ctx: Ctx, ids: readonly number[]): Promise<Map<number, { status: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await scoped
+    .select(ctx, 'taxes', 'tx')
+    .where('tx.id', 'in', [...ids])
+    .select(['tx.id', 'tx.status'])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/**
+ * Copies every row of `fromId` (with its own prices) onto each of `targetIds` in one statement: new row ids are
+ * drawn from the sequence first, so each copied price finds its copied row.
+ */
+export async function copyRows(ctx: Ctx, fromId: number, targetIds: readonly number[]): Promise<number> {
+  if (targetIds.length === 0) return 0;
+  // tenant: deliberate SQL (every table is filtered by the caller's company)
+  const result = await sql<{ copied: number }>`
+    with map as materialized (
+      select s.src_id, s.target_id, nextval(pg_get_serial_sequence('contract_rows', 'id')) as new_id
+      from (select r.id as src_id, t.target_id
+        from contract_rows r cross join unnest(${[...targetIds]}::int[]) as t(target_id)
+        where r.company_id = ${ctx.companyId} and r.contract_id = ${fromId}
+        order by t.target_id, r.id) s
+    ), copied as (
+      insert into contract_rows (company_id, id, contract_id, description, discount_rate, product_id, quantity, unit,
+        invoice_time_min, net_price, tax_id, article_id, resource_id, billing_project_id, ext_variable)
+      select r.company_id, m.new_id, m.target_id, r.description, r.discount_rate, r.product_id, r.quantity, r.unit,
+        r.invoice_time_min, r.net_price, r.tax_id, r.article_id, r.resource_id, r.billing_project_id, r.ext_variable
+      from map m join contract_rows r on r.company_id = ${ctx.companyId} and r.id = m.src_id
+      order by m.target_id, m.src_id
+      returning id
+    ), prices as (
+      insert into contract_row_prices (company_id, contract_row_id, net_price, active_from)
+      select p.company_id, m.new_id, p.net_price, p.active_from
+      from map m join contract_row_prices p on p.company_id = ${ctx.companyId} and p.contract_row_id = m.src_id
+      returning id
+    )
+    select (select count(*)::int from copied) as copied, (select count(*) from prices) as prices`.execute(ctx.db);
+  return result.rows[0]?.copied ?? 0;
+}

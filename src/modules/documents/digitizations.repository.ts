@@ -1,0 +1,60 @@
+import { sql } from 'kysely';
+import type { Ctx } from '../../platform/context.ts';
+import { listPage } from '../../platform/lists.ts';
+import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { clientIdVisible } from '../../platform/visibility.ts';
+import { DIGITIZATION_LIST_OPTIONS, type DigitizationRecord } from './digitizations.schemas.ts';
+
+/** Digitizations follow their document's client's visibility. */
+export const digitizations = tenantTable('digitizations', {
+  alias: 'dg',
+  visible: (ctx, a) => sql<boolean>`exists (select 1 from documents vd
+    where vd.company_id = ${sql.ref(`${a}.company_id`)} and vd.id = ${sql.ref(`${a}.document_id`)}
+      and ${clientIdVisible(ctx, 'vd.company_id', 'vd.client_id')})`,
+});
+type Query = BaseQuery<'digitizations', 'dg'>;
+
+/** Status and error are the job's: one source of truth, also right when the job stopped on an internal error. */
+const project = (query: Query) =>
+  query
+    .innerJoin('jobs as j', (join) => join.onRef('j.company_id', '=', 'dg.company_id').onRef('j.id', '=', 'dg.job_id'))
+    .select([
+      'dg.id',
+      'dg.document_id',
+      'dg.job_id',
+      'j.status',
+      'dg.result',
+      'j.error',
+      'dg.created_at',
+      'dg.updated_at',
+    ]);
+
+export function listDigitizations(ctx: Ctx, params: object) {
+  return listPage<DigitizationRecord>(ctx, {
+    listId: 'digitizations',
+    params,
+    options: DIGITIZATION_LIST_OPTIONS,
+    idColumn: 'dg.id',
+    project,
+    base: (filters) => {
+      const q = digitizations.base(ctx);
+      return filters.document_id === undefined ? q : q.where('dg.document_id', '=', filters.document_id as number);
+    },
+  });
+}
+
+export const findDigitization = (ctx: Ctx, id: number) =>
+  project(digitizations.base(ctx).where('dg.id', '=', id)).executeTakeFirst() as Promise<
+    DigitizationRecord | undefined
+  >;
+
+/** The digitization of a job and the document it reads (a document deleted meanwhile is reported, not crashed on). */
+export const digitizationSource = (ctx: Ctx, jobId: number) =>
+  digitizations
+    .base(ctx)
+    .innerJoin('documents as d', (join) =>
+      join.onRef('d.company_id', '=', 'dg.company_id').onRef('d.id', '=', 'dg.document_id'),
+    )
+    .select(['dg.id', 'd.text_content', 'd.attachment_id', 'd.deleted_at'])
+    .where('dg.job_id', '=', jobId)
+    .executeTakeFirst();

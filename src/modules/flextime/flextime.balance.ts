@@ -1,0 +1,149 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Ctx } from '../../platform/context.ts';
+import { listPage } from '../../platform/lists.ts';
+import { scoped } from '../../platform/tenant-table.ts';
+import type { FlextimeBalanceRecord } from './flextime.schemas.ts';
+
+export interface Window {
+  from: string;
+  to: string;
+}
+
+interface Figures {
+  person_id: number;
+  expected_seconds: number;
+  worked_seconds: number;
+  adjustments_seconds: number;
+  opening_seconds: number;
+}
+
+/** Calendar entry types whose approved days reduce the expected time; `flextime` days off are taken from the balance. */
+const DAYS_OFF_TYPES = ['vacation', 'sick_leave', 'time_off'];
+
+/** The bound values every part of the balance query uses. */
+interface Bounds {
+  c: string;
+  tz: string;
+  from: RawBuilder<unknown>;
+  to: RawBuilder<unknown>;
+  ids: RawBuilder<unknown>;
+}
+
+/** The window's days inside [start, end] (an open end: to the window's end), as timestamps. */
+const daysOf = (b: Bounds, start: string, end: string) =>
+  sql`generate_series(greatest(${sql.ref(start)}, ${b.from})::timestamp, least(${sql.ref(end)}, ${b.to})::timestamp, interval '1 day')`;
+
+/**
+ * Expected time: per person and day, the agreement covering the day (the latest-starting one wins when two
+ * overlap) gives weekly_hours / number of work_days on its ISO work days; a day that is an approved vacation,
+ * sick leave or time off of the person, a company holiday or a global holiday (country-less or of the
+ * member's country) expects nothing. An approved `flextime` day is taken from the balance, so it still counts.
+ */
+const expectedCtes = (b: Bounds) => sql`
+    agreement_days as (
+      select distinct on (a.person_id, d.day) a.person_id, d.day::date as day,
+        case when extract(isodow from d.day)::int = any(a.work_days)
+          then a.weekly_hours * 3600 / nullif(cardinality(a.work_days), 0) else 0 end as seconds
+      from agreements a
+      cross join lateral ${daysOf(b, 'a.date_from', 'a.date_until')} as d(day)
+      where a.company_id = ${b.c} and a.person_id = any(${b.ids})
+        and a.date_from <= ${b.to} and (a.date_until is null or a.date_until >= ${b.from})
+      order by a.person_id, d.day, a.date_from desc, a.id desc
+    ), days_off as (
+      select p.person_id, d.day::date as day
+      from calendar_entries ce
+      join persons p on ce.person_id = p.person_id or (ce.person_id is null and ce.type = 'holiday')
+      cross join lateral ${daysOf(b, 'ce.date_from', 'ce.date_until')} as d(day)
+      where ce.company_id = ${b.c} and ce.deleted_at is null and ce.date_from <= ${b.to} and ce.date_until >= ${b.from}
+        and (ce.type = 'holiday' or (ce.status = 'approved' and ce.type = any(${DAYS_OFF_TYPES}::text[])))
+      union
+      select p.person_id, g.date
+      from global_holidays g join persons p on g.country_code is null or lower(g.country_code) = lower(p.country)
+      where g.date between ${b.from} and ${b.to}
+    ), expected as (
+      select ad.person_id, sum(ad.seconds) as seconds from agreement_days ad
+      where not exists (select 1 from days_off o where o.person_id = ad.person_id and o.day = ad.day)
+      group by ad.person_id
+    )`;
+
+/**
+ * Worked time: closed entries starting in the window's local days (company time zone, so DST comes from the
+ * database's zone data), each counting its duration (else end - start). Adjustments: flextime rows in the window.
+ */
+const workedCtes = (b: Bounds) => sql`
+    worked as (
+      select e.person_id, sum(coalesce(e.duration, floor(extract(epoch from e."end" - e.start)))) as seconds
+      from time_entries e
+      where e.company_id = ${b.c} and e.deleted_at is null and e."end" is not null and e.person_id = any(${b.ids})
+        and e.start >= (${b.from}::timestamp at time zone ${b.tz})
+        and e.start < ((${b.to} + 1)::timestamp at time zone ${b.tz})
+      group by e.person_id
+    ), adjusted as (
+      select f.person_id, sum(f.duration) as seconds from flextime_rows f
+      where f.company_id = ${b.c} and f.deleted_at is null and f.person_id = any(${b.ids})
+        and f.date between ${b.from} and ${b.to}
+      group by f.person_id
+    )`;
+
+/** Every figure of the balance for these persons in one statement, walking the window's days in SQL. */
+async function figures(ctx: Ctx, personIds: number[], window: Window): Promise<Figures[]> {
+  const b: Bounds = {
+    c: ctx.companyId,
+    tz: ctx.company.timezone,
+    from: sql`${window.from}::date`,
+    to: sql`${window.to}::date`,
+    ids: sql`${personIds}::int[]`,
+  };
+  // tenant: deliberate SQL (a day walk over several tables); every table is bound to company_id = b.c.
+  const result = await sql<Figures>`
+    with persons as (
+      select m.person_id, m.address_country_code as country, m.flextime_credit
+      from members m where m.company_id = ${b.c} and m.person_id = any(${b.ids})
+    ), ${expectedCtes(b)}, ${workedCtes(b)}
+    select p.person_id,
+      round(coalesce(x.seconds, 0))::bigint as expected_seconds,
+      coalesce(w.seconds, 0)::bigint as worked_seconds,
+      coalesce(j.seconds, 0)::bigint as adjustments_seconds,
+      round(coalesce(p.flextime_credit, 0) * 3600)::bigint as opening_seconds
+    from persons p
+    left join expected x on x.person_id = p.person_id
+    left join worked w on w.person_id = p.person_id
+    left join adjusted j on j.person_id = p.person_id`.execute(ctx.db);
+  return result.rows;
+}
+
+function toRecord(row: Figures, window: Window): FlextimeBalanceRecord {
+  const balance = row.opening_seconds + row.worked_seconds + row.adjustments_seconds - row.expected_seconds;
+  return {
+    person_id: row.person_id,
+    date_from: window.from,
+    date_to: window.to,
+    expected_seconds: row.expected_seconds,
+    worked_seconds: row.worked_seconds,
+    adjustments_seconds: row.adjustments_seconds,
+    opening_seconds: row.opening_seconds,
+    balance_seconds: balance,
+    // Integer seconds / 36 is hundredths of an hour; rounding that integer cannot drift like a float sum.
+    balance_hours: Math.round(balance / 36) / 100,
+  };
+}
+
+const members = (ctx: Ctx) => scoped.select(ctx, 'members', 'm');
+
+/** A page of members (offset list, by person id), each with their balance over the window. */
+export async function listBalances(ctx: Ctx, params: object, window: Window) {
+  const page = await listPage<{ id: number }>(ctx, {
+    listId: 'flextime_balance',
+    params,
+    options: { cursor: false },
+    idColumn: 'm.person_id',
+    project: (query: ReturnType<typeof members>) => query.select('m.person_id as id'),
+    base: (filters) => {
+      const q = members(ctx);
+      return filters.person_id === undefined ? q : q.where('m.person_id', '=', filters.person_id as number);
+    },
+  });
+  const ids = page.data.map((row) => row.id);
+  const byPerson = new Map((ids.length ? await figures(ctx, ids, window) : []).map((f) => [f.person_id, f]));
+  return { data: ids.map((id) => toRecord(byPerson.get(id)!, window)), meta: page.meta };
+}

@@ -1,0 +1,11 @@
+import { defineModule } from '../../platform/modules.ts';
+import invoiceDocumentRoutes from './invoice-documents.routes.ts';
+import { runSendJob, SEND_JOB } from './invoice-documents.send.ts';
+
+/** An invoice's documents (PDF, EN 16931 UBL), its export mark and its sending by mail (the invoice_send job). */
+export default defineModule({
+  name: 'invoice-documents',
+  entity: 'invoice',
+  routes: invoiceDocumentRoutes,
+  jobs: { [SEND_JOB]: runSendJob },
+});

@@ -1,0 +1,74 @@
+import type { Selectable } from 'kysely';
+import type { Ctx } from '../../platform/context.ts';
+import type { InvoiceRowsTable, InvoicesTable } from '../../db/schema.ts';
+import { nowStamp } from '../../platform/sql.ts';
+import { scoped, tenantTable } from '../../platform/tenant-table.ts';
+
+/** Invoices are the invoices module's table; this module reads them and moves only exported_at, sent_at and status. */
+export const invoices = tenantTable('invoices', { alias: 'i', lockColumns: ['status'] });
+
+export type InvoiceHeader = Selectable<InvoicesTable> & { client_country_code: string | null };
+export type InvoiceRow = Selectable<InvoiceRowsTable>;
+
+/** The invoice as its documents show it: the stored snapshot, plus the client's country (the snapshot has none). */
+export async function findHeader(ctx: Ctx, id: number): Promise<InvoiceHeader | undefined> {
+  return invoices
+    .base(ctx)
+    .leftJoin('clients as c', (join) =>
+      join.onRef('c.company_id', '=', 'i.company_id').onRef('c.id', '=', 'i.client_id'),
+    )
+    .selectAll('i')
+    .select('c.address_country_code as client_country_code')
+    .where('i.id', '=', id)
+    .executeTakeFirst() as Promise<InvoiceHeader | undefined>;
+}
+
+/** Every row (a document is never truncated), in the order they were added. */
+export async function findRows(ctx: Ctx, invoiceId: number): Promise<InvoiceRow[]> {
+  return scoped
+    .select(ctx, 'invoice_rows', 'r')
+    .selectAll('r')
+    .where('r.invoice_id', '=', invoiceId)
+    .orderBy('r.id')
+    .execute() as Promise<InvoiceRow[]>;
+}
+
+/** Locks the invoice for the rest of the transaction: id, updated_at and status; undefined when absent. */
+export async function lockInvoice(ctx: Ctx, id: number) {
+  return (await invoices.lock(ctx, id)) as { id: number; updated_at: string; status: string } | undefined;
+}
+
+export async function setExported(ctx: Ctx, id: number): Promise<void> {
+  await invoices.update(ctx, id, { exported_at: nowStamp() as never });
+}
+
+/** A created invoice becomes sent; a sent or paid one keeps its status. sent_at is this delivery's time. */
+export async function setSent(ctx: Ctx, id: number, status: string): Promise<void> {
+  await invoices.update(ctx, id, { sent_at: nowStamp() as never, ...(status === 'created' ? { status: 'sent' } : {}) });
+}
+
+/** settings.invoice_recipients of the invoice's contract (absent, deleted or not a list: none). */
+export async function contractRecipients(ctx: Ctx, contractId: number): Promise<unknown> {
+  const row = await scoped
+    .select(ctx, 'contracts', 'ct')
+    .select('ct.settings')
+    .where('ct.id', '=', contractId)
+    .where('ct.deleted_at', 'is', null)
+    .executeTakeFirst();
+  return (row?.settings as Record<string, unknown> | undefined)?.invoice_recipients;
+}
+
+/** The e-mail of the client's primary contact (the oldest, should there be several). */
+export async function primaryContactEmail(ctx: Ctx, clientId: number): Promise<string | undefined> {
+  const row = await scoped
+    .select(ctx, 'contacts', 'co')
+    .select('co.email')
+    .where('co.client_id', '=', clientId)
+    .where('co.is_primary', '=', 1)
+    .where('co.deleted_at', 'is', null)
+    .where('co.email', 'is not', null)
+    .where('co.email', '<>', '')
+    .orderBy('co.id')
+    .executeTakeFirst();
+  return row?.email ?? undefined;
+}

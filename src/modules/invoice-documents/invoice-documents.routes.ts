@@ -1,0 +1,81 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { IdParam, route, Single, single } from '../../platform/http.ts';
+import { etagOf, requireIfMatch } from '../../platform/preconditions.ts';
+import { DocumentQuery, DocumentResponse, ExportResult, SendResult } from './invoice-documents.schemas.ts';
+import * as service from './invoice-documents.service.ts';
+
+const tags = ['Invoices'];
+const Params = IdParam('invoice_id');
+
+export default async function invoiceDocumentRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  // The send job mails through the configured SMTP server (SMTP_URL); the job runner gets the same settings.
+  const services = { config: fastify.config };
+
+  app.route({
+    ...route('GET', '/invoices/:invoice_id/document', {
+      operationId: 'getInvoiceDocument',
+      summary: 'Download the invoice as PDF or as EN 16931 UBL 2.1 XML',
+      description:
+        'format=pdf (default) or format=ubl. Rendered from the invoice as stored now; a draft is stamped DRAFT ' +
+        '(and numbered draft-<id>), an annulled invoice ANNULLED.',
+      tags,
+      tier: 'financials',
+      errors: ['NOT_FOUND'],
+      schema: { params: Params, querystring: DocumentQuery, response: { 200: DocumentResponse } },
+    }),
+    handler: async (request, reply) => {
+      const doc = await service.invoiceDocument(request.ctx, request.params.invoice_id, request.query.format ?? 'pdf');
+      return reply
+        .header('Content-Type', doc.contentType)
+        .header('Content-Length', doc.body.length)
+        .header('Content-Disposition', `attachment; filename="${doc.filename}"`)
+        .header('Cache-Control', 'private, no-store')
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('ETag', etagOf(doc.updatedAt))
+        .send(doc.body);
+    },
+  });
+
+  app.route({
+    ...route('POST', '/invoices/:invoice_id/export', {
+      operationId: 'exportInvoice',
+      summary: 'Mark the invoice exported and get the paths of its documents',
+      description:
+        'Sets exported_at (again on every export) and answers where the PDF and the UBL XML are fetched. ' +
+        'A draft is refused with 409 INVALID_STATUS_TRANSITION: finalize it first.',
+      tags,
+      tier: 'financials',
+      errors: ['NOT_FOUND', 'INVALID_STATUS_TRANSITION'],
+      schema: { params: Params, response: { 200: Single(ExportResult) } },
+    }),
+    handler: async (request, reply) =>
+      single(reply, await service.exportInvoice(request.ctx, request.params.invoice_id)),
+  });
+
+  app.route({
+    ...route('POST', '/invoices/:invoice_id/send', {
+      operationId: 'sendInvoice',
+      summary: 'Mail the invoice PDF to its recipients (queued; 202)',
+      description:
+        "Queues an invoice_send job (GET /jobs/{job_id}). Recipients: the invoice's own recipients, else the contract's " +
+        "settings.invoice_recipients, else the client's primary contact. Once the mail is out the invoice is sent (a paid one stays paid) with " +
+        'sent_at set; an SMTP refusal is retried after 1, 5 and 30 minutes and leaves the invoice unchanged. ' +
+        'Only created, sent and paid invoices are sent (else 409 INVOICE_NOT_SENDABLE); If-Match is required.',
+      tags,
+      tier: 'financials',
+      errors: ['NOT_FOUND', 'INVOICE_NOT_SENDABLE', 'PRECONDITION_REQUIRED', 'STALE_WRITE'],
+      schema: { params: Params, response: { 202: Single(SendResult) } },
+    }),
+    handler: async (request, reply) => {
+      const result = await service.sendInvoice(
+        request.ctx,
+        request.params.invoice_id,
+        () => requireIfMatch(request),
+        services,
+      );
+      return reply.code(202).send({ data: result });
+    },
+  });
+}

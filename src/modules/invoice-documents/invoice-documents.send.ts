@@ -1,0 +1,98 @@
+import { inTransaction, type Ctx } from '../../platform/context.ts';
+import type { ClaimedJob, JobServices } from '../../platform/modules.ts';
+import { recordInvoiceUpdated } from '../invoices/index.ts';
+import * as jobs from '../jobs/index.ts';
+import { recordMail, renderCompanyTemplate } from '../content-templates/index.ts';
+import {
+  composeMail,
+  deliver,
+  mailValues,
+  recipientsOf,
+  type Delivery,
+  type InvoiceMail,
+} from './invoice-documents.mail.ts';
+import { buildDocument } from './invoice-documents.model.ts';
+import { renderPdf } from './invoice-documents.pdf.ts';
+import * as repo from './invoice-documents.repository.ts';
+
+export const SEND_JOB = 'invoice_send';
+export const SENDABLE: readonly string[] = ['created', 'sent', 'paid'];
+
+/**
+ * Waits before the 2nd, 3rd and 4th attempt when the SMTP server refuses (the webhook ladder: 1, 5, 30
+ * minutes); the 4th failure fails the job. The job is queued meanwhile, so any runner may take the retry.
+ */
+export const RETRY_DELAYS_MS: readonly number[] = [60_000, 300_000, 1_800_000];
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+
+export interface SendParams {
+  invoice_id: number;
+}
+
+/**
+ * Reads the invoice as it is now, checks it may still go out, and composes the mail with its PDF: from the
+ * company's invoice_email template in the invoice's language, else the built-in text.
+ */
+async function prepare(ctx: Ctx, invoiceId: number): Promise<InvoiceMail> {
+  const invoice = await repo.findHeader(ctx, invoiceId);
+  if (!invoice) throw new jobs.JobFailed(`invoice ${invoiceId} no longer exists`);
+  if (!SENDABLE.includes(invoice.status))
+    throw new jobs.JobFailed(
+      `invoice ${invoiceId} is ${invoice.status} now; only created, sent or paid invoices are sent`,
+    );
+  const to = await recipientsOf(ctx, invoice);
+  if (to.length === 0)
+    throw new jobs.JobFailed(
+      `invoice ${invoiceId} has no recipient: set the contract's settings.invoice_recipients or give the client a primary contact with an e-mail`,
+    );
+  const model = buildDocument(invoice, await repo.findRows(ctx, invoiceId));
+  const template = await renderCompanyTemplate(ctx, 'invoice_email', invoice.locale_code, mailValues(model));
+  return composeMail(model, to, await renderPdf(model), template);
+}
+
+/** SMTP refused or could not be reached: try again later, or give up after the last attempt. */
+function refused(job: ClaimedJob, error: unknown): Error {
+  const reason = error instanceof Error ? error.message : String(error);
+  if (job.attempts >= MAX_ATTEMPTS)
+    return new jobs.JobFailed(
+      `the SMTP server did not take the invoice mail after ${job.attempts} attempts: ${reason}`,
+    );
+  const delay = RETRY_DELAYS_MS[Math.max(0, job.attempts - 1)]!;
+  return new jobs.RetryLater(
+    `attempt ${job.attempts} of ${MAX_ATTEMPTS} failed, retrying in ${delay / 1000} s: ${reason}`,
+    delay,
+  );
+}
+
+/** In one transaction: the invoice is sent (a paid one stays paid), the event and the mail are recorded, the job counts it. */
+async function markSent(ctx: Ctx, job: ClaimedJob, invoiceId: number, mail: InvoiceMail, delivery: Delivery) {
+  await inTransaction(ctx, async (tx) => {
+    const current = await repo.lockInvoice(tx, invoiceId);
+    if (!current) throw new jobs.JobFailed(`invoice ${invoiceId} no longer exists`);
+    await repo.setSent(tx, invoiceId, current.status);
+    await recordInvoiceUpdated(tx, invoiceId);
+    const refused = delivery.rejected.length > 0 ? `refused by the SMTP server: ${delivery.rejected.join(', ')}` : null;
+    await recordMail(tx, { to: mail.to.join(', '), subject: mail.subject, text: mail.text }, delivery.how, refused);
+    await jobs.advance(tx, job.id, 0, 1, 0);
+  });
+}
+
+/**
+ * The invoice_send job: renders the PDF and mails it. Nothing changes on the invoice unless the mail went
+ * out (or, without SMTP, was logged); a refusal at the SMTP server is retried with back-off. Delivery is
+ * at least once: a process that dies between the SMTP answer and the commit sends again when resumed.
+ */
+export async function runSendJob(ctx: Ctx, job: ClaimedJob, _signal?: AbortSignal, services?: JobServices) {
+  if (!services) throw new jobs.JobFailed('this job runner was started without mail settings; it cannot send invoices');
+  const { invoice_id: invoiceId } = job.params as SendParams;
+  await jobs.assertMayRun(ctx, job);
+  if (job.target_ids === null) await jobs.setTargets(ctx, job.id, [invoiceId]);
+  const mail = await prepare(ctx, invoiceId);
+  let delivery: Delivery;
+  try {
+    delivery = await deliver(services.config, mail);
+  } catch (error) {
+    throw refused(job, error);
+  }
+  await markSent(ctx, job, invoiceId, mail, delivery);
+}

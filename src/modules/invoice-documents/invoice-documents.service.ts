@@ -1,0 +1,98 @@
+import { afterCommit, inTransaction, type Ctx } from '../../platform/context.ts';
+import { fail, notFound } from '../../platform/errors.ts';
+import { V3_PREFIX } from '../../platform/http.ts';
+import type { JobServices } from '../../platform/modules.ts';
+import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
+import { recordInvoiceUpdated } from '../invoices/index.ts';
+import * as jobs from '../jobs/index.ts';
+import { fileNameOf } from './invoice-documents.mail.ts';
+import { buildDocument } from './invoice-documents.model.ts';
+import { renderPdf } from './invoice-documents.pdf.ts';
+import * as repo from './invoice-documents.repository.ts';
+import type { DocumentFormat, ExportResult, SendResult } from './invoice-documents.schemas.ts';
+import { runSendJob, SEND_JOB, SENDABLE, type SendParams } from './invoice-documents.send.ts';
+import { renderUbl } from './invoice-documents.ubl.ts';
+
+export interface RenderedDocument {
+  body: Buffer;
+  contentType: string;
+  filename: string;
+  updatedAt: string;
+}
+
+/** Where a caller fetches an invoice's documents. */
+export const documentLinks = (id: number) => ({
+  pdf: `${V3_PREFIX}/invoices/${id}/document?format=pdf`,
+  ubl: `${V3_PREFIX}/invoices/${id}/document?format=ubl`,
+});
+
+/** The invoice as a PDF or as EN 16931 UBL XML, rendered from what is stored now (drafts too, stamped DRAFT). */
+export async function invoiceDocument(ctx: Ctx, id: number, format: DocumentFormat): Promise<RenderedDocument> {
+  const invoice = await repo.findHeader(ctx, id);
+  if (!invoice) throw notFound('Invoice');
+  const model = buildDocument(invoice, await repo.findRows(ctx, id));
+  if (format === 'ubl')
+    return {
+      body: Buffer.from(renderUbl(model), 'utf8'),
+      contentType: 'application/xml; charset=utf-8',
+      filename: fileNameOf(model.label, 'xml'),
+      updatedAt: invoice.updated_at,
+    };
+  return {
+    body: await renderPdf(model),
+    contentType: 'application/pdf',
+    filename: fileNameOf(model.label, 'pdf'),
+    updatedAt: invoice.updated_at,
+  };
+}
+
+/** Marks the invoice exported (exported_at: now, each time) and answers where its documents are. Drafts are not exported. */
+export async function exportInvoice(ctx: Ctx, id: number): Promise<ExportResult> {
+  return inTransaction(ctx, async (tx) => {
+    const current = await repo.lockInvoice(tx, id);
+    if (!current) throw notFound('Invoice');
+    if (current.status === 'draft')
+      fail(
+        'INVALID_STATUS_TRANSITION',
+        'A draft invoice cannot be exported; finalize it first (PATCH status=created)',
+        {
+          status: current.status,
+        },
+      );
+    await repo.setExported(tx, id);
+    await recordInvoiceUpdated(tx, id);
+    const header = (await repo.findHeader(tx, id))!;
+    return {
+      invoice_id: id,
+      exported_at: header.exported_at!,
+      updated_at: header.updated_at,
+      documents: documentLinks(id),
+    };
+  });
+}
+
+/**
+ * Queues the invoice_send job (202): status first (any status but created, sent, paid is 409 whatever the
+ * If-Match), then If-Match against the invoice's updated_at. The job starts in this process after commit.
+ */
+export async function sendInvoice(
+  ctx: Ctx,
+  id: number,
+  precondition: () => Precondition,
+  services: JobServices,
+): Promise<SendResult> {
+  return inTransaction(ctx, async (tx) => {
+    const current = await repo.lockInvoice(tx, id);
+    if (!current) throw notFound('Invoice');
+    if (!SENDABLE.includes(current.status))
+      fail('INVOICE_NOT_SENDABLE', `A ${current.status} invoice cannot be sent; only created, sent or paid ones`, {
+        status: current.status,
+      });
+    assertFresh(precondition(), current.updated_at);
+    const params: SendParams = { invoice_id: id };
+    const jobId = await jobs.insertJob(tx, SEND_JOB, params);
+    // Lost (crash before it starts)? A job runner's poll picks the queued job up.
+    afterCommit(tx, (db) => jobs.kickJob(db, ctx.companyId, jobId, runSendJob, services));
+    return { job_id: jobId, invoice_id: id, status: 'queued', job_url: `${V3_PREFIX}/jobs/${jobId}` };
+  });
+}

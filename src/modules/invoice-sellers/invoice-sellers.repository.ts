@@ -1,0 +1,52 @@
+import type { Ctx } from '../../platform/context.ts';
+import { splitList } from '../../platform/fields.ts';
+import { listPage } from '../../platform/lists.ts';
+import { likeContains } from '../../platform/sql.ts';
+import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { SELLER_LIST_OPTIONS, type InvoiceSellerRecord } from './invoice-sellers.schemas.ts';
+
+export const sellers = tenantTable('invoice_sellers', { alias: 's' });
+type Query = BaseQuery<'invoice_sellers', 's'>;
+
+function project(query: Query) {
+  return query.select([
+    's.id',
+    's.name',
+    's.status',
+    's.address',
+    's.company_number',
+    's.vat_number',
+    's.bank_1',
+    's.iban_1',
+    's.bank_2',
+    's.iban_2',
+    's.logo_url',
+    's.created_at',
+    's.updated_at',
+  ]);
+}
+
+function applyFilters(query: Query, filters: Record<string, unknown>) {
+  let q = query;
+  const statuses = splitList(filters.status as string | undefined);
+  if (statuses) q = q.where('s.status', 'in', statuses as Array<'active' | 'archived'>);
+  if (filters.q !== undefined) q = q.where('s.name', 'ilike', likeContains(filters.q as string));
+  return q;
+}
+
+export function listSellers(ctx: Ctx, params: object) {
+  return listPage<InvoiceSellerRecord>(ctx, {
+    listId: 'invoice-sellers',
+    params,
+    options: SELLER_LIST_OPTIONS,
+    idColumn: 's.id',
+    project,
+    base: (filters) => applyFilters(sellers.base(ctx), filters),
+  });
+}
+
+export async function findSeller(ctx: Ctx, id: number): Promise<InvoiceSellerRecord | undefined> {
+  return project(sellers.base(ctx).where('s.id', '=', id)).executeTakeFirst() as Promise<
+    InvoiceSellerRecord | undefined
+  >;
+}

@@ -1,0 +1,71 @@
+import { Type, type Static } from 'typebox';
+import { EnumList, mapOptional, Name, Text, Timestamp } from '../../platform/fields.ts';
+import { listQuery } from '../../platform/lists.ts';
+
+export const SELLER_STATUSES = ['active', 'archived'] as const;
+
+const Status = Type.Union([Type.Literal('active'), Type.Literal('archived')], {
+  description: 'active (default) or archived; sellers are archived, never deleted',
+});
+const Iban = Text('IBAN; spaces allowed on input, stored and answered compact in capitals; checksum verified', 42);
+
+/** The seller's profile: printed on invoices, so changing it needs admin (financials). */
+export const PROFILE_FIELDS = [
+  'name',
+  'address',
+  'company_number',
+  'vat_number',
+  'bank_1',
+  'bank_2',
+  'iban_1',
+  'iban_2',
+] as const;
+
+const sellerFields = {
+  name: Name('Seller (legal) name, 1-255 characters'),
+  status: Status,
+  address: Text('Postal address as printed on invoices', 1000),
+  company_number: Text('Company registration number'),
+  vat_number: Text('VAT number'),
+  bank_1: Text('Name of the first bank'),
+  iban_1: Iban,
+  bank_2: Text('Name of the second bank'),
+  iban_2: Iban,
+  logo_url: Text('https URL of the logo printed on invoices', 2048),
+};
+
+export const InvoiceSeller = Type.Object(
+  {
+    id: Type.Integer(),
+    ...sellerFields,
+    created_at: Timestamp('Creation time (UTC)'),
+    updated_at: Timestamp('Last change (UTC)'),
+  },
+  { title: 'InvoiceSeller' },
+);
+export type InvoiceSellerRecord = Static<typeof InvoiceSeller>;
+
+export const InvoiceSellerCreate = Type.Object(
+  { ...mapOptional(sellerFields), name: sellerFields.name },
+  { additionalProperties: false, title: 'InvoiceSellerCreate' },
+);
+export type InvoiceSellerCreateBody = Static<typeof InvoiceSellerCreate>;
+export const InvoiceSellerUpdate = Type.Object(mapOptional(sellerFields), {
+  additionalProperties: false,
+  title: 'InvoiceSellerUpdate',
+  description: 'status and logo_url are write-tier; the profile fields need admin',
+});
+export type InvoiceSellerUpdateBody = Static<typeof InvoiceSellerUpdate>;
+
+export const SELLER_LIST_OPTIONS = {
+  sortable: { id: 's.id', name: 's.name', created_at: 's.created_at', updated_at: 's.updated_at' },
+  defaultSort: 'id',
+};
+export const SELLER_FILTERS = ['status', 'q'] as const;
+export const InvoiceSellerListQuery = listQuery(
+  {
+    status: Type.Optional(EnumList(SELLER_STATUSES, 'Status filter')),
+    q: Type.Optional(Type.String({ maxLength: 255, description: 'Name contains (case-insensitive)' })),
+  },
+  SELLER_LIST_OPTIONS,
+);

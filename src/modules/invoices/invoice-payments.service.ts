@@ -1,0 +1,68 @@
+import type { Ctx } from '../../platform/context.ts';
+import { inTransaction } from '../../platform/context.ts';
+import { fail } from '../../platform/errors.ts';
+import { Dec } from '../../platform/money.ts';
+import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
+import { nowStamp } from '../../platform/sql.ts';
+import type { RowChanges } from '../../platform/tenant-table.ts';
+import { assertAdmin, fireUpdated, lockOr404, readInvoice } from './invoice-writes.ts';
+import type { InvoiceRecord, InvoiceStatus } from './invoices.schemas.ts';
+import * as repo from './invoices.repository.ts';
+
+const now = () => nowStamp() as unknown as string;
+/** Where an unpaid invoice goes back to: sent when it was sent, else created. */
+const unpaidStatus = (invoice: repo.LockedInvoice): InvoiceStatus => (invoice.sent_at ? 'sent' : 'created');
+
+function notPayable(invoice: repo.LockedInvoice, action: string): never {
+  fail('INVOICE_NOT_PAYABLE', `A ${invoice.status} invoice cannot be ${action}`, { status: invoice.status });
+}
+
+async function write(ctx: Ctx, id: number, changes: RowChanges<'invoices'>): Promise<InvoiceRecord> {
+  await repo.updateInvoice(ctx, id, changes);
+  await fireUpdated(ctx, id);
+  return readInvoice(ctx, id);
+}
+
+/**
+ * created or sent → paid, paid_at now and paid_sum = total_sum. If-Match is checked before the status, so of
+ * two concurrent calls with the same version the second (waiting on the lock) gets 412, not 409.
+ */
+export async function markPaid(ctx: Ctx, id: number, preconditionOf: () => Precondition): Promise<InvoiceRecord> {
+  assertAdmin(ctx);
+  return inTransaction(ctx, async (tx) => {
+    const invoice = await lockOr404(tx, id);
+    assertFresh(preconditionOf(), invoice.updated_at);
+    if (invoice.status !== 'created' && invoice.status !== 'sent') notPayable(invoice, 'marked paid');
+    return write(tx, id, { status: 'paid', paid_at: now(), paid_sum: invoice.total_sum });
+  });
+}
+
+/** paid → sent (when it was sent) or created; paid_at cleared, paid_sum 0. If-Match optional, checked when sent. */
+export async function markUnpaid(ctx: Ctx, id: number, precondition: Precondition | undefined): Promise<InvoiceRecord> {
+  return inTransaction(ctx, async (tx) => {
+    const invoice = await lockOr404(tx, id);
+    if (precondition) assertFresh(precondition, invoice.updated_at);
+    if (invoice.status !== 'paid') notPayable(invoice, 'marked unpaid');
+    return write(tx, id, { status: unpaidStatus(invoice), paid_at: null, paid_sum: '0' });
+  });
+}
+
+/**
+ * No payment integration exists, so the only payments known are the recorded paid_sum. The status is
+ * reconciled with it: a created/sent invoice whose paid_sum covers a positive total becomes paid; a paid
+ * invoice whose total has grown past paid_sum goes back to sent/created (paid_sum kept as a part payment,
+ * paid_at cleared). Otherwise nothing is written.
+ */
+export async function refreshPaymentStatus(ctx: Ctx, id: number): Promise<InvoiceRecord> {
+  return inTransaction(ctx, async (tx) => {
+    const invoice = await lockOr404(tx, id);
+    const paid = new Dec(invoice.paid_sum);
+    const total = new Dec(invoice.total_sum);
+    const open = invoice.status === 'created' || invoice.status === 'sent';
+    if (open && total.greaterThan(0) && paid.greaterThanOrEqualTo(total))
+      return write(tx, id, { status: 'paid', paid_at: now() });
+    if (invoice.status === 'paid' && paid.lessThan(total))
+      return write(tx, id, { status: unpaidStatus(invoice), paid_at: null });
+    return readInvoice(tx, id);
+  });
+}

@@ -1,0 +1,2 @@
+// The legacy v1.0 engine is not a v3 module: app.ts mounts it under /api/v1.0 beside v3, like the operator API.
+export { legacyRoutes } from './legacy-webhooks.routes.ts';

@@ -1,0 +1,12 @@
+import { defineModule } from '../../platform/modules.ts';
+import mcpRoutes from './mcp.routes.ts';
+
+export { createMcpServer, type Send } from './mcp.server.ts';
+export { toolsFor, toolsOf, type ApiTool, type OpenApiDocument } from './mcp.tools.ts';
+
+// The assistant tool surface (docs/decisions/0036): its writes are the tool calls' own, audited as theirs.
+export default defineModule({
+  name: 'mcp',
+  entity: 'mcp',
+  routes: mcpRoutes,
+});

@@ -1,0 +1,77 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { Type } from 'typebox';
+import { route, V3_PREFIX } from '../../platform/http.ts';
+import { createMcpServer, type Send } from './mcp.server.ts';
+import { toolsFor, toolsOf, type ApiTool, type OpenApiDocument } from './mcp.tools.ts';
+
+/** Headers a tool call carries over from the MCP request: the same credentials, address and protocol. */
+const FORWARDED = ['x-service-company', 'x-api-key', 'x-forwarded-for', 'x-forwarded-proto'];
+
+/** Tool calls go through the app's own HTTP pipeline, as the caller, so every rule of the API applies to them. */
+function inProcess(app: FastifyInstance, request: FastifyRequest): Send {
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED) {
+    const value = request.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  return async (method, path, body) => {
+    const res = await app.inject({
+      method: method as 'GET',
+      url: `${V3_PREFIX}${path}`,
+      remoteAddress: request.socket.remoteAddress ?? '127.0.0.1',
+      headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    });
+    let parsed: unknown = res.body;
+    if (res.body && String(res.headers['content-type'] ?? '').startsWith('application/json')) parsed = res.json();
+    return {
+      status: res.statusCode,
+      body: res.body ? parsed : undefined,
+      requestId: res.headers['x-request-id'] as string,
+    };
+  };
+}
+
+const Message = Type.Object(
+  { jsonrpc: Type.Literal('2.0'), method: Type.Optional(Type.String({ maxLength: 200 })) },
+  { additionalProperties: true, description: 'One JSON-RPC 2.0 message of MCP (no batches, as in MCP 2025-06-18)' },
+);
+const ANSWERS = 'application/json, text/event-stream';
+
+export default async function mcpRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  let catalogue: ApiTool[] | undefined;
+  // The document is complete once every route is registered, i.e. by the first call.
+  const allTools = () => (catalogue ??= toolsOf(fastify.swagger() as unknown as OpenApiDocument));
+  const spec = route('POST', '/mcp', {
+    operationId: 'mcp',
+    summary: 'Assistant tool surface: MCP over Streamable HTTP (stateless, JSON answers)',
+    description:
+      'Tools are the operations of this document, by operationId, limited to what the key may call; each call ' +
+      'runs through the API as the same key (validation, rate limits, idempotency, events). Resources: ' +
+      'svc://llms.txt, svc://webhooks/events. Prompts: log-time-today, unbilled-this-month.',
+    tags: ['Assistant'],
+    tier: 'read',
+    allowWhenLapsed: true,
+    schema: { body: Message },
+  });
+  app.route({
+    ...spec,
+    // The tool calls are the writes, each in its own request transaction and audit row; this one holds none.
+    config: { ...spec.config, ownTransaction: true, activity: false },
+    handler: async (request, reply) => {
+      const server = createMcpServer(toolsFor(allTools(), request.ctx.key.scopes), inProcess(fastify, request));
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      await server.connect(transport);
+      // Answers are always JSON here, so a caller that only accepts JSON (curl, a script) is served too.
+      const accept = request.headers.accept ?? '';
+      if (!accept.includes('application/json') || !accept.includes('text/event-stream'))
+        request.raw.headers.accept = ANSWERS;
+      reply.hijack();
+      reply.raw.on('close', () => void server.close());
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    },
+  });
+}

@@ -1,0 +1,61 @@
+import type { Ctx } from '../../platform/context.ts';
+import { splitList } from '../../platform/fields.ts';
+import { listPage } from '../../platform/lists.ts';
+import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { noteVisible } from '../../platform/visibility.ts';
+import {
+  NOTE_LIST_OPTIONS,
+  type NoteRecord,
+  type NoteTypeName as NoteType,
+  type RelatedType,
+} from './notes.schemas.ts';
+
+/** A plain member's personal key sees (and reaches) only notes whose related record it sees. */
+export const notes = tenantTable('notes', {
+  alias: 'n',
+  softDelete: true,
+  visible: noteVisible,
+  lockColumns: ['related_type', 'related_id'],
+});
+type Query = BaseQuery<'notes', 'n'>;
+
+function project(query: Query) {
+  return query.select([
+    'n.id',
+    'n.related_type',
+    'n.related_id',
+    'n.type',
+    'n.is_pinned',
+    'n.comments',
+    'n.created_by_person_id',
+    'n.created_at',
+    'n.updated_at',
+  ]);
+}
+
+function applyFilters(query: Query, filters: Record<string, unknown>) {
+  let q = query;
+  const related = splitList(filters.related_type as string | undefined) as RelatedType[] | undefined;
+  if (related) q = q.where('n.related_type', 'in', related);
+  if (filters.related_id !== undefined) q = q.where('n.related_id', '=', filters.related_id as number);
+  const types = splitList(filters.type as string | undefined) as NoteType[] | undefined;
+  if (types) q = q.where('n.type', 'in', types);
+  if (filters.is_pinned !== undefined)
+    q = q.where('n.is_pinned', '=', filters.is_pinned === 'true' || filters.is_pinned === '1');
+  return q;
+}
+
+export function listNotes(ctx: Ctx, params: object) {
+  return listPage<NoteRecord>(ctx, {
+    listId: 'notes',
+    params,
+    options: NOTE_LIST_OPTIONS,
+    idColumn: 'n.id',
+    project,
+    base: (filters) => applyFilters(notes.base(ctx), filters),
+  });
+}
+
+export async function findNote(ctx: Ctx, id: number): Promise<NoteRecord | undefined> {
+  return project(notes.base(ctx).where('n.id', '=', id)).executeTakeFirst() as Promise<NoteRecord | undefined>;
+}

@@ -1,0 +1,64 @@
+import sanitizeHtml from 'sanitize-html';
+
+/**
+ * The one HTML policy for note comments, applied on every write so what is stored is already safe to render.
+ * An allowlist (not a blocklist): ordinary formatting, lists, tables and links; no scripts, frames, forms,
+ * media, event handlers, `style`/`class` attributes (styles can hide or overlay content), and links only to
+ * http, https and mailto (no javascript:, data:, vbscript:, protocol-relative URLs).
+ */
+const POLICY: sanitizeHtml.IOptions = {
+  allowedTags: [
+    'p',
+    'br',
+    'hr',
+    'div',
+    'span',
+    'b',
+    'strong',
+    'i',
+    'em',
+    'u',
+    's',
+    'strike',
+    'sub',
+    'sup',
+    'small',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'ul',
+    'ol',
+    'li',
+    'blockquote',
+    'code',
+    'pre',
+    'a',
+    'table',
+    'thead',
+    'tbody',
+    'tfoot',
+    'tr',
+    'th',
+    'td',
+    'caption',
+  ],
+  allowedAttributes: { a: ['href', 'title', 'rel', 'target'], th: ['colspan', 'rowspan'], td: ['colspan', 'rowspan'] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesByTag: {},
+  allowedSchemesAppliedToAttributes: ['href'],
+  allowProtocolRelative: false,
+  allowedStyles: {},
+  disallowedTagsMode: 'discard',
+  // A link that opens elsewhere must not hand the opener over (reverse tabnabbing).
+  transformTags: {
+    a: (tagName, attribs) => ({
+      tagName,
+      attribs: { ...attribs, rel: 'noopener noreferrer nofollow', ...(attribs.target ? { target: '_blank' } : {}) },
+    }),
+  },
+};
+
+export const sanitizeComments = (html: string): string => sanitizeHtml(html, POLICY);

@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import { defineModule } from '../../platform/modules.ts';
+import priceRoutes from './prices.routes.ts';
+import productRoutes from './products.routes.ts';
+
+// For invoices and contracts: the net price of a product on a day, in a currency.
+export { priceOn } from './prices.repository.ts';
+
+// Products fire no events: the spec's event catalogue has no product entity.
+export default defineModule({
+  name: 'products',
+  entity: 'product',
+  routes: async (app: FastifyInstance) => {
+    await productRoutes(app);
+    await priceRoutes(app);
+  },
+});

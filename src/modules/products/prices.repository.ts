@@ -1,0 +1,109 @@
+import { sql } from 'kysely';
+import type { Ctx } from '../../platform/context.ts';
+import { listPage } from '../../platform/lists.ts';
+import { moneyOut } from '../../platform/money.ts';
+import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { PRICE_LIST_OPTIONS, type ProductPriceRecord } from './products.schemas.ts';
+
+export const prices = tenantTable('product_prices', { alias: 'pp', lockColumns: ['product_id'] });
+type Query = BaseQuery<'product_prices', 'pp'>;
+type PriceRow = Omit<ProductPriceRecord, 'net_price'> & { net_price: string };
+
+function project(query: Query) {
+  return query.select([
+    'pp.id',
+    'pp.product_id',
+    'pp.net_price',
+    'pp.currency',
+    'pp.active_from',
+    'pp.created_at',
+    'pp.updated_at',
+  ]);
+}
+
+const toRecord = (row: PriceRow): ProductPriceRecord => ({ ...row, net_price: moneyOut(row.net_price)! });
+
+const ofProduct = (ctx: Ctx, productId: number) => prices.base(ctx).where('pp.product_id', '=', productId);
+
+export async function listPrices(ctx: Ctx, productId: number, params: object) {
+  const page = await listPage<PriceRow>(ctx, {
+    listId: 'product-prices',
+    params,
+    options: PRICE_LIST_OPTIONS,
+    idColumn: 'pp.id',
+    project,
+    base: () => ofProduct(ctx, productId),
+  });
+  return { data: page.data.map(toRecord), meta: page.meta };
+}
+
+export async function findPrice(ctx: Ctx, productId: number, id: number): Promise<ProductPriceRecord | undefined> {
+  const row = await project(ofProduct(ctx, productId).where('pp.id', '=', id)).executeTakeFirst();
+  return row && toRecord(row as PriceRow);
+}
+
+/** Locks a price of this product for the rest of the transaction. */
+export async function lockPrice(ctx: Ctx, productId: number, id: number) {
+  return ofProduct(ctx, productId)
+    .where('pp.id', '=', id)
+    .select(['pp.id', 'pp.updated_at'])
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** The id of another price of the product starting the same day in the same currency (null: company currency). */
+export async function samePriceSlot(
+  ctx: Ctx,
+  productId: number,
+  slot: { currency: string | null; active_from: string },
+  exceptId?: number,
+): Promise<number | undefined> {
+  let query = ofProduct(ctx, productId)
+    .where('pp.active_from', '=', slot.active_from)
+    .where(sql<boolean>`pp.currency is not distinct from ${slot.currency}`);
+  if (exceptId !== undefined) query = query.where('pp.id', '<>', exceptId);
+  return (await query.select('pp.id').executeTakeFirst())?.id;
+}
+
+export async function countPrices(ctx: Ctx, productId: number): Promise<number> {
+  const row = await ofProduct(ctx, productId)
+    .select(sql<number>`count(*)::int`.as('n'))
+    .executeTakeFirstOrThrow();
+  return row.n;
+}
+
+/**
+ * The net price (exact decimal text) of a product effective on `date` in `currency`: the price with the
+ * latest active_from on or before the date, in that currency or (when `currency` is the company's) with
+ * no currency; at the same active_from an explicit currency wins. Undefined when none applies.
+ */
+export async function priceOn(
+  ctx: Ctx,
+  productId: number,
+  date: string,
+  currency?: string | null,
+): Promise<string | undefined> {
+  // tenant: deliberate SQL — the company row is the tenant itself (its currency is what null means).
+  const company = await ctx.db
+    .selectFrom('companies')
+    .select('currency')
+    .where('id', '=', ctx.companyId)
+    .executeTakeFirstOrThrow();
+  const wanted = currency ?? company.currency;
+  const row = await scoped
+    .select(ctx, 'product_prices', 'pp')
+    .where('pp.product_id', '=', productId)
+    .where('pp.active_from', '<=', date)
+    .where((eb) =>
+      wanted === company.currency
+        ? eb.or([eb('pp.currency', '=', wanted), eb('pp.currency', 'is', null)])
+        : eb('pp.currency', '=', wanted),
+    )
+    .select(sql<string>`pp.net_price::text`.as('net_price'))
+    .orderBy('pp.active_from', 'desc')
+    .orderBy(sql`pp.currency is null`)
+    .orderBy('pp.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.net_price;
+}

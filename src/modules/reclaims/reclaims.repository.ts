@@ -1,0 +1,173 @@
+import { sql } from 'kysely';
+import type { Ctx } from '../../platform/context.ts';
+import { listPage } from '../../platform/lists.ts';
+import { nextStamp, nowStamp } from '../../platform/sql.ts';
+import { scoped, tenantTable, type BaseQuery, type NewRow } from '../../platform/tenant-table.ts';
+import { RECLAIM_LIST_OPTIONS, type ReclaimRecord } from './reclaims.schemas.ts';
+
+export const reclaims = tenantTable('reclaims', {
+  alias: 'r',
+  lockColumns: ['source_task_id', 'target_task_id', 'undone_at'],
+});
+type Query = BaseQuery<'reclaims', 'r'>;
+
+const entryIds = sql<number[]>`array(select re.time_entry_id from reclaim_entries re
+  where re.company_id = r.company_id and re.reclaim_id = r.id order by re.time_entry_id)`;
+
+function project(query: Query) {
+  return query.select([
+    'r.id',
+    'r.source_task_id',
+    'r.target_task_id',
+    entryIds.as('time_entry_ids'),
+    sql<number>`cardinality(${entryIds})`.as('entry_count'),
+    'r.total_seconds',
+    'r.note',
+    'r.created_by',
+    'r.undone_at',
+    'r.skipped_entry_ids',
+    'r.created_at',
+    'r.updated_at',
+  ]);
+}
+
+function applyFilters(query: Query, filters: Record<string, unknown>) {
+  let q = query;
+  const task = filters.task_id as number | undefined;
+  if (task !== undefined)
+    q = q.where((eb) => eb.or([eb('r.source_task_id', '=', task), eb('r.target_task_id', '=', task)]));
+  if (filters.source_task_id !== undefined) q = q.where('r.source_task_id', '=', filters.source_task_id as number);
+  if (filters.target_task_id !== undefined) q = q.where('r.target_task_id', '=', filters.target_task_id as number);
+  if (filters.time_entry_id !== undefined)
+    q = q.where(
+      sql<boolean>`exists (select 1 from reclaim_entries re where re.company_id = r.company_id
+        and re.reclaim_id = r.id and re.time_entry_id = ${filters.time_entry_id as number})`,
+    );
+  if (filters.undone !== undefined) q = q.where('r.undone_at', filters.undone ? 'is not' : 'is', null);
+  return q;
+}
+
+export function listReclaims(ctx: Ctx, params: object) {
+  return listPage<ReclaimRecord>(ctx, {
+    listId: 'reclaims',
+    params,
+    options: RECLAIM_LIST_OPTIONS,
+    idColumn: 'r.id',
+    project,
+    base: (filters) => applyFilters(reclaims.base(ctx), filters),
+  });
+}
+
+export async function findReclaim(ctx: Ctx, id: number): Promise<ReclaimRecord | undefined> {
+  return project(reclaims.base(ctx).where('r.id', '=', id)).executeTakeFirst() as Promise<ReclaimRecord | undefined>;
+}
+
+export interface LockedReclaim {
+  id: number;
+  updated_at: string;
+  source_task_id: number;
+  target_task_id: number;
+  undone_at: string | null;
+}
+export const lockReclaim = (ctx: Ctx, id: number) => reclaims.lock(ctx, id) as Promise<LockedReclaim | undefined>;
+
+/** A live task of the company that takes time entries (template rows do not), locked until commit. */
+export async function lockWorkTask(ctx: Ctx, id: number): Promise<boolean> {
+  const row = await scoped
+    .select(ctx, 'tasks', 't')
+    .select('t.id')
+    .where('t.id', '=', id)
+    .where('t.deleted_at', 'is', null)
+    .where('t.template_kind', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export interface EntryRow {
+  id: number;
+  task_id: number;
+  seconds: number;
+  live: boolean;
+}
+
+/**
+ * Time entries, locked until commit: the live ones of `taskId` (all, or only `ids`), or with `taskId`
+ * undefined the given ids wherever they are now (deleted ones included, flagged by `live`).
+ */
+export async function lockEntries(ctx: Ctx, ids: readonly number[] | undefined, taskId?: number): Promise<EntryRow[]> {
+  let query = scoped
+    .select(ctx, 'time_entries', 'e')
+    .select([
+      'e.id',
+      'e.task_id',
+      sql<number>`coalesce(e.duration, floor(extract(epoch from e."end" - e.start)), 0)::int`.as('seconds'),
+      sql<boolean>`e.deleted_at is null`.as('live'),
+    ])
+    .orderBy('e.id')
+    .forUpdate();
+  if (ids !== undefined) query = query.where('e.id', '=', sql<number>`any(${[...ids]}::int[])`);
+  if (taskId !== undefined) query = query.where('e.task_id', '=', taskId).where('e.deleted_at', 'is', null);
+  return query.execute();
+}
+
+export interface InvoiceLink {
+  time_entry_id: number;
+  invoice_id: number;
+  status: string;
+}
+
+/** Which of these entries an invoice bills (annulled invoices drop their links, so every link is live). */
+export async function invoiceLinks(ctx: Ctx, entryIds: readonly number[]): Promise<InvoiceLink[]> {
+  if (entryIds.length === 0) return [];
+  return scoped
+    .select(ctx, 'invoice_row_entries', 'l')
+    .innerJoin('invoices as i', (join) =>
+      join.onRef('i.company_id', '=', 'l.company_id').onRef('i.id', '=', 'l.invoice_id'),
+    )
+    .select(['l.time_entry_id', 'l.invoice_id', 'i.status'])
+    .where('l.time_entry_id', '=', sql<number>`any(${[...entryIds]}::int[])`)
+    .orderBy('l.time_entry_id')
+    .execute();
+}
+
+/** Moves entries to a task; their updated_at moves on, so their ETags change. */
+export async function moveEntries(ctx: Ctx, ids: readonly number[], taskId: number): Promise<void> {
+  if (ids.length === 0) return;
+  await scoped
+    .update(ctx, 'time_entries')
+    .set({ task_id: taskId, updated_at: nextStamp() })
+    .where('id', '=', sql<number>`any(${[...ids]}::int[])`)
+    .execute();
+}
+
+export async function insertReclaim(ctx: Ctx, values: NewRow<'reclaims'>, entryIds: readonly number[]) {
+  const id = await reclaims.insert(ctx, values);
+  await scoped
+    .insert(
+      ctx,
+      'reclaim_entries',
+      entryIds.map((entryId) => ({ reclaim_id: id, time_entry_id: entryId })),
+    )
+    .execute();
+  return id;
+}
+
+export async function entryIdsOf(ctx: Ctx, reclaimId: number): Promise<number[]> {
+  const rows = await scoped
+    .select(ctx, 'reclaim_entries', 're')
+    .select('re.time_entry_id')
+    .where('re.reclaim_id', '=', reclaimId)
+    .orderBy('re.time_entry_id')
+    .execute();
+  return rows.map((row) => row.time_entry_id);
+}
+
+/** undone_at and updated_at from the database's clock, like every other stamp. */
+export async function markUndone(ctx: Ctx, id: number, skipped: number[]): Promise<void> {
+  await scoped
+    .update(ctx, 'reclaims')
+    .set({ undone_at: nowStamp(), skipped_entry_ids: skipped, updated_at: nextStamp() })
+    .where('id', '=', id)
+    .execute();
+}

@@ -1,0 +1,45 @@
+import type { Ctx } from '../../platform/context.ts';
+import { splitList } from '../../platform/fields.ts';
+import { listPage } from '../../platform/lists.ts';
+import { Dec, moneyOut } from '../../platform/money.ts';
+import { likeContains } from '../../platform/sql.ts';
+import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { TAX_LIST_OPTIONS, type TaxRecord } from './taxes.schemas.ts';
+
+export const taxes = tenantTable('taxes', { alias: 't' });
+type Query = BaseQuery<'taxes', 't'>;
+type TaxRow = Omit<TaxRecord, 'rate' | 'percent'> & { rate: string };
+
+function project(query: Query) {
+  return query.select(['t.id', 't.name', 't.rate', 't.status', 't.created_at', 't.updated_at']);
+}
+
+/** percent is derived, never stored: rate × 100 exactly, so the two cannot disagree. */
+function toRecord(row: TaxRow): TaxRecord {
+  return { ...row, rate: moneyOut(row.rate)!, percent: new Dec(row.rate).times(100).toNumber() };
+}
+
+function applyFilters(query: Query, filters: Record<string, unknown>) {
+  let q = query;
+  const statuses = splitList(filters.status as string | undefined);
+  if (statuses) q = q.where('t.status', 'in', statuses as Array<'active' | 'inactive'>);
+  if (filters.q !== undefined) q = q.where('t.name', 'ilike', likeContains(filters.q as string));
+  return q;
+}
+
+export async function listTaxes(ctx: Ctx, params: object) {
+  const page = await listPage<TaxRow>(ctx, {
+    listId: 'taxes',
+    params,
+    options: TAX_LIST_OPTIONS,
+    idColumn: 't.id',
+    project,
+    base: (filters) => applyFilters(taxes.base(ctx), filters),
+  });
+  return { data: page.data.map(toRecord), meta: page.meta };
+}
+
+export async function findTax(ctx: Ctx, id: number): Promise<TaxRecord | undefined> {
+  const row = (await project(taxes.base(ctx).where('t.id', '=', id)).executeTakeFirst()) as TaxRow | undefined;
+  return row && toRecord(row);
+}

@@ -1,0 +1,196 @@
+import { sql } from 'kysely';
+import type { Ctx } from '../../platform/context.ts';
+import { nextStamp } from '../../platform/sql.ts';
+import { scoped } from '../../platform/tenant-table.ts';
+import { clientVisible } from '../../platform/visibility.ts';
+import type { LockedTemplate } from './workflows.repository.ts';
+import type { WorkflowKind } from './workflows.schemas.ts';
+
+// Set-based SQL for the apply and push jobs: one statement per step for a whole chunk of clients, never one
+// round trip per task. Statements written as raw SQL carry the company predicate by hand (tenant: deliberate SQL).
+
+/** Of these ids, the live, non-template clients the job's key may see (the rest fail). */
+export async function usableClients(ctx: Ctx, ids: readonly number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await scoped
+    .select(ctx, 'clients', 'c')
+    .select('c.id')
+    .where('c.id', 'in', [...ids])
+    .where('c.deleted_at', 'is', null)
+    .where('c.type', '<>', 'plan')
+    .where(clientVisible(ctx, 'c'))
+    .orderBy('c.id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Records the applications; answers the clients newly applied (a client already applied is left out: skipped). */
+export async function claimApplications(
+  ctx: Ctx,
+  templateId: number,
+  clientIds: readonly number[],
+  jobId: number,
+): Promise<number[]> {
+  if (clientIds.length === 0) return [];
+  // tenant: deliberate SQL
+  const result = await sql<{
+    client_id: number;
+  }>`insert into workflow_applications (company_id, template_id, client_id, job_id)
+    select ${ctx.companyId}::uuid, ${templateId}, c, ${jobId} from unnest(${[...clientIds]}::int[]) c
+    on conflict do nothing returning client_id`.execute(ctx.db);
+  return result.rows.map((r) => r.client_id).sort((a, b) => a - b);
+}
+
+/** One project per newly applied client (project workflows), linked to its application; answers the project ids. */
+export async function createProjects(
+  ctx: Ctx,
+  template: LockedTemplate,
+  clientIds: readonly number[],
+): Promise<number[]> {
+  if (clientIds.length === 0) return [];
+  // tenant: deliberate SQL. Ids are drawn first so the project and its application link are one statement.
+  const result = await sql<{ id: number }>`with src as materialized (
+      select nextval(pg_get_serial_sequence('projects', 'id'))::int as pid, c as client_id
+      from unnest(${[...clientIds]}::int[]) c),
+    ins as (insert into projects (company_id, id, name, project_type_id, client_id)
+      select ${ctx.companyId}::uuid, pid, ${template.name}, ${template.project_type_id}, client_id from src),
+    upd as (update workflow_applications a set project_id = src.pid from src
+      where a.company_id = ${ctx.companyId}::uuid and a.template_id = ${template.id} and a.client_id = src.client_id)
+    select pid as id from src order by pid`.execute(ctx.db);
+  return result.rows.map((r) => r.id);
+}
+
+/**
+ * Creates, for these applied clients, a live task from every live master that has no instance for the client
+ * yet (an instance the user deleted stays deleted). Due dates count from the company's today.
+ */
+export async function createInstances(
+  ctx: Ctx,
+  templateId: number,
+  clientIds: readonly number[],
+  today: string,
+): Promise<number[]> {
+  if (clientIds.length === 0) return [];
+  const tz = ctx.company.timezone;
+  // tenant: deliberate SQL
+  const result = await sql<{ id: number }>`with src as materialized (
+      select nextval(pg_get_serial_sequence('tasks', 'id'))::int as new_id, a.client_id, a.project_id, m.task_id as master_id,
+        m.due_in_days, mt.topic_id, mt.title, mt.description, mt.type, mt.is_important, mt.is_extra, mt.estimation,
+        mt.workflow_role_ids
+      from workflow_applications a
+      join workflow_master_tasks m on m.company_id = a.company_id and m.template_id = a.template_id
+      join tasks mt on mt.company_id = m.company_id and mt.id = m.task_id and mt.deleted_at is null
+      where a.company_id = ${ctx.companyId}::uuid and a.template_id = ${templateId} and a.client_id = any(${[...clientIds]}::int[])
+        and not exists (select 1 from workflow_instances i where i.company_id = a.company_id
+          and i.template_id = a.template_id and i.client_id = a.client_id and i.master_task_id = m.task_id)
+      order by a.client_id, m.task_id),
+    ins as (insert into tasks (company_id, id, client_id, project_id, topic_id, title, description, type, is_important,
+        is_extra, estimation, workflow_role_ids, timezone, due_date, has_due_date)
+      select ${ctx.companyId}::uuid, new_id, client_id, project_id, topic_id, title, description, type, is_important,
+        is_extra, estimation, workflow_role_ids, ${tz},
+        case when due_in_days is not null then (${today}::date + due_in_days)::timestamp at time zone ${tz} end,
+        case when due_in_days is not null then 1 else 0 end
+      from src),
+    lnk as (insert into workflow_instances (company_id, task_id, template_id, master_task_id, client_id)
+      select ${ctx.companyId}::uuid, new_id, ${templateId}, master_id, client_id from src)
+    select new_id as id from src order by new_id`.execute(ctx.db);
+  return result.rows.map((r) => r.id);
+}
+
+const FIELDS = sql.raw('title, description, type, topic_id, is_important, is_extra, estimation, workflow_role_ids');
+const fieldsOf = (alias: string) =>
+  sql.raw(
+    ['title', 'description', 'type', 'topic_id', 'is_important', 'is_extra', 'estimation', 'workflow_role_ids']
+      .map((c) => `${alias}.${c}`)
+      .join(', '),
+  );
+
+/**
+ * Instances of these clients with their master, masters live (`live`) or deleted. The task pairs are read
+ * through the instance table's index; the statements below then reach tasks by primary key only, so no plan
+ * can end up comparing every task of the company with every other.
+ */
+const instancePairs = (ctx: Ctx, templateId: number, clientIds: readonly number[], live: boolean) =>
+  sql`select i.task_id, i.master_task_id from workflow_instances i
+    where i.company_id = ${ctx.companyId}::uuid and i.template_id = ${templateId}
+      and i.client_id = any(${[...clientIds]}::int[])
+      and exists (select 1 from tasks mt where mt.company_id = i.company_id and mt.id = i.master_task_id
+        and mt.deleted_at is ${live ? sql`null` : sql`not null`})`;
+
+/** Open instances (new, in progress) of these clients whose master changed take the master's fields; answers their ids. */
+export async function refreshInstances(ctx: Ctx, templateId: number, clientIds: readonly number[]): Promise<number[]> {
+  if (clientIds.length === 0) return [];
+  const master = sql`(select ${fieldsOf('mt')} from tasks mt where mt.company_id = it.company_id and mt.id = p.master_task_id)`;
+  // tenant: deliberate SQL
+  const result = await sql<{ id: number }>`update tasks it set (${FIELDS}) = ${master},
+      updated_at = ${nextStamp('it.updated_at')}
+    from (${instancePairs(ctx, templateId, clientIds, true)}) p
+    where it.company_id = ${ctx.companyId}::uuid and it.id = p.task_id
+      and it.deleted_at is null and it.status in ('new', 'in_progress')
+      and row(${fieldsOf('it')}) is distinct from (select row(${fieldsOf('mt')}) from tasks mt
+        where mt.company_id = it.company_id and mt.id = p.master_task_id)
+    returning it.id`.execute(ctx.db);
+  return result.rows.map((r) => r.id).sort((a, b) => a - b);
+}
+
+/** Untouched instances (status new, no time logged) whose master was deleted go too; answers their ids. */
+export async function dropOrphanedInstances(
+  ctx: Ctx,
+  templateId: number,
+  clientIds: readonly number[],
+): Promise<number[]> {
+  if (clientIds.length === 0) return [];
+  // tenant: deliberate SQL
+  const result = await sql<{
+    id: number;
+  }>`update tasks it set deleted_at = now(), updated_at = ${nextStamp('it.updated_at')}
+    from (${instancePairs(ctx, templateId, clientIds, false)}) p
+    where it.company_id = ${ctx.companyId}::uuid and it.id = p.task_id
+      and it.deleted_at is null and ${untouched('it')}
+    returning it.id`.execute(ctx.db);
+  return result.rows.map((r) => r.id).sort((a, b) => a - b);
+}
+
+const untouched = (alias: string) =>
+  sql.raw(`${alias}.status = 'new' and not exists (select 1 from time_entries te
+    where te.company_id = ${alias}.company_id and te.task_id = ${alias}.id and te.deleted_at is null)`);
+
+/**
+ * The multi-template replace teardown: these clients leave every other template of the same engine. Their
+ * untouched instances of those templates are deleted, the rest stay as ordinary tasks (their link goes with the
+ * application). Fires no events (the spec's list of write paths that fire nothing).
+ */
+export async function teardownOthers(
+  ctx: Ctx,
+  kind: WorkflowKind,
+  templateId: number,
+  clientIds: readonly number[],
+): Promise<void> {
+  if (clientIds.length === 0) return;
+  const others = sql`select w.id from workflow_templates w
+    where w.company_id = ${ctx.companyId}::uuid and w.kind = ${kind} and w.id <> ${templateId}`;
+  // tenant: deliberate SQL
+  await sql`update tasks it set deleted_at = now(), updated_at = ${nextStamp('it.updated_at')}
+    from workflow_instances i
+    where it.company_id = ${ctx.companyId}::uuid and i.company_id = it.company_id and i.task_id = it.id
+      and i.template_id in (${others}) and i.client_id = any(${[...clientIds]}::int[])
+      and it.deleted_at is null and ${untouched('it')}`.execute(ctx.db);
+  await sql`delete from workflow_applications a where a.company_id = ${ctx.companyId}::uuid
+    and a.template_id in (${others}) and a.client_id = any(${[...clientIds]}::int[])`.execute(ctx.db);
+}
+
+/** Applied clients of a template (the push job's selection), optionally only some of them. */
+export async function appliedClients(ctx: Ctx, templateId: number, only?: readonly number[]): Promise<number[]> {
+  let query = scoped
+    .select(ctx, 'workflow_applications', 'a')
+    .innerJoin('clients as c', (join) =>
+      join.onRef('c.company_id', '=', 'a.company_id').onRef('c.id', '=', 'a.client_id'),
+    )
+    .select('a.client_id')
+    .where('a.template_id', '=', templateId)
+    .where('c.deleted_at', 'is', null)
+    .where(clientVisible(ctx, 'c'))
+    .orderBy('a.client_id');
+  if (only) query = query.where('a.client_id', 'in', only.length ? [...only] : [0]);
+  return (await query.execute()).map((r) => r.client_id);
+}

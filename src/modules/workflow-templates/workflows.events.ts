@@ -1,0 +1,66 @@
+import { sql } from 'kysely';
+import type { Ctx } from '../../platform/context.ts';
+import { recordEvents, type EventAction } from '../../platform/events.ts';
+import { scoped } from '../../platform/tenant-table.ts';
+import { TASK_PLAIN_COLUMNS } from '../tasks/index.ts';
+
+// The tasks and projects the workflow jobs write are ordinary live records, so they fire the same events as
+// when written one by one, in the same shapes (the task's lean record, the project record); read in one query
+// per chunk, recorded in one insert.
+
+export async function taskEvents(ctx: Ctx, action: EventAction, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  if (action === 'deleted') {
+    await recordEvents(
+      ctx,
+      'task',
+      'deleted',
+      ids.map((id) => ({ id })),
+    );
+    return;
+  }
+  // A task just made has no assignees and no time yet: its lean record needs no lookups for them.
+  const fresh = action === 'created';
+  const rows = await scoped
+    .select(ctx, 'tasks', 't')
+    .select([
+      ...TASK_PLAIN_COLUMNS.map((c) => `t.${c}` as const),
+      fresh
+        ? sql<number[]>`'{}'::int[]`.as('assignees')
+        : sql<number[]>`array(select ta.person_id from task_assignees ta
+        where ta.company_id = t.company_id and ta.task_id = t.id order by ta.person_id)`.as('assignees'),
+      fresh
+        ? sql<number>`0`.as('tracked_time')
+        : sql<number>`(select coalesce(sum(coalesce(te.duration, floor(extract(epoch from coalesce(te."end", now()) - te.start)))), 0)::bigint
+        from time_entries te where te.company_id = t.company_id and te.task_id = t.id and te.deleted_at is null)`.as(
+            'tracked_time',
+          ),
+    ])
+    .where('t.id', 'in', [...ids])
+    .orderBy('t.id')
+    .execute();
+  await recordEvents(ctx, 'task', action, rows);
+}
+
+export async function projectsCreated(ctx: Ctx, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const rows = await scoped
+    .select(ctx, 'projects', 'p')
+    .select([
+      'p.id',
+      'p.name',
+      'p.project_type_id',
+      'p.client_id',
+      'p.manager_id',
+      'p.status',
+      'p.status_text',
+      'p.event_date',
+      'p.custom_fields',
+      'p.created_at',
+      'p.updated_at',
+    ])
+    .where('p.id', 'in', [...ids])
+    .orderBy('p.id')
+    .execute();
+  await recordEvents(ctx, 'project', 'created', rows);
+}

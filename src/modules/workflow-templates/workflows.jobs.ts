@@ -1,0 +1,166 @@
+import { sql } from 'kysely';
+import type { Ctx } from '../../platform/context.ts';
+import { inTransaction } from '../../platform/context.ts';
+import { localToday } from '../../platform/dates.ts';
+import type { ClaimedJob, JobHandler } from '../../platform/modules.ts';
+import { likeContains } from '../../platform/sql.ts';
+import { scoped } from '../../platform/tenant-table.ts';
+import { clientVisible } from '../../platform/visibility.ts';
+import * as jobs from '../jobs/index.ts';
+import * as instances from './instances.repository.ts';
+import { projectsCreated, taskEvents } from './workflows.events.ts';
+import * as repo from './workflows.repository.ts';
+import type { ApplyInput, WorkflowKind } from './workflows.schemas.ts';
+
+export type Operation = 'apply' | 'push';
+export const JOB_TYPES: Record<WorkflowKind, Record<Operation, string>> = {
+  workflow_template: { apply: 'workflow_template_apply', push: 'workflow_template_push' },
+  project_workflow: { apply: 'project_workflow_apply', push: 'project_workflow_push' },
+};
+
+/** What the job row keeps of the request (params). */
+export type JobParams = ApplyInput & { template_id: number };
+
+/** Clients per transaction: a chunk's tasks, links, events and progress commit together. */
+const CHUNK = 25;
+
+/** Only the project-workflow apply job records which clients failed and were skipped (the spec's job row). */
+const recordsClients = (kind: WorkflowKind, op: Operation) => kind === 'project_workflow' && op === 'apply';
+
+interface Outcome {
+  failed: number[];
+  skipped: number[];
+}
+
+/** The clients an apply names: the given ids as they are (one gone by now fails), or the filter's live clients. */
+async function applyTargets(ctx: Ctx, params: JobParams): Promise<number[]> {
+  if (params.client_ids) return [...params.client_ids].sort((a, b) => a - b);
+  const filter = params.filter ?? {};
+  let query = scoped
+    .select(ctx, 'clients', 'c')
+    .select('c.id')
+    .where('c.deleted_at', 'is', null)
+    .where('c.type', '<>', 'plan')
+    .where(clientVisible(ctx, 'c'))
+    .orderBy('c.id');
+  if (filter.status) query = query.where('c.status', 'in', filter.status);
+  if (filter.q !== undefined) query = query.where('c.name', 'ilike', likeContains(filter.q));
+  if (filter.group_id !== undefined)
+    query = query.where(
+      sql<boolean>`exists (select 1 from client_group_links l where l.company_id = c.company_id
+        and l.client_id = c.id and l.group_id = ${filter.group_id})`,
+    );
+  return (await query.execute()).map((r) => r.id);
+}
+
+async function lockedTemplate(ctx: Ctx, kind: WorkflowKind, id: number) {
+  const template = await repo.lockTemplate(ctx, kind, id);
+  if (!template) throw new jobs.JobFailed('the template was deleted while the job ran');
+  return template;
+}
+
+async function applyChunk(ctx: Ctx, kind: WorkflowKind, job: ClaimedJob, ids: number[]): Promise<Outcome> {
+  const params = job.params as JobParams;
+  const template = await lockedTemplate(ctx, kind, params.template_id);
+  const usable = await instances.usableClients(ctx, ids);
+  if (params.replace) await instances.teardownOthers(ctx, kind, template.id, usable);
+  const applied = await instances.claimApplications(ctx, template.id, usable, job.id);
+  if (kind === 'project_workflow') await projectsCreated(ctx, await instances.createProjects(ctx, template, applied));
+  const today = localToday(ctx.company.timezone);
+  await taskEvents(ctx, 'created', await instances.createInstances(ctx, template.id, applied, today));
+  const set = (xs: number[]) => new Set(xs);
+  const [usableSet, appliedSet] = [set(usable), set(applied)];
+  return {
+    failed: ids.filter((id) => !usableSet.has(id)),
+    skipped: usable.filter((id) => !appliedSet.has(id)),
+  };
+}
+
+/** Push: new masters become instances, changed masters refresh open instances, deleted ones drop untouched instances. */
+async function pushChunk(ctx: Ctx, kind: WorkflowKind, job: ClaimedJob, ids: number[]): Promise<Outcome> {
+  const template = await lockedTemplate(ctx, kind, (job.params as JobParams).template_id);
+  const today = localToday(ctx.company.timezone);
+  await taskEvents(ctx, 'created', await instances.createInstances(ctx, template.id, ids, today));
+  await taskEvents(ctx, 'updated', await instances.refreshInstances(ctx, template.id, ids));
+  await taskEvents(ctx, 'deleted', await instances.dropOrphanedInstances(ctx, template.id, ids));
+  return { failed: [], skipped: [] };
+}
+
+/** Adds a chunk's client lists to the job row, in the chunk's transaction. */
+async function recordClients(ctx: Ctx, jobId: number, outcome: Outcome): Promise<void> {
+  await scoped
+    .update(ctx, 'jobs')
+    .set({
+      skipped_count: sql<number>`coalesce(skipped_count, 0) + ${outcome.skipped.length}`,
+      skipped_client_ids: sql<number[]>`coalesce(skipped_client_ids, '{}') || ${outcome.skipped}::int[]`,
+      failed_client_ids: sql<number[]>`coalesce(failed_client_ids, '{}') || ${outcome.failed}::int[]`,
+    })
+    .where('id', '=', jobId)
+    .execute();
+}
+
+/**
+ * Runs the chunks from the job's committed progress on. A chunk's work and its progress commit together,
+ * so a job resumed after its process died carries on after the last committed chunk; the applications'
+ * primary key makes even a chunk run twice skip the clients it already applied.
+ */
+async function runChunks(
+  ctx: Ctx,
+  kind: WorkflowKind,
+  op: Operation,
+  job: ClaimedJob,
+  ids: number[],
+  signal?: AbortSignal,
+): Promise<void> {
+  let processed = job.processed_count;
+  let failed = job.failed_count ?? 0;
+  const step = op === 'apply' ? applyChunk : pushChunk;
+  for (let start = processed; start < ids.length; start += CHUNK) {
+    if (signal?.aborted) throw new jobs.Released();
+    const chunk = ids.slice(start, start + CHUNK);
+    const next = processed + chunk.length;
+    try {
+      const outcome = await inTransaction(ctx, async (tx) => {
+        await jobs.assertMayRun(tx, job);
+        const result = await step(tx, kind, job, chunk);
+        await jobs.advance(tx, job.id, processed, next, failed + result.failed.length);
+        if (recordsClients(kind, op)) await recordClients(tx, job.id, result);
+        return result;
+      });
+      failed += outcome.failed.length;
+    } catch (error) {
+      if (error instanceof jobs.LostClaim || error instanceof jobs.Refused || error instanceof jobs.JobFailed)
+        throw error;
+      // The chunk rolled back as a whole: its clients failed, the job goes on.
+      failed += chunk.length;
+      await inTransaction(ctx, async (tx) => {
+        await jobs.advance(tx, job.id, processed, next, failed);
+        if (recordsClients(kind, op)) await recordClients(tx, job.id, { failed: chunk, skipped: [] });
+      });
+    }
+    processed = next;
+  }
+}
+
+async function selectTargets(ctx: Ctx, kind: WorkflowKind, op: Operation, job: ClaimedJob): Promise<number[]> {
+  const params = job.params as JobParams;
+  if (op === 'apply') return applyTargets(ctx, params);
+  return instances.appliedClients(ctx, params.template_id, params.client_ids);
+}
+
+/** The handler of one engine's apply or push job; the selection is fixed on the job row at its first start. */
+export function workflowJob(kind: WorkflowKind, op: Operation): JobHandler {
+  return async (ctx, job, signal) => {
+    let ids = job.target_ids;
+    if (ids === null) {
+      ids = await selectTargets(ctx, kind, op, job);
+      await inTransaction(ctx, async (tx) => {
+        await jobs.setTargets(tx, job.id, ids!);
+        // Recorded from the start: an empty list then means none, not "not recorded".
+        if (recordsClients(kind, op)) await recordClients(tx, job.id, { failed: [], skipped: [] });
+      });
+      job = { ...job, processed_count: 0, failed_count: 0 };
+    }
+    await runChunks(ctx, kind, op, job, ids, signal);
+  };
+}

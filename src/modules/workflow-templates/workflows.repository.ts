@@ -1,0 +1,202 @@
+import { sql } from 'kysely';
+import type { Ctx } from '../../platform/context.ts';
+import { listPage } from '../../platform/lists.ts';
+import { likeContains, nextStamp } from '../../platform/sql.ts';
+import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import {
+  MASTER_LIST_OPTIONS,
+  TEMPLATE_LIST_OPTIONS,
+  type MasterTaskInput,
+  type MasterTaskRecord,
+  type TemplateRecord,
+  type WorkflowKind,
+} from './workflows.schemas.ts';
+
+export const templates = tenantTable('workflow_templates', { alias: 'w', softDelete: true });
+type TemplateQuery = BaseQuery<'workflow_templates', 'w'>;
+
+const LIST_ID: Record<WorkflowKind, string> = {
+  workflow_template: 'workflow-templates',
+  project_workflow: 'project-workflows',
+};
+
+const ofKind = (ctx: Ctx, kind: WorkflowKind) => templates.base(ctx).where('w.kind', '=', kind);
+
+function projectTemplate(query: TemplateQuery) {
+  return query.select([
+    'w.id',
+    'w.name',
+    'w.description',
+    'w.plan_client_id as client_id',
+    'w.project_type_id',
+    sql<number>`(select count(*)::int from workflow_master_tasks m join tasks mt on mt.company_id = m.company_id
+      and mt.id = m.task_id and mt.deleted_at is null where m.company_id = w.company_id and m.template_id = w.id)`.as(
+      'task_count',
+    ),
+    sql<number>`(select count(*)::int from workflow_applications a
+      where a.company_id = w.company_id and a.template_id = w.id)`.as('applied_client_count'),
+    'w.created_at',
+    'w.updated_at',
+  ]);
+}
+
+export function listTemplates(ctx: Ctx, kind: WorkflowKind, params: object) {
+  return listPage<TemplateRecord>(ctx, {
+    listId: LIST_ID[kind],
+    params,
+    options: TEMPLATE_LIST_OPTIONS,
+    idColumn: 'w.id',
+    project: projectTemplate,
+    base: (filters) => {
+      const q = ofKind(ctx, kind);
+      return filters.q === undefined ? q : q.where('w.name', 'ilike', likeContains(filters.q as string));
+    },
+  });
+}
+
+export async function findTemplate(ctx: Ctx, kind: WorkflowKind, id: number): Promise<TemplateRecord | undefined> {
+  return projectTemplate(ofKind(ctx, kind).where('w.id', '=', id)).executeTakeFirst() as Promise<
+    TemplateRecord | undefined
+  >;
+}
+
+export interface LockedTemplate {
+  id: number;
+  kind: WorkflowKind;
+  name: string;
+  plan_client_id: number | null;
+  project_type_id: number | null;
+}
+
+/** Locks a live template of this engine: apply, push and master-task writes of one template are serialised. */
+export function lockTemplate(ctx: Ctx, kind: WorkflowKind, id: number): Promise<LockedTemplate | undefined> {
+  return ofKind(ctx, kind)
+    .where('w.id', '=', id)
+    .select(['w.id', 'w.kind', 'w.name', 'w.plan_client_id', 'w.project_type_id'])
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** The template (plan) client a workflow template's master rows hang off; it is part of the template, not a customer. */
+export async function insertPlanClient(ctx: Ctx, name: string): Promise<number> {
+  const row = await scoped
+    .insert(ctx, 'clients', [{ name, type: 'plan', status: 'active' }])
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function renamePlanClient(ctx: Ctx, clientId: number, name: string): Promise<void> {
+  await scoped.update(ctx, 'clients').set({ name, updated_at: nextStamp() }).where('id', '=', clientId).execute();
+}
+
+export async function deletePlanClient(ctx: Ctx, clientId: number): Promise<void> {
+  await scoped
+    .update(ctx, 'clients')
+    .set({ deleted_at: sql<string>`now()`, updated_at: nextStamp() })
+    .where('id', '=', clientId)
+    .where('deleted_at', 'is', null)
+    .execute();
+}
+
+// ---- master tasks --------------------------------------------------------------------------------------------
+
+const masters = (ctx: Ctx, templateId: number) =>
+  scoped
+    .select(ctx, 'tasks', 't')
+    .innerJoin('workflow_master_tasks as m', (join) =>
+      join.onRef('m.company_id', '=', 't.company_id').onRef('m.task_id', '=', 't.id'),
+    )
+    .where('m.template_id', '=', templateId)
+    .where('t.deleted_at', 'is', null);
+
+const projectMaster = (query: ReturnType<typeof masters>) =>
+  query.select([
+    't.id',
+    'm.template_id',
+    't.title',
+    't.description',
+    't.type',
+    't.topic_id',
+    't.is_important',
+    't.is_extra',
+    't.estimation',
+    't.workflow_role_ids',
+    'm.due_in_days',
+    't.created_at',
+    't.updated_at',
+  ]);
+
+export function listMasters(ctx: Ctx, templateId: number, params: object) {
+  return listPage<MasterTaskRecord>(ctx, {
+    listId: 'workflow-master-tasks',
+    params,
+    options: MASTER_LIST_OPTIONS,
+    idColumn: 't.id',
+    project: projectMaster,
+    base: () => masters(ctx, templateId),
+  });
+}
+
+export async function findMaster(ctx: Ctx, templateId: number, taskId: number) {
+  return projectMaster(masters(ctx, templateId).where('t.id', '=', taskId)).executeTakeFirst() as Promise<
+    MasterTaskRecord | undefined
+  >;
+}
+
+/** The task columns a master task input sets (due_in_days lives on the link row). */
+function taskColumns(input: MasterTaskInput) {
+  const columns: Record<string, unknown> = {};
+  for (const key of ['title', 'description', 'type', 'topic_id', 'is_important', 'is_extra', 'estimation'] as const)
+    if (input[key] !== undefined) columns[key] = input[key];
+  if (input.workflow_role_ids !== undefined) columns.workflow_role_ids = input.workflow_role_ids;
+  return columns;
+}
+
+export async function insertMaster(
+  ctx: Ctx,
+  template: LockedTemplate,
+  input: MasterTaskInput & { title: string },
+): Promise<number> {
+  const task = await scoped
+    .insert(ctx, 'tasks', [
+      { ...taskColumns(input), title: input.title, template_kind: template.kind, client_id: template.plan_client_id },
+    ])
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await scoped
+    .insert(ctx, 'workflow_master_tasks', [
+      { task_id: task.id, template_id: template.id, due_in_days: input.due_in_days ?? null },
+    ])
+    .execute();
+  return task.id;
+}
+
+export async function updateMaster(ctx: Ctx, taskId: number, input: MasterTaskInput): Promise<void> {
+  await scoped
+    .update(ctx, 'tasks')
+    .set({ ...taskColumns(input), updated_at: nextStamp() })
+    .where('id', '=', taskId)
+    .execute();
+  // A changed offset is a change of the master: its updated_at moved on above, so push sees it.
+  if (input.due_in_days !== undefined)
+    await scoped
+      .update(ctx, 'workflow_master_tasks')
+      .set({ due_in_days: input.due_in_days })
+      .where('task_id', '=', taskId)
+      .execute();
+}
+
+export async function deleteMasters(ctx: Ctx, taskIds: readonly number[]): Promise<void> {
+  if (taskIds.length === 0) return;
+  await scoped
+    .update(ctx, 'tasks')
+    .set({ deleted_at: sql<string>`now()`, updated_at: nextStamp() })
+    .where('id', 'in', [...taskIds])
+    .where('deleted_at', 'is', null)
+    .execute();
+}
+
+export async function liveMasterIds(ctx: Ctx, templateId: number): Promise<number[]> {
+  return (await masters(ctx, templateId).select('t.id').execute()).map((r) => r.id);
+}

@@ -1,0 +1,58 @@
+import type { Readable, Writable } from 'node:stream';
+import path from 'node:path';
+import type { Config } from '../../config.ts';
+import { LocalBlobStore } from './local.ts';
+import { S3BlobStore } from './s3.ts';
+
+/** A byte range, both ends inclusive (as HTTP Range and S3 GetObject count them). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * Bytes on their way into the store under a key not yet known (content addressing: the key is the hash of
+ * what is being written). Write to `stream`, then commit under the key, or discard; either way nothing is left
+ * behind but a complete blob.
+ */
+export interface StagedBlob {
+  stream: Writable;
+  /** Makes the written bytes the blob `key` (durably); a blob already stored under the key is kept as it is. */
+  commit(key: string): Promise<void>;
+  /** Throws the written bytes away (safe to call after commit and more than once). */
+  discard(): Promise<void>;
+}
+
+/** Content-keyed blob storage; every byte moves as a stream, never as one buffer. */
+export interface BlobStore {
+  readonly kind: 'local' | 's3';
+  stage(): Promise<StagedBlob>;
+  put(key: string, body: Readable): Promise<void>;
+  get(key: string, range?: ByteRange): Promise<Readable>;
+  stat(key: string): Promise<{ size: number } | undefined>;
+  delete(key: string): Promise<void>;
+}
+
+/** Keys are content hashes or similar tokens: nothing that could climb out of a folder or name a bucket path. */
+const KEY = /^[a-z0-9][a-z0-9_-]{3,127}$/;
+
+export function assertKey(key: string): void {
+  if (!KEY.test(key)) throw new Error(`invalid blob key "${key}"`);
+}
+
+const stores = new WeakMap<Config, BlobStore>();
+
+/** The store the configuration names (S3-compatible when configured, else the local disk), one per configuration. */
+export function storageFor(config: Config): BlobStore {
+  let store = stores.get(config);
+  if (!store) {
+    const staging = path.join(config.dataDir, 'tmp');
+    store = config.storage.s3
+      ? new S3BlobStore(config.storage.s3, staging)
+      : new LocalBlobStore(path.join(config.dataDir, 'blobs'), staging);
+    stores.set(config, store);
+  }
+  return store;
+}
+
+export { LocalBlobStore, S3BlobStore };

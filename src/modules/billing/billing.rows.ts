@@ -37,7 +37,9 @@ export function timeRows(lines: readonly WorkLine[], terms: Map<number, RowTerms
   const groups = new Map<string, WorkLine[]>();
   for (const line of lines) {
     const key = `${line.row_id}|${line.summarized ? '' : line.task_id}|${line.price}`;
-    groups.set(key, [...(groups.get(key) ?? []), line]);
+    const group = groups.get(key);
+    if (group) group.push(line);
+    else groups.set(key, [line]);
   }
   return [...groups.values()].map((group) => {
     const first = group[0]!;

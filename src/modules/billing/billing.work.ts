@@ -21,6 +21,15 @@ export interface WorkWindow {
   clientId?: number;
 }
 
+/**
+ * Settings for one big read, local to its transaction: no JIT (compiling these plans cost up to a second and saved
+ * nothing), a plan made for the window at hand rather than a prepared statement's generic one, and room to hash
+ * the groups in memory instead of sorting them on disk.
+ */
+export const bigReadSettings = (ctx: Ctx) =>
+  sql`select set_config('jit', 'off', true), set_config('plan_cache_mode', 'force_custom_plan', true),
+             set_config('work_mem', '64MB', true)`.execute(ctx.db);
+
 /** A period's first day for a contract's invoice_period (calendar aligned). */
 export const periodStart = (day: RawBuilder<unknown>, period: RawBuilder<unknown>) => sql<string>`(case ${period}
   when 'quarter' then date_trunc('quarter', ${day})
@@ -54,7 +63,8 @@ function contractsSql(ctx: Ctx, w: WorkWindow) {
          and (k.date_from is null or k.date_from <= ${w.to}::date)
          and (k.date_until is null or k.date_until >= ${w.from}::date)),
     cr as materialized (
-      select r.id as row_id, k.*, r.product_id, r.quantity, coalesce(r.invoice_time_min, 0) as min_minutes,
+      select r.id as row_id, k.*, r.product_id, r.quantity, r.discount_rate, r.net_price as row_net_price,
+             coalesce(r.invoice_time_min, 0) as min_minutes,
              p.bill_by is not distinct from 'hour' as hourly, coalesce(p.billable_filter, 'billable') as filter,
              case when p.topics is null or jsonb_array_length(p.topics) = 0 then null else p.topics end as topics
         from k join contract_rows r on r.company_id = ${ctx.companyId} and r.contract_id = k.contract_id
@@ -66,29 +76,37 @@ function contractsSql(ctx: Ctx, w: WorkWindow) {
       select * from h where h.client_id in (select client_id from h group by client_id having count(*) > 1))`;
 }
 
-/** Each row's price over time: intervals [from_day, until_day) with the price that holds in each (few per row). */
-function pricesSql(ctx: Ctx) {
-  const priceOn = (day: RawBuilder<unknown>) => sql`coalesce(
-      (select rp.net_price from contract_row_prices rp where rp.company_id = ${ctx.companyId}
-          and rp.contract_row_id = hb.row_id and rp.active_from <= ${day} order by rp.active_from desc, rp.id desc limit 1),
-      (select r.net_price from contract_rows r where r.company_id = ${ctx.companyId} and r.id = hb.row_id),
-      (select pp.net_price from product_prices pp where pp.company_id = ${ctx.companyId}
-          and pp.product_id = hb.product_id and pp.active_from <= ${day}
-          and (pp.currency = hb.currency or (pp.currency is null and hb.currency = ${ctx.company.currency}::text))
-        order by pp.active_from desc, pp.currency is null, pp.id desc limit 1))`;
+/**
+ * The price over time of the rows in `rows` (h: the hourly rows; fr: the fees): intervals [from_day, until_day)
+ * with the price that holds in each (few per row). A row with its own net_price never falls back to the product,
+ * so the product's dates do not split it; the product's price is looked up once per product, currency and date,
+ * not once per contract row (a company's thousands of contracts usually share a few products).
+ */
+function pricesSql(ctx: Ctx, rows: 'h' | 'fr') {
   return sql`hb as (
-      select distinct cr.row_id, cr.product_id, cr.currency, b.day
-        from cr cross join lateral (
+      select distinct c.row_id, c.product_id, c.currency, c.row_net_price, b.day
+        from ${sql.table(rows)} c cross join lateral (
           select '-infinity'::date as day
           union all select rp.active_from from contract_row_prices rp
-           where rp.company_id = ${ctx.companyId} and rp.contract_row_id = cr.row_id
+           where rp.company_id = ${ctx.companyId} and rp.contract_row_id = c.row_id
           union all select pp.active_from from product_prices pp
-           where pp.company_id = ${ctx.companyId} and pp.product_id = cr.product_id) b),
+           where pp.company_id = ${ctx.companyId} and pp.product_id = c.product_id and c.row_net_price is null) b),
+    pd as (
+      select d.product_id, d.currency, d.day, (select pp.net_price from product_prices pp
+          where pp.company_id = ${ctx.companyId} and pp.product_id = d.product_id
+            and pp.active_from <= greatest(d.day, '0001-01-01'::date)
+            and (pp.currency = d.currency or (pp.currency is null and d.currency = ${ctx.company.currency}::text))
+          order by pp.active_from desc, pp.currency is null, pp.id desc limit 1) as price
+        from (select distinct hb.product_id, hb.currency, hb.day from hb
+               where hb.row_net_price is null and hb.product_id is not null) d),
     iv as materialized (
       select hb.row_id, hb.day as from_day,
              coalesce(lead(hb.day) over (partition by hb.row_id order by hb.day), 'infinity'::date) as until_day,
-             ${priceOn(sql`greatest(hb.day, '0001-01-01'::date)`)} as price
-        from hb)`;
+             coalesce((select rp.net_price from contract_row_prices rp where rp.company_id = ${ctx.companyId}
+                          and rp.contract_row_id = hb.row_id and rp.active_from <= greatest(hb.day, '0001-01-01'::date)
+                        order by rp.active_from desc, rp.id desc limit 1),
+                      hb.row_net_price, pd.price) as price
+        from hb left join pd on pd.product_id = hb.product_id and pd.currency = hb.currency and pd.day = hb.day)`;
 }
 
 /** Whether hourly row r takes entry e (its contract covers the day, the topic and the billable filter agree). */
@@ -97,29 +115,40 @@ const takes = (r: string) =>
          and (${r}.topics is null or ${r}.topics @> to_jsonb(e.topic_id))
          and (${r}.filter = 'all' or (${r}.filter = 'billable') = e.billable)`);
 
-/** Unbilled closed entries of contracted clients in the window, matched to their hourly row and priced. */
+/** With a client named (the engine), only the entries of its tasks are read (by the task index). */
+function clientEntries(ctx: Ctx, w: WorkWindow) {
+  if (w.clientId === undefined) return sql``;
+  return sql`and e.task_id in (select t.id from tasks t where t.company_id = ${ctx.companyId}
+                                 and t.client_id = ${w.clientId}::int)`;
+}
+
+/**
+ * Unbilled closed entries of contracted clients in the window, matched to their hourly row and priced. Every
+ * per-entry value (the local day, the seconds) is computed once, in ew, and what the later joins compare is plain
+ * columns: the report reads hundreds of thousands of entries, so each expression repeated per join costs seconds.
+ */
 export function workSql(ctx: Ctx, w: WorkWindow) {
   const tz = ctx.company.timezone;
-  return sql`with ${contractsSql(ctx, w)}, ${pricesSql(ctx)},
+  return sql`with ${contractsSql(ctx, w)}, ${pricesSql(ctx, 'h')},
     -- Materialized so the window's entries are read by their start (one index range) before any join.
     ew as materialized (
-      select e.id, e.task_id, e.person_id, e."end", e.billable, e.start,
+      select e.id, e.task_id, e.person_id, e."end", e.billable, (e.start at time zone ${tz})::date as day,
              coalesce(e.duration, extract(epoch from e."end" - e.start)::int) as secs
         from time_entries e
        where e.company_id = ${ctx.companyId} and e.deleted_at is null and e."end" is not null
          and e.start >= (${w.from}::date::timestamp at time zone ${tz})
-         and e.start < ((${w.to}::date + 1)::timestamp at time zone ${tz})),
+         and e.start < ((${w.to}::date + 1)::timestamp at time zone ${tz}) ${clientEntries(ctx, w)}
+         and not exists (select 1 from invoice_row_entries l
+                          where l.company_id = ${ctx.companyId} and l.time_entry_id = e.id)),
     e as (
-      select e.id, e.task_id, t.client_id, t.topic_id, t.title, e.person_id, e."end", e.secs,
-             (e.billable = 1 and coalesce(tp.billable, 1) = 1) as billable,
-             (e.start at time zone ${tz})::date as day
+      select e.id, e.task_id, t.client_id, t.topic_id, t.title, e.person_id, e."end", e.secs, e.day,
+             (e.billable = 1 and coalesce(tp.billable, 1) = 1) as billable
         from ew e
         join tasks t on t.company_id = ${ctx.companyId} and t.id = e.task_id and t.deleted_at is null
-        left join topics tp on tp.company_id = t.company_id and tp.id = t.topic_id
-       where not exists (select 1 from invoice_row_entries l
-                          where l.company_id = ${ctx.companyId} and l.time_entry_id = e.id)),
+        left join topics tp on tp.company_id = t.company_id and tp.id = t.topic_id),
     m as (
-      select e.*, h.row_id, h.contract_id, h.invoice_period, h.invoice_day, h.summarized,
+      select e.*, h.row_id, h.contract_id, h.invoice_period, h.invoice_day,
+             h.summarized, h.currency, h.discount_rate,
              greatest(case when h.rounding > 0 then ceil(e.secs / (h.rounding * 60.0)) * h.rounding * 60
                            else e.secs end, h.min_minutes * 60)::bigint as billed_secs
         from e join h on h.client_id = e.client_id and ${takes('h')}
@@ -131,7 +160,8 @@ export function workSql(ctx: Ctx, w: WorkWindow) {
 
 /** Periodic fees: every non-hourly row of a contract in force, for each of its periods overlapping the window. */
 export function feesSql(ctx: Ctx, w: WorkWindow) {
-  return sql`with ${contractsSql(ctx, w)}, ${pricesSql(ctx)},
+  return sql`with ${contractsSql(ctx, w)},
+    fr as (select * from cr where not cr.hourly), ${pricesSql(ctx, 'fr')},
     f as (
       select cr.*, p_.from_day as period_from, iv.price,
              ((p_.from_day + ${periodLength(sql.ref('cr.invoice_period'))})::date - 1) as period_until

@@ -1,7 +1,31 @@
 import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { scoped } from '../../platform/tenant-table.ts';
-import { feeQuantitySql, feesSql, periodStart, workSql, type WorkWindow } from './billing.work.ts';
+import { bigReadSettings, feeQuantitySql, feesSql, periodStart, workSql, type WorkWindow } from './billing.work.ts';
+
+/**
+ * Runs fn in a transaction of its own with bigReadSettings. Inside a request's transaction (the KPI refresh) it
+ * runs in a savepoint instead, so that a failing query does not abort the request and the per-client retry can
+ * still run; the settings then hold until that request ends, which only affects its later reads.
+ */
+export async function asBigRead<T>(ctx: Ctx, fn: (tx: Ctx) => Promise<T>): Promise<T> {
+  if (!ctx.db.isTransaction)
+    return (ctx.db as Db).transaction().execute(async (db) => {
+      await bigReadSettings({ ...ctx, db });
+      return fn({ ...ctx, db });
+    });
+  await sql`savepoint big_read`.execute(ctx.db);
+  try {
+    await bigReadSettings(ctx);
+    const result = await fn(ctx);
+    await sql`release savepoint big_read`.execute(ctx.db);
+    return result;
+  } catch (error) {
+    await sql`rollback to savepoint big_read`.execute(ctx.db);
+    throw error;
+  }
+}
 
 /** Unbilled value of one contract for one period, as the engine would bill it (same grouping, same rounding). */
 export interface MissedPart {
@@ -19,7 +43,9 @@ export interface MissedPart {
 
 /**
  * Time not billed, grouped as the engine groups rows (contract row, task unless summarized, price) so that each
- * group's net is rounded exactly as its invoice row would be, then added up per contract and period.
+ * group's net is rounded exactly as its invoice row would be, then added up per contract and period. Everything
+ * else an item names follows from the contract row, so the big grouping keys on four columns and the contract's
+ * terms are joined to the (far fewer) groups afterwards.
  */
 export async function missedWork(ctx: Ctx, w: WorkWindow): Promise<MissedPart[]> {
   return (await missedWorkSql(ctx, w).execute(ctx.db)).rows;
@@ -28,18 +54,15 @@ export async function missedWork(ctx: Ctx, w: WorkWindow): Promise<MissedPart[]>
 export function missedWorkSql(ctx: Ctx, w: WorkWindow) {
   return sql<MissedPart>`${workSql(ctx, w)},
     tl as (
-      select w.client_id, w.contract_id, w.invoice_period, w.invoice_day, w.row_id,
-             ${periodStart(sql.ref('w.day'), sql.ref('w.invoice_period'))} as period_from,
+      select w.row_id, ${periodStart(sql.ref('w.day'), sql.ref('w.invoice_period'))} as period_from,
              case when w.summarized then 0 else w.task_id end as task_key, w.price,
              sum(w.billed_secs) as secs, count(*)::int as n
-        from w group by 1, 2, 3, 4, 5, 6, 7, 8)
-    select tl.client_id, tl.contract_id, tl.invoice_period, tl.invoice_day, k.currency,
+        from w group by 1, 2, 3, 4)
+    select h.client_id, h.contract_id, h.invoice_period, h.invoice_day, h.currency,
            tl.period_from::text as period_from, sum(tl.secs)::text as seconds, sum(tl.n)::int as entries,
            sum(case when tl.price is null then tl.n else 0 end)::int as unpriced,
-           coalesce(sum(round(round(tl.secs / 3600.0, 4) * tl.price * (1 - r.discount_rate / 100), 2)), 0)::text as value
-      from tl
-      join k on k.contract_id = tl.contract_id
-      join contract_rows r on r.company_id = ${ctx.companyId} and r.id = tl.row_id
+           coalesce(sum(round(round(tl.secs / 3600.0, 4) * tl.price * (1 - h.discount_rate / 100), 2)), 0)::text as value
+      from tl join h on h.row_id = tl.row_id
      group by 1, 2, 3, 4, 5, 6`;
 }
 

@@ -52,9 +52,8 @@ export function windowOf(ctx: Ctx, query: MissedQuery): WorkWindow {
 /** A failure of the data (a value that cannot be read), as opposed to the database being unreachable. */
 const dataFailure = (error: unknown) => /^(22|23|42|XX)/.test(String((error as { code?: unknown })?.code ?? ''));
 
-async function partsOf(ctx: Ctx, w: WorkWindow) {
-  return [...(await repo.missedWork(ctx, w)), ...(await repo.missedFees(ctx, w))];
-}
+const partsOf = (ctx: Ctx, w: WorkWindow) =>
+  repo.asBigRead(ctx, async (tx) => [...(await repo.missedWork(tx, w)), ...(await repo.missedFees(tx, w))]);
 
 /**
  * One set-based pass for every client; should one client's data break it, each client is computed on its own

@@ -5,6 +5,7 @@ import { gen, largest, missing, tag } from './scenario-kit.ts';
 import { contractCreate, invoiceFinalize } from './scenarios-finance.ts';
 import { billClient, kpiSummary, missedBilling } from './scenarios-billing.ts';
 import { workflowApply } from './scenarios-workflows.ts';
+import { filesTransfer } from './scenarios-files.ts';
 import type { Row } from './report.ts';
 import type { Memory } from './child.ts';
 
@@ -250,6 +251,7 @@ export const SCENARIOS: Scenario[] = [
   billClient,
   kpiSummary,
   workflowApply,
+  filesTransfer,
 ];
 
 export function selectScenarios(only: string[] | undefined): Scenario[] {

@@ -40,7 +40,7 @@ export function startBackground(options: BackgroundOptions): Background {
     ? startDeliveryWorker({ databaseUrl, config, log, shapes: registry.eventShapes })
     : undefined;
   const jobs = startJobRunner({ db, log, handlers: registry.jobs, services: { config } });
-  const periodic = startPeriodic({ db, log, tasks: periodicTasks(registry) });
+  const periodic = startPeriodic({ db, log, tasks: periodicTasks(registry), services: { config } });
   return {
     stop: async () => {
       await Promise.all([deliveries?.stop(), jobs.stop(), periodic.stop()]);

@@ -1,7 +1,7 @@
 import type { Executor } from '../db/database.ts';
 import { purgeExpiredEvents } from '../platform/events.ts';
 import { purgeExpiredIdempotency } from '../platform/idempotency.ts';
-import type { PeriodicTask, Registry } from '../platform/modules.ts';
+import type { JobServices, PeriodicTask, Registry } from '../platform/modules.ts';
 import type { Log } from './log.ts';
 
 const MINUTE = 60_000;
@@ -23,9 +23,10 @@ export async function runPeriodicOnce(
   db: Executor,
   tasks: readonly PeriodicTask[],
   now = new Date(),
+  services?: JobServices,
 ): Promise<Record<string, Outcome>> {
   const outcomes: Record<string, Outcome> = {};
-  for (const task of tasks) outcomes[task.name] = await task.run(db, now);
+  for (const task of tasks) outcomes[task.name] = await task.run(db, now, services);
   return outcomes;
 }
 
@@ -44,12 +45,17 @@ export interface PeriodicRunner {
  * Runs every task at start and then every `everyMs` (counted from the start of its previous run; a slow
  * run is never overlapped by the next). Errors are logged and the task runs again on schedule.
  */
-export function startPeriodic(options: { db: Executor; log: Log; tasks: readonly PeriodicTask[] }): PeriodicRunner {
-  const { db, log } = options;
+export function startPeriodic(options: {
+  db: Executor;
+  log: Log;
+  tasks: readonly PeriodicTask[];
+  services?: JobServices;
+}): PeriodicRunner {
+  const { db, log, services } = options;
   const shutdown = new AbortController();
   const runOnce = async (task: PeriodicTask) => {
     try {
-      const outcome = await task.run(db, new Date());
+      const outcome = await task.run(db, new Date(), services);
       if (worthLogging(outcome))
         log.info(
           { task: task.name, ...(typeof outcome === 'number' ? { count: outcome } : outcome) },

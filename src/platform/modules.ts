@@ -30,7 +30,8 @@ export type JobHandler = (ctx: Ctx, job: ClaimedJob, signal?: AbortSignal, servi
 export interface PeriodicTask {
   name: string;
   everyMs: number;
-  run: (db: Executor, now: Date) => Promise<Record<string, number> | number | void>;
+  /** `services`: what the running process offers (its storage settings), as a job handler gets them. */
+  run: (db: Executor, now: Date, services?: JobServices) => Promise<Record<string, number> | number | void>;
 }
 
 /** Runs in the transaction that creates a company (default records of a module). */

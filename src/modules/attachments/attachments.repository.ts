@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { likeContains, nextStamp } from '../../platform/sql.ts';
@@ -74,4 +75,22 @@ export async function settle(ctx: Ctx, id: number, status: 'ready' | 'failed', r
     .where('id', '=', id)
     .where('status', '=', 'processing')
     .execute();
+}
+
+/**
+ * Of `keys` (blob keys, i.e. SHA-256s), those an attachment still names: a live one, or one deleted after
+ * `deletedAfter` (a recent delete keeps its bytes through the grace period).
+ */
+export async function referencedBlobs(db: Executor, keys: readonly string[], deletedAfter: Date): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  // tenant: deliberate SQL. Blobs are content-addressed across companies (the same bytes are stored once), so
+  // whether any company still needs them is a question about every company; nothing here reaches a response.
+  const rows = await db
+    .selectFrom('attachments')
+    .select('sha256')
+    .distinct()
+    .where('sha256', 'in', [...keys])
+    .where((eb) => eb.or([eb('deleted_at', 'is', null), eb('deleted_at', '>', deletedAfter.toISOString())]))
+    .execute();
+  return new Set(rows.map((r) => r.sha256));
 }

@@ -1,4 +1,5 @@
 import { defineModule } from '../../platform/modules.ts';
+import { SWEEP_EVERY_MS, sweepOrphans } from './attachments.cleanup.ts';
 import attachmentRoutes from './attachments.routes.ts';
 import { VERIFY_JOB, verifyAttachment } from './attachments.verify.ts';
 
@@ -7,4 +8,6 @@ export default defineModule({
   entity: 'attachment',
   routes: attachmentRoutes,
   jobs: { [VERIFY_JOB]: verifyAttachment },
+  // Blobs no record names (an upload whose record never committed, attachments deleted long ago).
+  periodic: [{ name: 'attachment-orphans', everyMs: SWEEP_EVERY_MS, run: sweepOrphans }],
 });

@@ -1,3 +1,4 @@
+import { customFieldConditions } from '../custom-fields/index.ts';
 import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
@@ -51,6 +52,7 @@ function applyFilters(query: Query, filters: Record<string, unknown>) {
       eb.or([eb('ct.name', 'ilike', like), eb('ct.surname', 'ilike', like), eb('ct.email', 'ilike', like)]),
     );
   }
+  for (const condition of customFieldConditions(filters, 'ct')) q = q.where(condition);
   return q;
 }
 

@@ -1,3 +1,4 @@
+import { customFieldFilterSchema } from '../custom-fields/index.ts';
 import { Type, type Static } from 'typebox';
 import {
   CustomFields,
@@ -64,12 +65,16 @@ export const CONTACT_LIST_OPTIONS = {
   defaultSort: 'id',
 };
 export const CONTACT_FILTERS = ['client_id', 'email', 'q'] as const;
-export const ContactListQuery = listQuery(
-  {
-    client_id: Type.Optional(Id('Client id')),
-    email: Type.Optional(Type.String({ maxLength: 255, description: 'Exact e-mail (case-insensitive)' })),
-    q: Type.Optional(Type.String({ maxLength: 255, description: 'Name, surname or e-mail contains' })),
-  },
-  CONTACT_LIST_OPTIONS,
-);
+// custom_fields[<name>]=<value> filters (issue 12, decision 0028) ride on patternProperties next to the named ones.
+export const ContactListQuery = {
+  ...listQuery(
+    {
+      client_id: Type.Optional(Id('Client id')),
+      email: Type.Optional(Type.String({ maxLength: 255, description: 'Exact e-mail (case-insensitive)' })),
+      q: Type.Optional(Type.String({ maxLength: 255, description: 'Name, surname or e-mail contains' })),
+    },
+    CONTACT_LIST_OPTIONS,
+  ),
+  ...customFieldFilterSchema,
+};
 export type ContactListParams = Static<typeof ContactListQuery>;

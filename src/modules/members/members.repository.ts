@@ -1,3 +1,4 @@
+import { customFieldConditions } from '../custom-fields/index.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage } from '../../platform/lists.ts';
@@ -77,6 +78,7 @@ function applyFilters(query: Query, filters: Record<string, unknown>) {
       eb.or([eb('p.name', 'ilike', like), eb('p.surname', 'ilike', like), eb('p.email', 'ilike', like)]),
     );
   }
+  for (const condition of customFieldConditions(filters, 'm')) q = q.where(condition);
   return q;
 }
 

@@ -1,3 +1,4 @@
+import { customFieldFilterSchema } from '../custom-fields/index.ts';
 import { Type, type Static } from 'typebox';
 import { CustomFields, DateOnly, EnumList, Id, Name, Nullable, Text, Timestamp } from '../../platform/fields.ts';
 import { listQuery } from '../../platform/lists.ts';
@@ -72,6 +73,8 @@ export const MemberCreate = Type.Object(
     ext_user_id: Type.Optional(Text('Id in an external system')),
     member_type: Type.Optional(Text('Company-defined member type')),
     hr_lead_id: Type.Optional(HrLead),
+    custom_fields: Type.Optional(CustomFields),
+    fields: Type.Optional(CustomFields),
   },
   { additionalProperties: false, title: 'MemberCreate' },
 );
@@ -100,6 +103,8 @@ export const MemberUpdate = Type.Object(
     locale_code: Type.Optional(Text('Locale, e.g. en', 16)),
     flextime_credit: Type.Optional(CreditIn('Flextime credit')),
     vacation_credit: Type.Optional(CreditIn('Vacation credit')),
+    custom_fields: Type.Optional(CustomFields),
+    fields: Type.Optional(CustomFields),
   },
   { additionalProperties: false, title: 'MemberUpdate' },
 );
@@ -110,14 +115,18 @@ export const MEMBER_LIST_OPTIONS = {
   defaultSort: 'id',
 };
 export const MEMBER_FILTERS = ['status', 'role', 'q'] as const;
-export const MemberListQuery = listQuery(
-  {
-    status: Type.Optional(EnumList(MEMBER_STATUSES, 'Status filter')),
-    role: Type.Optional(EnumList(MEMBER_ROLES, 'Role filter')),
-    q: Type.Optional(
-      Type.String({ maxLength: 255, description: 'Name, surname or e-mail contains (case-insensitive)' }),
-    ),
-  },
-  MEMBER_LIST_OPTIONS,
-);
+// custom_fields[<name>]=<value> filters (issue 12, decision 0028) ride on patternProperties next to the named ones.
+export const MemberListQuery = {
+  ...listQuery(
+    {
+      status: Type.Optional(EnumList(MEMBER_STATUSES, 'Status filter')),
+      role: Type.Optional(EnumList(MEMBER_ROLES, 'Role filter')),
+      q: Type.Optional(
+        Type.String({ maxLength: 255, description: 'Name, surname or e-mail contains (case-insensitive)' }),
+      ),
+    },
+    MEMBER_LIST_OPTIONS,
+  ),
+  ...customFieldFilterSchema,
+};
 export type MemberListParams = Static<typeof MemberListQuery>;

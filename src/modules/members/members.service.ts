@@ -6,6 +6,8 @@ import { assertFresh, type Precondition } from '../../platform/preconditions.ts'
 import { hasTier } from '../../platform/scopes.ts';
 import type { RowChanges } from '../../platform/tenant-table.ts';
 import { initialsOf } from '../companies/index.ts';
+import { assertCustomFieldValues } from '../custom-fields/index.ts';
+import { customFieldsInput } from '../../platform/fields.ts';
 import { CREDIT_LIMIT, type MemberCreateBody, type MemberRecord, type MemberUpdateBody } from './members.schemas.ts';
 import * as repo from './members.repository.ts';
 
@@ -78,6 +80,24 @@ function assertMayWrite(ctx: Ctx, personId: number | null): void {
   throw new AppError('FORBIDDEN', `A personal key of a plain member cannot ${what}`, { reason: 'MEMBER_RIGHTS' });
 }
 
+/**
+ * The body's custom_fields (or its alias fields), checked against the company's member definitions, as the
+ * column change; the two keys are taken out of `rest` so they never reach the row as they are.
+ */
+async function customColumns(
+  ctx: Ctx,
+  body: MemberCreateBody | MemberUpdateBody,
+): Promise<Pick<RowChanges<'members'>, 'custom_fields'>> {
+  const custom = customFieldsInput(body);
+  if (custom.both)
+    throw new AppError('VALIDATION_ERROR', 'Send custom_fields or its alias fields, not both', {
+      reason: 'DUPLICATE_ALIAS',
+      field: 'custom_fields',
+    });
+  await assertCustomFieldValues(ctx, 'member', body);
+  return custom.present ? { custom_fields: custom.value } : {};
+}
+
 async function checkHrLead(ctx: Ctx, hrLeadId: number | null | undefined): Promise<void> {
   if (hrLeadId === null || hrLeadId === undefined) return;
   if (!(await repo.isMemberPerson(ctx, hrLeadId))) throw invalidReference('person', 'hr_lead_id', hrLeadId);
@@ -97,10 +117,12 @@ export async function createMember(ctx: Ctx, body: MemberCreateBody): Promise<Me
   assertMayWrite(ctx, null);
   return inTransaction(ctx, async (tx) => {
     await checkHrLead(tx, body.hr_lead_id);
-    const { name, surname = null, email = null, ...memberFields } = body;
+    const custom = await customColumns(tx, body);
+    const { name, surname = null, email = null, custom_fields: _c, fields: _f, ...memberFields } = body;
     const personId = await repo.people.insert(tx, { name, surname, email, phone: null });
     const id = await repo.members.insert(tx, {
       ...memberFields,
+      ...custom,
       person_id: personId,
       initials: initialsOf(name, surname),
       role: 'member',
@@ -123,9 +145,11 @@ async function applyUpdate(
     status: _status,
     flextime_credit: _f,
     vacation_credit: _v,
+    custom_fields: _c,
+    fields: _a,
     ...memberFields
   } = body;
-  const columns: RowChanges<'members'> = { ...memberFields, ...credits };
+  const columns: RowChanges<'members'> = { ...memberFields, ...credits, ...(await customColumns(ctx, body)) };
   const person: RowChanges<'people'> = {};
   if (name !== undefined) person.name = name;
   if (surname !== undefined) person.surname = surname;

@@ -1,3 +1,4 @@
+import { customFieldConditions } from '../custom-fields/index.ts';
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
@@ -33,6 +34,7 @@ function applyFilters(query: Query, filters: Record<string, unknown>) {
   if (filters.manager_id !== undefined) q = q.where('p.manager_id', '=', filters.manager_id as number);
   if (filters.project_type_id !== undefined) q = q.where('p.project_type_id', '=', filters.project_type_id as number);
   if (filters.q !== undefined) q = q.where('p.name', 'ilike', likeContains(filters.q as string));
+  for (const condition of customFieldConditions(filters, 'p')) q = q.where(condition);
   return q;
 }
 

@@ -1,3 +1,4 @@
+import { customFieldFilterSchema } from '../custom-fields/index.ts';
 import { Type, type Static } from 'typebox';
 import { CustomFields, EnumList, Id, mapOptional, Name, Nullable, Text, Timestamp } from '../../platform/fields.ts';
 import { listQuery } from '../../platform/lists.ts';
@@ -83,13 +84,17 @@ export const PROJECT_LIST_OPTIONS = {
   defaultSort: 'id',
 };
 export const PROJECT_FILTERS = ['status', 'client_id', 'manager_id', 'project_type_id', 'q'] as const;
-export const ProjectListQuery = listQuery(
-  {
-    status: Type.Optional(EnumList(PROJECT_STATUSES, 'Status filter')),
-    client_id: Type.Optional(Id('Client id')),
-    manager_id: Type.Optional(Id('Managing person id')),
-    project_type_id: Type.Optional(Id('Project type id')),
-    q: Type.Optional(Type.String({ maxLength: 255, description: 'Name contains (case-insensitive)' })),
-  },
-  PROJECT_LIST_OPTIONS,
-);
+// custom_fields[<name>]=<value> filters (issue 12, decision 0028) ride on patternProperties next to the named ones.
+export const ProjectListQuery = {
+  ...listQuery(
+    {
+      status: Type.Optional(EnumList(PROJECT_STATUSES, 'Status filter')),
+      client_id: Type.Optional(Id('Client id')),
+      manager_id: Type.Optional(Id('Managing person id')),
+      project_type_id: Type.Optional(Id('Project type id')),
+      q: Type.Optional(Type.String({ maxLength: 255, description: 'Name contains (case-insensitive)' })),
+    },
+    PROJECT_LIST_OPTIONS,
+  ),
+  ...customFieldFilterSchema,
+};

@@ -17,10 +17,20 @@ export interface ByteRange {
  */
 export interface StagedBlob {
   stream: Writable;
-  /** Makes the written bytes the blob `key` (durably); a blob already stored under the key is kept as it is. */
+  /**
+   * Makes the written bytes the blob `key` (durably). A blob already stored under the key is kept, and its
+   * modification time refreshed: the orphan sweep's grace period counts from the latest upload of the bytes.
+   */
   commit(key: string): Promise<void>;
   /** Throws the written bytes away (safe to call after commit and more than once). */
   discard(): Promise<void>;
+}
+
+/** A stored blob as the orphan sweep sees it. */
+export interface BlobInfo {
+  key: string;
+  size: number;
+  modifiedAt: Date;
 }
 
 /** Content-keyed blob storage; every byte moves as a stream, never as one buffer. */
@@ -29,8 +39,12 @@ export interface BlobStore {
   stage(): Promise<StagedBlob>;
   put(key: string, body: Readable): Promise<void>;
   get(key: string, range?: ByteRange): Promise<Readable>;
-  stat(key: string): Promise<{ size: number } | undefined>;
+  stat(key: string): Promise<BlobInfo | undefined>;
   delete(key: string): Promise<void>;
+  /** Every stored blob, streamed page by page (never the whole listing in memory). */
+  list(): AsyncIterable<BlobInfo>;
+  /** Removes staged files last written before `before` (left by a process that died mid-upload); answers how many. */
+  sweepStaging(before: Date): Promise<number>;
 }
 
 /** Keys are content hashes or similar tokens: nothing that could climb out of a folder or name a bucket path. */

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
-import { assertKey, type BlobStore, type ByteRange, type StagedBlob } from './index.ts';
+import { assertKey, type BlobInfo, type BlobStore, type ByteRange, type StagedBlob } from './index.ts';
 
 /** fsync of a folder, so a rename into it survives a crash (the entry, not just the file, is on disk). */
 async function syncDir(dir: string): Promise<void> {
@@ -45,6 +45,25 @@ export async function settle(stream: NodeJS.WritableStream & { closed?: boolean;
   await finished(stream as never);
 }
 
+const notFolder = (error: unknown) => missing(error) || (error as NodeJS.ErrnoException).code === 'ENOTDIR';
+/** Names in a folder, or none when it does not exist (yet) or is a stray file. */
+const entries = (dir: string) =>
+  readdir(dir).catch((error: unknown) => (notFolder(error) ? [] : Promise.reject(error)));
+
+/** Removes the staged `.part` files in `dir` last written before `before`; a file gone meanwhile is skipped. */
+export async function sweepStagingDir(dir: string, before: Date): Promise<number> {
+  let removed = 0;
+  for (const name of await entries(dir)) {
+    if (!name.endsWith('.part')) continue;
+    const file = path.join(dir, name);
+    const info = await stat(file).catch(() => undefined);
+    if (!info || info.mtime >= before) continue;
+    await rm(file, { force: true });
+    removed++;
+  }
+  return removed;
+}
+
 /**
  * Blobs as files under root, fanned out by the key's first characters. A blob appears only by rename of a
  * complete, fsynced temporary file (same file system: staging lives under the same data folder), so a crash
@@ -71,7 +90,11 @@ export class LocalBlobStore implements BlobStore {
       commit: async (key) => {
         const target = this.pathOf(key);
         await settle(staged.stream);
-        if (await this.stat(key)) return staged.discard();
+        if (await this.stat(key)) {
+          const now = new Date();
+          await utimes(target, now, now);
+          return staged.discard();
+        }
         await mkdir(path.dirname(target), { recursive: true });
         await rename(file, target);
         await syncDir(path.dirname(target));
@@ -95,9 +118,10 @@ export class LocalBlobStore implements BlobStore {
     return handle.createReadStream({ start: range?.start, end: range?.end });
   }
 
-  async stat(key: string): Promise<{ size: number } | undefined> {
+  async stat(key: string): Promise<BlobInfo | undefined> {
     try {
-      return { size: (await stat(this.pathOf(key))).size };
+      const info = await stat(this.pathOf(key));
+      return { key, size: info.size, modifiedAt: info.mtime };
     } catch (error) {
       if (missing(error)) return undefined;
       throw error;
@@ -106,5 +130,21 @@ export class LocalBlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  /** Walks the two fan-out levels; one folder's names at a time are in memory, not the whole store's. */
+  async *list(): AsyncIterable<BlobInfo> {
+    for (const a of await entries(this.root)) {
+      for (const b of await entries(path.join(this.root, a))) {
+        for (const key of await entries(path.join(this.root, a, b))) {
+          const info = await this.stat(key).catch(() => undefined);
+          if (info) yield info;
+        }
+      }
+    }
+  }
+
+  sweepStaging(before: Date): Promise<number> {
+    return sweepStagingDir(this.staging, before);
   }
 }

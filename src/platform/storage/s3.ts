@@ -3,15 +3,17 @@ import { stat as statFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
+  CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
 import type { S3Config } from '../../config.ts';
-import { assertKey, type BlobStore, type ByteRange, type StagedBlob } from './index.ts';
-import { settle, stageFile } from './local.ts';
+import { assertKey, type BlobInfo, type BlobStore, type ByteRange, type StagedBlob } from './index.ts';
+import { settle, stageFile, sweepStagingDir } from './local.ts';
 
 const notFound = (error: unknown) => {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
@@ -57,7 +59,7 @@ export class S3BlobStore implements BlobStore {
       commit: async (key) => {
         await settle(staged.stream);
         try {
-          if (await this.stat(key)) return;
+          if (await this.stat(key)) return await this.touch(key);
           const size = (await statFile(file)).size;
           await this.client.send(
             new PutObjectCommand({
@@ -95,10 +97,29 @@ export class S3BlobStore implements BlobStore {
     return out.Body as Readable;
   }
 
-  async stat(key: string): Promise<{ size: number } | undefined> {
+  /**
+   * A copy onto itself with new metadata (bytes untouched, server-side) moves LastModified on in S3 and MinIO;
+   * the `touched` metadata carries the time too, for stores that keep LastModified on a copy in place.
+   */
+  private async touch(key: string): Promise<void> {
+    const objectKey = this.objectKey(key);
+    await this.client.send(
+      new CopyObjectCommand({
+        Bucket: this.bucket,
+        Key: objectKey,
+        CopySource: `${this.bucket}/${objectKey}`,
+        MetadataDirective: 'REPLACE',
+        Metadata: { touched: new Date().toISOString() },
+      }),
+    );
+  }
+
+  async stat(key: string): Promise<BlobInfo | undefined> {
     try {
       const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
-      return { size: head.ContentLength ?? 0 };
+      const touched = Date.parse(head.Metadata?.touched ?? '');
+      const modified = head.LastModified?.getTime() ?? 0;
+      return { key, size: head.ContentLength ?? 0, modifiedAt: new Date(Math.max(modified, touched || 0)) };
     } catch (error) {
       if (notFound(error)) return undefined;
       throw error;
@@ -107,5 +128,24 @@ export class S3BlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
+  }
+
+  /** ListObjectsV2 page by page (1,000 keys at most per page) under the blobs/ prefix. */
+  async *list(): AsyncIterable<BlobInfo> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: 'blobs/', ContinuationToken: token }),
+      );
+      for (const object of page.Contents ?? []) {
+        const key = object.Key?.slice('blobs/'.length);
+        if (key && object.LastModified) yield { key, size: object.Size ?? 0, modifiedAt: object.LastModified };
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  sweepStaging(before: Date): Promise<number> {
+    return sweepStagingDir(this.staging, before);
   }
 }

@@ -14,7 +14,7 @@ async function define(entity: string, name: string, field_type: string, options?
   return res.body.data.id as number;
 }
 
-for (const entity of ['client', 'contact', 'task', 'project']) {
+for (const entity of ['client', 'contact', 'task', 'project', 'member']) {
   await define(entity, 'Size', 'number');
   await define(entity, 'Kind', 'select', ['a', 'b']);
   await define(entity, 'Labels', 'multiselect', ['x', 'y', 'z']);
@@ -49,6 +49,7 @@ const endpoints: Record<string, { table: string; create: () => Record<string, un
     path: '/projects',
     create: () => ({ name: 'CF', project_type_id: made.project_type_id }),
   },
+  member: { table: 'members', path: '/members', create: () => ({ name: 'CF member' }) },
 };
 
 const stored = (table: string, id: number) =>

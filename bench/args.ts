@@ -5,6 +5,8 @@ export interface BenchArgs {
   db: Array<'embedded' | 'postgres'>;
   scale: number;
   seed: number;
+  /** Workflow-template master tasks seeded per company, as a multiple of its task rows (issue 13). */
+  templateRows: number;
   /** Seconds each measured load lasts. */
   duration: number;
   /** Seconds of unmeasured load before each measurement (JIT, pools, caches). */
@@ -24,6 +26,7 @@ const KNOWN = new Set([
   'db',
   'scale',
   'seed',
+  'template-rows',
   'duration',
   'warmup',
   'connections',
@@ -68,6 +71,7 @@ export function parseArgs(argv: readonly string[]): BenchArgs {
     db: databases(flags.get('db')),
     scale: number(flags, 'scale', 1, 0.0001),
     seed: Math.trunc(number(flags, 'seed', 1, 0)),
+    templateRows: Math.trunc(number(flags, 'template-rows', 0, 0)),
     duration: number(flags, 'duration', 10, 1),
     warmup: number(flags, 'warmup', 2, 0),
     connections: Math.trunc(number(flags, 'connections', 50, 1)),
@@ -89,12 +93,13 @@ export const USAGE = `npm run bench -- [flags]
                                postgres: a throw-away database on the server of DATABASE_URL
   --scale=1          data set size (1 = 20 companies, the largest with 10,000 clients, 1,000,000 time entries)
   --seed=1           seed of the deterministic generator
+  --template-rows=0  also seed workflow-template master tasks, N x each company's task rows (N <= 100)
   --duration=10      seconds per measured load
   --warmup=2         seconds of unmeasured load before each measurement
   --connections=50   concurrent connections of the load generator
-  --only=a,b         scenarios to run (numbers 1-11 or names: client-get, clients-list, tasks-list,
+  --only=a,b         scenarios to run (numbers 1-16 or names: client-get, clients-list, tasks-list,
                      cursor-walk, entry-create, entries-bulk, mixed, invoice-get, invoices-list,
-                     contract-create, invoice-finalize); floor (a) always runs
+                     contract-create, invoice-finalize, ..., files); floor (a) always runs
   --mixed-runs=3     consecutive runs of the mixed workload (memory growth check)
   --walk-timeout=300 seconds the cursor walk may take
   --log-level=warn   service log level (info adds request logging to what is measured)

@@ -123,7 +123,12 @@ async function runOn(
   const database = await openBenchDatabase(kind, args.keep, log);
   try {
     log(`PostgreSQL ${database.version} at ${database.location}; seeding scale ${args.scale} (seed ${args.seed})`);
-    const seeded = await seedDatabase(database.url, { scale: args.scale, seed: args.seed, log });
+    const seeded = await seedDatabase(database.url, {
+      scale: args.scale,
+      seed: args.seed,
+      templateRows: args.templateRows,
+      log,
+    });
     log(
       `seeded in ${seeded.seconds.toFixed(1)} s: ${Object.entries(seeded.rows)
         .map(([t, n]) => `${n} ${t}`)

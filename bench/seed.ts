@@ -1,4 +1,4 @@
-// The benchmark data generator: `npm run bench:seed -- --scale=0.01 [--seed=1] [--data-dir=data/bench]`
+// The benchmark data generator: `npm run bench:seed -- --scale=0.01 [--seed=1] [--template-rows=N] [--data-dir=data/bench]`
 // seeds DATABASE_URL, or else the embedded server in --data-dir, and prints row counts and checksums.
 // The harness (bench/run.ts) calls seedDatabase() on a fresh database of its own.
 import path from 'node:path';
@@ -9,11 +9,14 @@ import { loadConfig } from '../src/config.ts';
 import { loadModules } from '../src/modules/index.ts';
 import { assignRanges, planCompanies, TABLES, type SeededCompany, type Table } from './plan.ts';
 import { companyStatements } from './seed-sql.ts';
+import { templateStatements } from './seed-templates.ts';
 import { rawFlags } from './args.ts';
 
 export interface SeedOptions {
   scale: number;
   seed: number;
+  /** Master (template) task rows per live task row of each company, in workflow templates of 30; 0: none. */
+  templateRows?: number;
   log?: (line: string) => void;
 }
 
@@ -94,11 +97,18 @@ export async function seedDatabase(url: string, options: SeedOptions): Promise<S
       if (company.index === 0) log(`  largest company seeded (${((performance.now() - started) / 1000).toFixed(1)} s)`);
     }
     await bumpIdentities(client);
+    // After the identities moved on: template rows take their ids from them, like rows the service writes.
+    for (const company of companies) {
+      for (const statement of templateStatements(company, options.templateRows ?? 0)) {
+        const result = await client.query(statement.text, statement.values);
+        rows[statement.table] = (rows[statement.table] ?? 0) + (result.rowCount ?? 0);
+      }
+    }
     await client.query('COMMIT');
     await client.query('RESET session_replication_role').catch(() => {});
     // Fresh statistics and visibility map, as a live database would have: plans and index-only scans depend on them.
     await client.query(
-      `VACUUM (ANALYZE) companies, ${[...TABLES, 'task_assignees', 'products', 'product_prices', 'contracts', 'contract_rows'].join(', ')}`,
+      `VACUUM (ANALYZE) companies, ${[...TABLES, 'task_assignees', 'products', 'product_prices', 'contracts', 'contract_rows', 'workflow_templates', 'workflow_master_tasks'].join(', ')}`,
     );
     return { companies, seconds: (performance.now() - started) / 1000, rows };
   } catch (error) {
@@ -155,13 +165,16 @@ async function main(): Promise<void> {
   const flags = rawFlags(process.argv.slice(2));
   const scale = Number(flags.get('scale') ?? 1);
   const seed = Number(flags.get('seed') ?? 1);
-  if (!(scale > 0) || !Number.isInteger(seed))
-    throw new Error('usage: npm run bench:seed -- --scale=0.01 [--seed=1] [--data-dir=data/bench]');
+  const templateRows = Number(flags.get('template-rows') ?? 0);
+  if (!(scale > 0) || !Number.isInteger(seed) || !(templateRows >= 0) || templateRows > 100)
+    throw new Error(
+      'usage: npm run bench:seed -- --scale=0.01 [--seed=1] [--template-rows=N (0-100)] [--data-dir=data/bench]',
+    );
   const config = { ...loadConfig(), dataDir: path.resolve(flags.get('data-dir') ?? 'data/bench') };
   const connection = await connectDatabase(config, (msg) => console.log(msg));
   try {
     console.log(`seeding scale ${scale}, seed ${seed} into ${connection.location}`);
-    const result = await seedDatabase(connection.url, { scale, seed, log: console.log });
+    const result = await seedDatabase(connection.url, { scale, seed, templateRows, log: console.log });
     console.log(`seeded in ${result.seconds.toFixed(1)} s`);
     console.table(
       await summarize(

@@ -699,6 +699,7 @@ export interface MailOutboxTable {
   sent_at: string | null;
   created_at: Generated<string>;
   updated_at: Generated<string>;
+  html: string | null;
 }
 
 export interface MembersTable {

@@ -135,3 +135,38 @@ test('seeded data is usable by the service: keys match, identities moved past th
   );
   assert.equal(running!.n, 0);
 });
+
+test('--template-rows adds N × each company’s task rows as master tasks of plan-client templates', async () => {
+  const url = await cloneDatabase();
+  const result = await seedDatabase(url, { scale: SCALE, seed: 3, templateRows: 2 });
+  const ids = result.companies.map((c) => c.id);
+  const counts = await query<{ company_id: string; work: number; masters: number; linked: number; plans: number }>(
+    url,
+    `select c.id as company_id,
+       (select count(*)::int from tasks t where t.company_id = c.id and t.template_kind is null) as work,
+       (select count(*)::int from tasks t join clients pc on pc.company_id = t.company_id and pc.id = t.client_id
+          where t.company_id = c.id and t.template_kind = 'workflow_template' and pc.type = 'plan') as masters,
+       (select count(*)::int from workflow_master_tasks m where m.company_id = c.id) as linked,
+       (select count(*)::int from workflow_templates w join clients pc on pc.company_id = w.company_id
+          and pc.id = w.plan_client_id where w.company_id = c.id and pc.type = 'plan') as plans
+     from companies c where c.id = any($1::uuid[]) order by c.id`,
+    [ids],
+  );
+  assert.equal(counts.length, ids.length);
+  for (const row of counts) {
+    assert.ok(row.work > 0);
+    assert.equal(row.masters, 2 * row.work, `company ${row.company_id}`);
+    assert.equal(row.linked, row.masters);
+    assert.equal(row.plans, Math.ceil(row.masters / 30));
+  }
+  assert.equal(
+    result.rows.workflow_master_tasks,
+    counts.reduce((n, r) => n + r.linked, 0),
+  );
+  // The ids came from the identities: the service's next task insert does not collide.
+  const [next] = await query<{ ok: boolean }>(
+    url,
+    `select nextval(pg_get_serial_sequence('tasks', 'id')) > (select max(id) from tasks) as ok`,
+  );
+  assert.equal(next!.ok, true);
+});

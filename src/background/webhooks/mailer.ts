@@ -9,6 +9,8 @@ export interface Mail {
   to: string;
   subject: string;
   text: string;
+  /** The HTML alternative a client e-mail from an HTML template carries (mail_outbox.html). */
+  html?: string | null;
 }
 
 export interface Mailer {
@@ -24,7 +26,13 @@ export function createMailer(config: Config): Mailer | undefined {
   const transport = nodemailer.createTransport(config.smtpUrl);
   return {
     send: async (mail) => {
-      await transport.sendMail({ from: config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text });
+      await transport.sendMail({
+        from: config.mailFrom,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        ...(mail.html ? { html: mail.html } : {}),
+      });
     },
     close: () => transport.close(),
   };
@@ -53,7 +61,7 @@ export async function flushMail(db: Db, mailer: Mailer | undefined, log: Log, li
   return db.transaction().execute(async (tx) => {
     const rows = await tx
       .selectFrom('mail_outbox')
-      .select(['company_id', 'id', 'recipient', 'subject', 'body', 'tries'])
+      .select(['company_id', 'id', 'recipient', 'subject', 'body', 'html', 'tries'])
       .where('status', '=', 'queued')
       .orderBy('id')
       .limit(limit)
@@ -63,7 +71,13 @@ export async function flushMail(db: Db, mailer: Mailer | undefined, log: Log, li
     for (const row of rows) {
       const where = tx.updateTable('mail_outbox').where('company_id', '=', row.company_id).where('id', '=', row.id);
       try {
-        await mailer.send({ companyId: row.company_id, to: row.recipient, subject: row.subject, text: row.body });
+        await mailer.send({
+          companyId: row.company_id,
+          to: row.recipient,
+          subject: row.subject,
+          text: row.body,
+          html: row.html,
+        });
         await where
           .set({ status: 'sent', sent_at: sql<string>`now()`, tries: row.tries + 1, updated_at: sql<string>`now()` })
           .execute();

@@ -73,42 +73,22 @@ async function applyChunk(ctx: Ctx, ids: number[], body: BulkMemberActionBody): 
 }
 
 /**
- * Runs the chunks from `processed` on; each commits with its progress, so a resumed job carries on after its
- * last committed chunk. A chunk run twice (two runners racing) changes nothing more: every action is idempotent
- * per client (add finds the membership, remove and replace find the person already gone).
+ * The job handler: fixes the target clients at its first start (kept on the job), then works through them
+ * with the shared chunk runner. A chunk run twice (two runners racing) changes nothing more: every action is
+ * idempotent per client (add finds the membership, remove and replace find the person already gone).
  */
-async function applyChunks(ctx: Ctx, job: ClaimedJob, ids: number[], body: BulkMemberActionBody, signal?: AbortSignal) {
-  let processed = job.processed_count;
-  let failed = job.failed_count ?? 0;
-  for (let start = processed; start < ids.length; start += MEMBER_CHUNK) {
-    if (signal?.aborted) throw new jobs.Released();
-    const chunk = ids.slice(start, start + MEMBER_CHUNK);
-    const next = processed + chunk.length;
-    try {
-      await inTransaction(ctx, async (tx) => {
-        await jobs.assertMayRun(tx, job);
-        await applyChunk(tx, chunk, body);
-        await jobs.advance(tx, job.id, processed, next, failed);
-      });
-    } catch (error) {
-      if (error instanceof jobs.LostClaim || error instanceof jobs.Refused) throw error;
-      failed += chunk.length;
-      await jobs.advance(ctx, job.id, processed, next, failed);
-    }
-    processed = next;
-  }
-}
-
-/** The job handler: fixes the target clients at its first start (kept on the job), then works through them. */
 export async function runBulkMemberJob(ctx: Ctx, job: ClaimedJob, signal?: AbortSignal): Promise<void> {
   const body = job.params as BulkMemberActionBody;
-  let ids = job.target_ids;
-  if (ids === null) {
-    ids = await repo.visibleClientIds(ctx, body.client_ids);
-    await jobs.setTargets(ctx, job.id, ids);
-    job = { ...job, processed_count: 0, failed_count: 0 };
-  }
-  await applyChunks(ctx, job, ids, body, signal);
+  await jobs.runChunkedJob(
+    ctx,
+    job,
+    {
+      size: MEMBER_CHUNK,
+      select: (tx) => repo.visibleClientIds(tx, body.client_ids),
+      step: (tx, ids) => applyChunk(tx, ids, body),
+    },
+    signal,
+  );
 }
 
 /** Validates, queues the job and answers with it; the work starts in this process once the request is done. */

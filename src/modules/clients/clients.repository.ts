@@ -82,7 +82,8 @@ export async function listClients(ctx: Ctx, params: object) {
     options: CLIENT_LIST_OPTIONS,
     idColumn: 'c.id',
     project,
-    base: (filters) => applyFilters(clients.base(ctx), filters),
+    // Template (plan) clients are a workflow template's configuration, not customers (index clients_live_work_*).
+    base: (filters) => applyFilters(clients.base(ctx).where('c.type', '<>', 'plan'), filters),
   });
   return { data: page.data.map(withTruncation), meta: page.meta };
 }
@@ -94,6 +95,19 @@ export async function findClient(ctx: Ctx, id: number): Promise<ClientRecord | u
 
 /** Locks the live, visible client for the rest of the transaction (other modules lock it before writing under it). */
 export const lockClient = (ctx: Ctx, id: number) => clients.lock(ctx, id);
+
+/** The workflow template owning a template (plan) client, or undefined for a customer (or a missing client). */
+export async function templateOfPlanClient(ctx: Ctx, id: number): Promise<{ template_id: number | null } | undefined> {
+  return scoped
+    .select(ctx, 'clients', 'pc')
+    .leftJoin('workflow_templates as w', (join) =>
+      join.onRef('w.company_id', '=', 'pc.company_id').onRef('w.plan_client_id', '=', 'pc.id'),
+    )
+    .select('w.id as template_id')
+    .where('pc.id', '=', id)
+    .where('pc.type', '=', 'plan')
+    .executeTakeFirst();
+}
 
 /** A new version (and ETag) for a client whose derived fields changed, e.g. its groups. */
 export async function touchClient(ctx: Ctx, id: number): Promise<void> {

@@ -54,7 +54,7 @@ export default async function clientRoutes(fastify: FastifyInstance) {
       summary: 'Update a client (send only the fields to change)',
       tags,
       tier: 'write',
-      errors: ['NOT_FOUND', 'INVALID_PERSON', 'INVALID_CLIENT'],
+      errors: ['NOT_FOUND', 'READ_ONLY', 'INVALID_PERSON', 'INVALID_CLIENT'],
       schema: { params: Params, body: ClientUpdate, response: { 200: Single(Client) } },
     }),
     handler: async (request, reply) =>
@@ -67,7 +67,7 @@ export default async function clientRoutes(fastify: FastifyInstance) {
       summary: 'Delete a client (soft delete)',
       tags,
       tier: 'write',
-      errors: ['NOT_FOUND'],
+      errors: ['NOT_FOUND', 'READ_ONLY'],
       schema: { params: Params, response: { 204: Type.Null() } },
     }),
     handler: async (request, reply) => {

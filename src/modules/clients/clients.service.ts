@@ -50,7 +50,24 @@ function columnsFrom(body: ClientInput): RowChanges<'clients'> {
  */
 async function checkParent(ctx: Ctx, parentId: number | null | undefined): Promise<void> {
   if (parentId == null) return;
-  if (!(await repo.lockClient(ctx, parentId))) throw invalidReference('client', 'parent_id', parentId);
+  if (!(await repo.lockClient(ctx, parentId)) || (await repo.templateOfPlanClient(ctx, parentId)))
+    throw invalidReference('client', 'parent_id', parentId);
+}
+
+/**
+ * A template (plan) client is part of its workflow template: renamed and deleted with it, never through
+ * /clients (which would fire client events for configuration and could strand the template's master rows).
+ */
+async function assertNotTemplateClient(ctx: Ctx, id: number): Promise<void> {
+  const plan = await repo.templateOfPlanClient(ctx, id);
+  if (!plan) return;
+  const path = plan.template_id !== null ? `/workflow-templates/${plan.template_id}` : '/workflow-templates';
+  throw new AppError('READ_ONLY', `Client ${id} is a workflow template's client; change it through ${path}`, {
+    reason: 'TEMPLATE_CLIENT',
+    client_id: id,
+    template_id: plan.template_id,
+    path,
+  });
 }
 
 async function checkReferences(ctx: Ctx, body: ClientInput, selfId?: number): Promise<void> {
@@ -92,6 +109,7 @@ export async function createClient(ctx: Ctx, body: ClientCreateBody): Promise<Cl
 export async function updateClient(ctx: Ctx, id: number, body: ClientUpdateBody): Promise<ClientRecord> {
   return inTransaction(ctx, async (tx) => {
     orNotFound(await repo.lockClient(tx, id), 'Client');
+    await assertNotTemplateClient(tx, id);
     if (Object.keys(body).length === 0) return getClient(tx, id);
     if (body.parent_id === id)
       throw new AppError('INVALID_CLIENT', 'A client cannot be its own parent', { field: 'parent_id', value: id });
@@ -106,6 +124,7 @@ export async function updateClient(ctx: Ctx, id: number, body: ClientUpdateBody)
 
 export const deleteClient = (ctx: Ctx, id: number) =>
   mutateQuietly(ctx, target, id, async (tx) => {
+    await assertNotTemplateClient(tx, id);
     await repo.clients.softDelete(tx, id);
     await recordEvent(tx, 'client', 'deleted', { id });
   });

@@ -16,9 +16,9 @@ export default async function clientEmailRoutes(fastify: FastifyInstance) {
       description:
         `One mail per contact, up to ${MAX_RECIPIENTS}: the contacts named in contact_ids, else every contact with an ` +
         "e-mail. Rendered from template_id, or subject and body, or the company's default client_email template, in each " +
-        "contact's locale (else the client's, else the template's default locale). Sent through SMTP_URL (without it, " +
-        'kept in the mail outbox as logged; refused by the SMTP server, queued there for retry) and logged as a note of ' +
-        'type email on the client.',
+        "contact's locale (else the client's, else the template's default locale). Committed to the mail outbox with a " +
+        'note of type email on the client; the client_email_send job (job_id) sends them through SMTP_URL after the ' +
+        'request, retrying refusals with back-off (without SMTP_URL they stay in the outbox as logged).',
       tags: ['Clients'],
       tier: 'write',
       entity: 'client',

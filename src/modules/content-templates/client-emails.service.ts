@@ -3,7 +3,8 @@ import { inTransaction, type Ctx } from '../../platform/context.ts';
 import { domainValidation, fail } from '../../platform/errors.ts';
 import { orNotFound } from '../../platform/mutate.ts';
 import * as repo from './client-emails.repository.ts';
-import { deliverMail, recordMail, type OutgoingMail } from './content-templates.mail.ts';
+import { queueSending } from './client-emails.job.ts';
+import type { OutgoingMail } from './content-templates.mail.ts';
 import { assertPlaceholders, escapeHtml, renderRow, sanitizeBody } from './content-templates.render.ts';
 import { findDefault, findTemplate } from './content-templates.repository.ts';
 import type { ClientEmailBody, ClientEmailResultRecord, ContentTemplateRecord } from './content-templates.schemas.ts';
@@ -95,18 +96,6 @@ function compose(ctx: Ctx, source: Source, client: repo.MailClient, contact: rep
   return rendered;
 }
 
-/** SMTP refused: the mail stays queued in the outbox and the background mail flush tries again. */
-async function send(
-  config: Config,
-  mail: OutgoingMail,
-): Promise<{ status: Recipient['status']; error: string | null }> {
-  try {
-    return { status: (await deliverMail(config, mail)).how, error: null };
-  } catch (error) {
-    return { status: 'queued', error: error instanceof Error ? error.message : String(error) };
-  }
-}
-
 /** The note logging the mail: who got it (and how), and each distinct text once. */
 function noteOf(mails: Array<OutgoingMail & Recipient>): string {
   const who = mails.map((m) => `<li>${escapeHtml(m.to[0]!)} (${m.status})</li>`).join('');
@@ -118,9 +107,10 @@ function noteOf(mails: Array<OutgoingMail & Recipient>): string {
 }
 
 /**
- * POST /clients/{id}/emails: one mail per contact (each in their own locale), delivered through SMTP_URL
- * (or logged without it), recorded in mail_outbox and logged as an `email` note on the client, all in the
- * request's transaction. Everything is rendered before the first mail goes, so a bad template sends nothing.
+ * POST /clients/{id}/emails: one mail per contact (each in their own locale), rendered before anything is
+ * written (a bad template sends nothing). In the request's transaction each mail goes to mail_outbox (queued
+ * for SMTP_URL, or logged without it) with the `email` note and, when there is something to send, the
+ * client_email_send job; the SMTP conversation happens in that job after the commit, never inside it.
  */
 export async function sendClientEmail(
   ctx: Ctx,
@@ -133,23 +123,30 @@ export async function sendClientEmail(
     const source = await sourceOf(tx, body);
     const contacts = await recipientsOf(tx, clientId, body.contact_ids);
     const composed = contacts.map((contact) => ({ contact, ...compose(tx, source, client, contact) }));
+    const status = config.smtpUrl ? 'queued' : 'logged';
     const mails: Array<OutgoingMail & Recipient> = [];
+    const mailIds: number[] = [];
     for (const { contact, locale, subject, text, html } of composed) {
-      const mail: OutgoingMail = {
-        to: [contact.email!.trim()],
+      const to = contact.email!.trim();
+      mailIds.push(await repo.insertMail(tx, { to, subject, text, ...(html !== undefined ? { html } : {}) }, status));
+      mails.push({
+        to: [to],
         subject,
         text,
         ...(html !== undefined ? { html } : {}),
-      };
-      const { status, error } = await send(config, mail);
-      await recordMail(tx, { to: mail.to[0]!, subject, text }, status, error);
-      mails.push({ ...mail, contact_id: contact.id, email: mail.to[0]!, locale, status });
+        contact_id: contact.id,
+        email: to,
+        locale,
+        status,
+      });
     }
     const noteId = await repo.insertEmailNote(tx, clientId, noteOf(mails));
+    const jobId = status === 'queued' ? await queueSending(tx, config, mailIds) : null;
     return {
       client_id: clientId,
       note_id: noteId,
       template_id: 'template' in source ? source.template.id : null,
+      job_id: jobId,
       recipients: mails.map(({ contact_id, email, locale, subject, status }) => ({
         contact_id,
         email,

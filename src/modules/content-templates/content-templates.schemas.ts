@@ -142,6 +142,10 @@ export const ClientEmailResult = Type.Object(
     client_id: Type.Integer(),
     note_id: Type.Integer({ description: 'The note of type email logging the mail on the client' }),
     template_id: Type.Union([Type.Integer(), Type.Null()]),
+    job_id: Type.Union([Type.Integer(), Type.Null()], {
+      description:
+        'The client_email_send job sending the queued mails (GET /jobs/{id}); null when nothing is sent (no SMTP)',
+    }),
     recipients: Type.Array(
       Type.Object({
         contact_id: Type.Integer(),
@@ -150,9 +154,9 @@ export const ClientEmailResult = Type.Object(
           description: 'Locale of the row used; null for a body given directly',
         }),
         subject: Type.String(),
-        status: Type.Union([Type.Literal('sent'), Type.Literal('logged'), Type.Literal('queued')], {
+        status: Type.Union([Type.Literal('logged'), Type.Literal('queued')], {
           description:
-            'sent (SMTP took it), logged (no SMTP configured: kept in the mail outbox) or queued (SMTP refused; retried from the outbox)',
+            'queued (committed to the mail outbox; the job sends it after the request, retrying a refusal) or logged (no SMTP configured: kept in the mail outbox)',
         }),
       }),
     ),

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { defineModule } from '../../platform/modules.ts';
 import clientEmailRoutes from './client-emails.routes.ts';
 import contentTemplateRoutes from './content-templates.routes.ts';
+import { CLIENT_EMAIL_JOB_TYPE, runClientEmailJob } from './client-emails.job.ts';
 
 // For the invoice sender: its mail text from the company's invoice_email template, and the one mail mechanism.
 export { renderCompanyTemplate, type RenderedTemplate } from './content-templates.use.ts';
@@ -15,4 +16,5 @@ export default defineModule({
     await contentTemplateRoutes(fastify);
     await clientEmailRoutes(fastify);
   },
+  jobs: { [CLIENT_EMAIL_JOB_TYPE]: runClientEmailJob },
 });

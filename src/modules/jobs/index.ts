@@ -4,6 +4,7 @@ import jobRoutes from './jobs.routes.ts';
 // What a module needs to queue and run jobs of its own; the runner that polls for them is src/background/jobs.ts.
 export { advance, claimNext, claimQueued, insertJob, LostClaim, setTargets } from './jobs.repository.ts';
 export { assertMayRun, JobFailed, kickJob, Refused, Released, RetryLater, runClaimed } from './jobs.runner.ts';
+export { runChunkedJob, type ChunkedJob, type ChunkOutcome } from './jobs.chunks.ts';
 export { getJob } from './jobs.service.ts';
 export { Job, type JobRecord } from './jobs.schemas.ts';
 

@@ -6,6 +6,7 @@ import type { ClaimedJob } from '../../platform/modules.ts';
 import * as jobs from '../jobs/index.ts';
 import { BULK_ACTIONS, type BulkActionBody, type BulkFilterBody } from './tasks.schemas.ts';
 import * as repo from './tasks.repository.ts';
+import { assertNoTemplateRows, assertWorkClient } from './tasks.templates.ts';
 
 export const BULK_JOB_TYPE = 'task_bulk_action';
 /** Rows changed per transaction; a failing chunk is counted as failed and the job goes on. */
@@ -39,6 +40,7 @@ async function checkReferences(ctx: Ctx, body: BulkActionBody): Promise<void> {
   const { filter } = body;
   if (filter.client_id !== undefined && !(await repo.visibleClient(ctx, filter.client_id)))
     throw invalidReference('client', 'filter.client_id', filter.client_id);
+  await assertWorkClient(ctx, filter.client_id, 'filter.client_id');
   if (filter.project_id !== undefined && !(await repo.findProjectRef(ctx, filter.project_id)))
     throw invalidReference('project', 'filter.project_id', filter.project_id);
   await checkPerson(ctx, 'filter.assignee_id', filter.assignee_id);
@@ -53,6 +55,7 @@ async function checkReferences(ctx: Ctx, body: BulkActionBody): Promise<void> {
         { field: 'filter.ids', invalid_ids: missing },
       );
     }
+    await assertNoTemplateRows(ctx, filter.ids);
   }
 }
 
@@ -80,51 +83,22 @@ async function applyChunk(ctx: Ctx, ids: number[], body: BulkActionBody): Promis
 }
 
 /**
- * Runs the chunks from `processed` on, each with its progress in its own transaction; a failing chunk counts
- * as failed. Each chunk first checks that the job's key and company may still run it (else the job fails).
- */
-async function applyChunks(
-  ctx: Ctx,
-  job: ClaimedJob,
-  ids: number[],
-  body: BulkActionBody,
-  signal?: AbortSignal,
-): Promise<void> {
-  let processed = job.processed_count;
-  let failed = job.failed_count ?? 0;
-  for (let start = processed; start < ids.length; start += CHUNK) {
-    if (signal?.aborted) throw new jobs.Released();
-    const chunk = ids.slice(start, start + CHUNK);
-    const next = processed + chunk.length;
-    try {
-      await inTransaction(ctx, async (tx) => {
-        await jobs.assertMayRun(tx, job);
-        await applyChunk(tx, chunk, body);
-        await jobs.advance(tx, job.id, processed, next, failed);
-      });
-    } catch (error) {
-      if (error instanceof jobs.LostClaim || error instanceof jobs.Refused) throw error;
-      failed += chunk.length;
-      await jobs.advance(ctx, job.id, processed, next, failed);
-    }
-    processed = next;
-  }
-}
-
-/**
  * The job handler: selects the tasks the actor may see once (kept on the job), then changes them chunk
- * by chunk. A chunk commits with its progress, so a resumed job carries on after its last committed chunk;
- * should a chunk ever run twice (two runners racing), status, assignee and delete are idempotent per task.
+ * by chunk (the shared runner: each chunk commits with its progress, so a resumed job carries on after its
+ * last committed chunk); should a chunk ever run twice, status, assignee and delete are idempotent per task.
  */
 export async function runBulkJob(ctx: Ctx, job: ClaimedJob, signal?: AbortSignal): Promise<void> {
   const body = job.params as BulkActionBody;
-  let ids = job.target_ids;
-  if (ids === null) {
-    ids = await repo.selectTaskIds(ctx, filtersOf(body.filter), body.filter.ids);
-    await jobs.setTargets(ctx, job.id, ids);
-    job = { ...job, processed_count: 0, failed_count: 0 };
-  }
-  await applyChunks(ctx, job, ids, body, signal);
+  await jobs.runChunkedJob(
+    ctx,
+    job,
+    {
+      size: CHUNK,
+      select: (tx) => repo.selectTaskIds(tx, filtersOf(body.filter), body.filter.ids),
+      step: (tx, ids) => applyChunk(tx, ids, body),
+    },
+    signal,
+  );
 }
 
 /** Validates, queues the job and answers with it; the work starts in this process once the request is done. */

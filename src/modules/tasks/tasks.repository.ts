@@ -1,3 +1,4 @@
+import { customFieldConditions } from '../custom-fields/index.ts';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
@@ -88,7 +89,7 @@ const notTemplate = sql<boolean>`(t.template_kind is null and not exists (
   select 1 from clients pc where pc.company_id = t.company_id and pc.id = t.client_id and pc.type = 'plan'))`;
 
 /** Whether a client_id filter names a template client, whose template (master) rows it then lists. */
-async function isTemplateClient(ctx: Ctx, clientId: unknown): Promise<boolean> {
+export async function isTemplateClient(ctx: Ctx, clientId: unknown): Promise<boolean> {
   if (clientId === undefined) return false;
   const row = await scoped
     .select(ctx, 'clients', 'c')
@@ -121,6 +122,7 @@ function applyFilters(query: Query, filters: Record<string, unknown>, templateCl
   if (filters.q !== undefined) q = q.where('t.title', 'ilike', likeContains(filters.q as string));
   if (filters.is_important !== undefined)
     q = q.where('t.is_important', '=', filters.is_important === 'true' || filters.is_important === '1');
+  for (const condition of customFieldConditions(filters, 't')) q = q.where(condition);
   return q;
 }
 
@@ -177,6 +179,7 @@ export async function lockTask(ctx: Ctx, id: number) {
       't.recurrence_parent_id',
       't.recurrence_rule',
       't.checklist',
+      't.template_kind',
     ])
     .forUpdate()
     .executeTakeFirst();
@@ -318,5 +321,20 @@ export async function recurringMasters(db: Executor): Promise<Array<{ company_id
     .where('deleted_at', 'is', null)
     .orderBy('company_id')
     .orderBy('id')
+    .execute();
+}
+
+/** Which of `ids` are template (master) rows, with the template that owns each (null for a project workflow's row without a link). */
+export async function templateRows(ctx: Ctx, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  return scoped
+    .select(ctx, 'tasks', 'mt')
+    .leftJoin('workflow_master_tasks as wm', (join) =>
+      join.onRef('wm.company_id', '=', 'mt.company_id').onRef('wm.task_id', '=', 'mt.id'),
+    )
+    .select(['mt.id', 'mt.template_kind', 'wm.template_id'])
+    .where('mt.id', 'in', [...ids])
+    .where('mt.template_kind', 'is not', null)
+    .orderBy('mt.id')
     .execute();
 }

@@ -1,3 +1,4 @@
+import { customFieldFilterSchema } from '../custom-fields/index.ts';
 import { Type, type Static } from 'typebox';
 import {
   CustomFields,
@@ -224,28 +225,32 @@ export const TASK_FILTERS = [
   'q',
   'is_important',
 ] as const;
-export const TaskListQuery = listQuery(
-  {
-    status: Type.Optional(EnumList(TASK_STATUSES, 'Status filter')),
-    type: Type.Optional(
-      Type.Union(
-        TASK_TYPES.map((s) => Type.Literal(s)),
-        { description: 'Without it only task and request rows are listed; button lists timer rows' },
+// custom_fields[<name>]=<value> filters (issue 12, decision 0028) ride on patternProperties next to the named ones.
+export const TaskListQuery = {
+  ...listQuery(
+    {
+      status: Type.Optional(EnumList(TASK_STATUSES, 'Status filter')),
+      type: Type.Optional(
+        Type.Union(
+          TASK_TYPES.map((s) => Type.Literal(s)),
+          { description: 'Without it only task and request rows are listed; button lists timer rows' },
+        ),
       ),
-    ),
-    client_id: Type.Optional(Id('Client id; a template client (type plan) lists its template rows')),
-    project_id: Type.Optional(Id('Project id')),
-    topic_id: Type.Optional(Id('Topic id')),
-    assignee_id: Type.Optional(Id('Tasks assigned to this person')),
-    q: Type.Optional(Type.String({ maxLength: 255, description: 'Title contains (case-insensitive)' })),
-    is_important: Type.Optional(
-      Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0')], {
-        description: 'true/false (or 1/0)',
-      }),
-    ),
-  },
-  TASK_LIST_OPTIONS,
-);
+      client_id: Type.Optional(Id('Client id; a template client (type plan) lists its template rows')),
+      project_id: Type.Optional(Id('Project id')),
+      topic_id: Type.Optional(Id('Topic id')),
+      assignee_id: Type.Optional(Id('Tasks assigned to this person')),
+      q: Type.Optional(Type.String({ maxLength: 255, description: 'Title contains (case-insensitive)' })),
+      is_important: Type.Optional(
+        Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0')], {
+          description: 'true/false (or 1/0)',
+        }),
+      ),
+    },
+    TASK_LIST_OPTIONS,
+  ),
+  ...customFieldFilterSchema,
+};
 
 export const BULK_ACTIONS = ['status', 'assignee', 'delete'] as const;
 export const ASSIGNEE_MODES = ['add', 'remove', 'replace'] as const;

@@ -21,6 +21,7 @@ import {
 } from './tasks.schemas.ts';
 import * as repo from './tasks.repository.ts';
 import type { LockedTask } from './tasks.repository.ts';
+import { assertNotTemplate, assertWorkClient, lockWorkTask } from './tasks.templates.ts';
 
 type TaskInput = TaskCreateBody | TaskUpdateBody;
 
@@ -155,7 +156,7 @@ function changeTask(
   change: (tx: Ctx, current: LockedTask) => Promise<unknown>,
 ): Promise<TaskRecord> {
   return inTransaction(ctx, async (tx) => {
-    await change(tx, orNotFound(await repo.lockTask(tx, id), 'Task'));
+    await change(tx, await lockWorkTask(tx, id));
     const task = await written(tx, id);
     await recordEvent(tx, 'task', 'updated', leanTask(task));
     return task;
@@ -171,6 +172,7 @@ export async function createTask(ctx: Ctx, body: TaskCreateBody): Promise<TaskRe
       ...(await resolveClient(tx, body)),
       title: body.title,
     };
+    await assertWorkClient(tx, columns.client_id);
     await checkReferences(tx, body, assignees);
     // A plain member keeps sight of what they create: a client-less task is assigned to them unless they say otherwise.
     if (tx.actor.restricted && columns.client_id == null && assignees === undefined && tx.actor.personId !== null)
@@ -215,10 +217,11 @@ function recurrenceChange(
 // Not mutate(): the record read back after the change is also the event's, so it is read once.
 export async function updateTask(ctx: Ctx, id: number, body: TaskUpdateBody): Promise<TaskRecord> {
   return inTransaction(ctx, async (tx) => {
-    const current = orNotFound(await repo.lockTask(tx, id), 'Task');
+    const current = await lockWorkTask(tx, id);
     if (Object.keys(body).length === 0) return written(tx, id);
     const assignees = assigneesInput(body);
     const columns = { ...columnsFrom(body), ...(await resolveClient(tx, body, current)) };
+    await assertWorkClient(tx, columns.client_id);
     await checkReferences(tx, body, assignees);
     const rule = recurrenceChange(body, current, tx.company.timezone);
     if (rule !== undefined)
@@ -236,6 +239,7 @@ export async function updateTask(ctx: Ctx, id: number, body: TaskUpdateBody): Pr
 /** Deleting a recurring master ends its series: its untouched future occurrences go with it. */
 export const deleteTask = (ctx: Ctx, id: number) =>
   mutateQuietly(ctx, target, id, async (tx, current) => {
+    await assertNotTemplate(tx, current);
     const task = current.is_recurring === 1 ? await written(tx, id) : undefined;
     await repo.tasks.softDelete(tx, id);
     await recordEvent(tx, 'task', 'deleted', { id });

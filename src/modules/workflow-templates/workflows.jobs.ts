@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
-import { inTransaction } from '../../platform/context.ts';
 import { localToday } from '../../platform/dates.ts';
 import type { ClaimedJob, JobHandler } from '../../platform/modules.ts';
 import { likeContains } from '../../platform/sql.ts';
@@ -27,10 +26,7 @@ const CHUNK = 25;
 /** Only the project-workflow apply job records which clients failed and were skipped (the spec's job row). */
 const recordsClients = (kind: WorkflowKind, op: Operation) => kind === 'project_workflow' && op === 'apply';
 
-interface Outcome {
-  failed: number[];
-  skipped: number[];
-}
+type Outcome = jobs.ChunkOutcome;
 
 /** The clients an apply names: the given ids as they are (one gone by now fails), or the filter's live clients. */
 async function applyTargets(ctx: Ctx, params: JobParams): Promise<number[]> {
@@ -99,68 +95,32 @@ async function recordClients(ctx: Ctx, jobId: number, outcome: Outcome): Promise
     .execute();
 }
 
-/**
- * Runs the chunks from the job's committed progress on. A chunk's work and its progress commit together,
- * so a job resumed after its process died carries on after the last committed chunk; the applications'
- * primary key makes even a chunk run twice skip the clients it already applied.
- */
-async function runChunks(
-  ctx: Ctx,
-  kind: WorkflowKind,
-  op: Operation,
-  job: ClaimedJob,
-  ids: number[],
-  signal?: AbortSignal,
-): Promise<void> {
-  let processed = job.processed_count;
-  let failed = job.failed_count ?? 0;
-  const step = op === 'apply' ? applyChunk : pushChunk;
-  for (let start = processed; start < ids.length; start += CHUNK) {
-    if (signal?.aborted) throw new jobs.Released();
-    const chunk = ids.slice(start, start + CHUNK);
-    const next = processed + chunk.length;
-    try {
-      const outcome = await inTransaction(ctx, async (tx) => {
-        await jobs.assertMayRun(tx, job);
-        const result = await step(tx, kind, job, chunk);
-        await jobs.advance(tx, job.id, processed, next, failed + result.failed.length);
-        if (recordsClients(kind, op)) await recordClients(tx, job.id, result);
-        return result;
-      });
-      failed += outcome.failed.length;
-    } catch (error) {
-      if (error instanceof jobs.LostClaim || error instanceof jobs.Refused || error instanceof jobs.JobFailed)
-        throw error;
-      // The chunk rolled back as a whole: its clients failed, the job goes on.
-      failed += chunk.length;
-      await inTransaction(ctx, async (tx) => {
-        await jobs.advance(tx, job.id, processed, next, failed);
-        if (recordsClients(kind, op)) await recordClients(tx, job.id, { failed: chunk, skipped: [] });
-      });
-    }
-    processed = next;
-  }
-}
-
 async function selectTargets(ctx: Ctx, kind: WorkflowKind, op: Operation, job: ClaimedJob): Promise<number[]> {
   const params = job.params as JobParams;
   if (op === 'apply') return applyTargets(ctx, params);
   return instances.appliedClients(ctx, params.template_id, params.client_ids);
 }
 
-/** The handler of one engine's apply or push job; the selection is fixed on the job row at its first start. */
+/**
+ * The handler of one engine's apply or push job, on the shared chunk runner: the selection is fixed on the
+ * job row at its first start, and a chunk's work and its progress commit together, so a job resumed after
+ * its process died carries on after the last committed chunk; the applications' primary key makes even a
+ * chunk run twice skip the clients it already applied.
+ */
 export function workflowJob(kind: WorkflowKind, op: Operation): JobHandler {
-  return async (ctx, job, signal) => {
-    let ids = job.target_ids;
-    if (ids === null) {
-      ids = await selectTargets(ctx, kind, op, job);
-      await inTransaction(ctx, async (tx) => {
-        await jobs.setTargets(tx, job.id, ids!);
-        // Recorded from the start: an empty list then means none, not "not recorded".
-        if (recordsClients(kind, op)) await recordClients(tx, job.id, { failed: [], skipped: [] });
-      });
-      job = { ...job, processed_count: 0, failed_count: 0 };
-    }
-    await runChunks(ctx, kind, op, job, ids, signal);
-  };
+  const step = op === 'apply' ? applyChunk : pushChunk;
+  return (ctx, job, signal) =>
+    jobs.runChunkedJob(
+      ctx,
+      job,
+      {
+        size: CHUNK,
+        select: (tx) => selectTargets(tx, kind, op, job),
+        step: (tx, ids) => step(tx, kind, job, ids),
+        ...(recordsClients(kind, op)
+          ? { record: (tx: Ctx, outcome: Outcome) => recordClients(tx, job.id, outcome) }
+          : {}),
+      },
+      signal,
+    );
 }

@@ -1,7 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TenantFixture } from '../../helpers.ts';
+import { sql } from 'kysely';
 import { headerOf, mimeParts, startSmtp } from '../invoice-documents/smtp.ts';
+import { waitForJobState } from '../invoice-documents/fixtures.ts';
+import { runJobsOnce } from '../../../src/background/jobs.ts';
+import { loadModules } from '../../../src/modules/index.ts';
 
 const smtp = await startSmtp();
 const t = await createTestApp({ smtpUrl: smtp.url, mailFrom: 'Service <service@service.example>' });
@@ -36,6 +40,15 @@ async function template(body: Record<string, unknown>, tenant?: TenantFixture) {
   assert.equal(res.status, 201, res.text);
   return res.body.data;
 }
+
+/** The sender job of an answer, once it has run (finished, failed, or queued again after a refusal). */
+const sent = (res: { body: any }) =>
+  waitForJobState(t, res.body.data.job_id, (j) => j.status !== 'running' && j.attempts >= 1);
+/** One poll of a job runner, as `npm run worker` runs it, with the app's mail settings. */
+const poll = () => runJobsOnce(t.db.db, loadModules().jobs, undefined, { config: t.app.config });
+/** The back-off has passed (the test does not wait minutes). */
+const makeDue = (jobId: number) =>
+  sql`update jobs set run_after = now() where company_id = ${t.tenant.companyId} and id = ${jobId}`.execute(t.db.db);
 
 const mailsTo = (address: string) => smtp.received.filter((m) => m.to.includes(address));
 const subjectOf = (raw: string) => headerOf(raw.split(/\r?\n\r?\n/, 1)[0]!, 'Subject');
@@ -84,12 +97,16 @@ test('mails every contact with an e-mail, each in their locale, and logs an emai
   assert.deepEqual(
     data.recipients.map((r: any) => [r.contact_id, r.email, r.locale, r.status]),
     [
-      [contactIds[0], 'anna@client.example', 'en', 'sent'],
-      [contactIds[1], 'pekka@client.example', 'fi', 'sent'],
-      [contactIds[3], 'olga@client.example', 'en', 'sent'],
+      [contactIds[0], 'anna@client.example', 'en', 'queued'],
+      [contactIds[1], 'pekka@client.example', 'fi', 'queued'],
+      [contactIds[3], 'olga@client.example', 'en', 'queued'],
     ],
     'ru has no row: the default locale (en) is used',
   );
+  const job = await sent(res);
+  assert.equal(job.type, 'client_email_send');
+  assert.equal(job.status, 'finished');
+  assert.equal(job.processed_count, 3);
 
   const [anna] = mailsTo('anna@client.example');
   assert.ok(anna, 'the SMTP server got the mail');
@@ -108,7 +125,7 @@ test('mails every contact with an e-mail, each in their locale, and logs an emai
   assert.equal(notes.length, 1);
   assert.equal(notes[0]!.id, data.note_id);
   assert.equal(notes[0]!.type, 'email');
-  assert.match(notes[0]!.comments, /anna@client\.example \(sent\)/);
+  assert.match(notes[0]!.comments, /anna@client\.example \(queued\)/);
   assert.match(notes[0]!.comments, /News for Acme &lt;&amp; Sons&gt;/, 'the note escapes the values');
   assert.ok(!notes[0]!.comments.includes('<& Sons>'));
 });
@@ -130,6 +147,7 @@ test('contact_ids pick recipients; an HTML template escapes values; idempotent r
   const again = await t.request('POST', `/clients/${clientId}/emails`, { headers, body });
   assert.equal(again.headers.get('idempotency-replayed'), 'true');
   assert.deepEqual(again.body, res.body);
+  await sent(res);
   assert.equal(mailsTo('ann-html@client.example').length, 0);
   const [bob, ...more] = mailsTo('bob-html@client.example');
   assert.equal(more.length, 0, 'the replay sent nothing');
@@ -148,6 +166,7 @@ test("subject and body given directly; without either, the company's default cli
   assert.equal(direct.body.data.template_id, null);
   assert.equal(direct.body.data.recipients[0].locale, null);
   assert.equal(direct.body.data.recipients[0].subject, 'Quick Acme <& Sons>');
+  await sent(direct);
   assert.match(mailsTo('dee@client.example')[0]!.raw, /Note to dee@client\.example/);
 
   const none = await t.request('POST', `/clients/${clientId}/emails`, { body: {} });
@@ -165,7 +184,7 @@ test("subject and body given directly; without either, the company's default cli
   await t.request('PATCH', `/content-templates/${def.id}`, { body: { is_default: false } });
 });
 
-test('an address the SMTP server refuses stays queued in the outbox for the mail flush', async () => {
+test('a refused address stays queued in the outbox and is retried with back-off; the others go out', async () => {
   const { clientId } = await clientWith([
     { name: 'Bounce', email: 'bounce@client.example' },
     { name: 'Fine', email: 'fine@client.example' },
@@ -174,13 +193,66 @@ test('an address the SMTP server refuses stays queued in the outbox for the mail
   assert.equal(res.status, 201, res.text);
   assert.deepEqual(
     res.body.data.recipients.map((r: any) => r.status),
-    ['queued', 'sent'],
+    ['queued', 'queued'],
   );
+  const job = await sent(res);
+  assert.equal(job.status, 'queued', 'queued again for a later attempt');
+  assert.match(job.error, /1 mail\(s\) refused by the SMTP server, retrying in 60 s/);
   const [queued] = await outboxFor('bounce@client.example');
   assert.equal(queued!.status, 'queued');
+  assert.equal(queued!.tries, 1);
   assert.match(queued!.error ?? '', /No such mailbox|550/);
   assert.equal(queued!.sent_at, null);
+  assert.equal((await outboxFor('fine@client.example'))[0]!.status, 'sent');
+  assert.equal(mailsTo('fine@client.example').length, 1);
   assert.match((await notesOf(clientId))[0]!.comments, /bounce@client\.example \(queued\)/);
+
+  assert.deepEqual(await poll(), [], 'not claimed before its back-off has passed');
+  for (let attempt = 2; attempt <= 5; attempt++) {
+    await makeDue(job.id);
+    assert.deepEqual(await poll(), [job.id], `attempt ${attempt} ran`);
+  }
+  const done = (await t.request('GET', `/jobs/${job.id}`)).body.data;
+  assert.equal(done.status, 'failed');
+  assert.match(done.error, /did not take 1 mail\(s\) after 5 tries/);
+  const [failed] = await outboxFor('bounce@client.example');
+  assert.equal(failed!.status, 'failed', 'kept in the outbox, not lost');
+  assert.equal(failed!.tries, 5);
+  assert.equal(mailsTo('fine@client.example').length, 1, 'a retry does not send the delivered mail again');
+});
+
+test('an SMTP server down at request time loses nothing: the mail commits queued and goes out on the retry', async () => {
+  const { clientId } = await clientWith([{ name: 'Later', email: 'later@client.example' }]);
+  smtp.state.mode = 'refuse';
+  const res = await t.request('POST', `/clients/${clientId}/emails`, { body: { subject: 'Hold', body: 'on' } });
+  assert.equal(res.status, 201, res.text);
+  const job = await sent(res);
+  assert.equal(job.status, 'queued');
+  assert.equal(mailsTo('later@client.example').length, 0);
+  assert.equal((await outboxFor('later@client.example'))[0]!.status, 'queued');
+  assert.equal((await notesOf(clientId)).length, 1, 'the note committed with the queued mail');
+  smtp.state.mode = 'accept';
+  await makeDue(job.id);
+  assert.deepEqual(await poll(), [job.id]);
+  const done = (await t.request('GET', `/jobs/${job.id}`)).body.data;
+  assert.equal(done.status, 'finished');
+  assert.equal(done.attempts, 2);
+  const [row] = await outboxFor('later@client.example');
+  assert.equal(row!.status, 'sent');
+  assert.equal(row!.tries, 2);
+  assert.ok(row!.sent_at);
+  assert.equal(mailsTo('later@client.example').length, 1);
+});
+
+test('the request does not wait for SMTP: the mail is committed before the sender job runs', async () => {
+  const { clientId } = await clientWith([{ name: 'Fast', email: 'fast@client.example' }]);
+  const res = await t.request('POST', `/clients/${clientId}/emails`, { body: { subject: 'Q', body: 'q' } });
+  assert.equal(res.status, 201, res.text);
+  assert.equal(typeof res.body.data.job_id, 'number');
+  const rows = await outboxFor('fast@client.example');
+  assert.equal(rows.length, 1, 'in the outbox as soon as the answer is out');
+  await sent(res);
+  assert.equal((await outboxFor('fast@client.example'))[0]!.status, 'sent');
 });
 
 test('errors: unknown client, contacts, template, recipients, placeholders; nothing is sent or logged', async () => {
@@ -257,6 +329,7 @@ test("a plain member's personal key mails only clients it can see", async () => 
     body: { subject: 's', body: 'b' },
   });
   assert.equal(seen.status, 201, seen.text);
+  await sent(seen);
   const [note] = await notesOf(clientId);
   assert.equal(note!.created_by_person_id, t.tenant.memberPersonId);
 });

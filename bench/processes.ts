@@ -14,6 +14,13 @@ export interface ServerChild {
 }
 
 const HERE = import.meta.dirname;
+/** The flags `npm start` gives the service (package.json config.nodeFlags), so servers run as they do there. */
+const NODE_FLAGS: string[] = (
+  process.env.SVC_BENCH_NODE_FLAGS ??
+  JSON.parse(readFileSync(path.join(HERE, '..', 'package.json'), 'utf8')).config.nodeFlags
+)
+  .split(' ')
+  .filter(Boolean);
 const START_TIMEOUT_MS = 60_000;
 
 function tail(file: string): string {
@@ -39,7 +46,11 @@ export async function startServer(
   logFile: string,
 ): Promise<ServerChild> {
   const fd = openSync(logFile, 'a');
-  const child = fork(path.join(HERE, script), [], { env, execArgv: ['--expose-gc'], stdio: ['ignore', fd, fd, 'ipc'] });
+  const child = fork(path.join(HERE, script), [], {
+    env,
+    execArgv: ['--expose-gc', ...NODE_FLAGS],
+    stdio: ['ignore', fd, fd, 'ipc'],
+  });
   closeSync(fd);
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(

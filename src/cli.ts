@@ -12,6 +12,7 @@ import { describeErrors, makeAjv } from './platform/validation.ts';
 import * as companies from './modules/companies/index.ts';
 import { loadModules } from './modules/index.ts';
 import { MCP_USAGE, runMcpStdio } from './cli-mcp.ts';
+import { API_USAGE, runApiCli } from './cli-api/index.ts';
 
 const USAGE = `Usage: npm run svc -- <command> [options]
 
@@ -31,7 +32,12 @@ Options for every command:
   --verbose  log database start-up to stderr
 
 Database: DATABASE_URL when set; otherwise the embedded PostgreSQL in SVC_DATA_DIR (default ./data),
-used whether or not the service is running.`;
+used whether or not the service is running.
+
+${API_USAGE}`;
+
+/** The operator commands; any other first word is an API command (src/cli-api). */
+const OPERATOR_WORDS = new Set(['company', 'member', 'migrate', 'mcp', 'help']);
 
 class UsageError extends Error {}
 
@@ -336,6 +342,7 @@ function report(error: unknown, json: boolean): number {
 async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
   if (argv[0] === 'mcp') return runMcpStdio(argv.slice(1)).catch((error: Error) => report(error, json));
+  if (argv[0] !== undefined && !argv[0].startsWith('-') && !OPERATOR_WORDS.has(argv[0])) return runApiCli(argv);
   try {
     const invocation = parseInvocation(argv);
     if (invocation === 'help') {

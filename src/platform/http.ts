@@ -178,6 +178,7 @@ export function route<S extends FastifySchema, M extends HttpMethod>(method: M, 
       'x-scope': spec.tier,
       'x-preview': spec.preview ?? false,
       'x-error-codes': errors,
+      'x-idempotent': idempotent,
     } as S,
     config: {
       tier: spec.tier,

@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -9,6 +9,12 @@ import { attemptsOf, createClient, deliverAll, pendingCount, recordRaw, subscrib
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const t = await webhookApp();
 const databaseUrl = t.db.pool.options.connectionString as string;
+
+// A failed assertion must not leave a worker behind: its pipes would keep this file (and the run) alive.
+const workers = new Set<ChildProcess>();
+after(() => {
+  for (const worker of workers) if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGKILL');
+});
 
 /** `npm run worker` as a real process on this test's database. */
 function spawnWorker(): ChildProcess & { output: string[] } {
@@ -26,6 +32,7 @@ function spawnWorker(): ChildProcess & { output: string[] } {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   }) as ChildProcess & { output: string[] };
+  workers.add(child);
   child.output = [];
   child.stdout!.on('data', (c) => child.output.push(String(c)));
   child.stderr!.on('data', (c) => child.output.push(String(c)));
@@ -118,7 +125,8 @@ test('SIGTERM lets an in-flight attempt finish and record before the worker exit
   const worker = spawnWorker();
   const client = await createClient(t, 'Graceful');
   assert.equal((await t.request('POST', '/contacts', { body: { client_id: client.id, name: 'Gil' } })).status, 201);
-  await receiver.waitFor(1, 20_000);
+  // A spawned worker loads every module first: under a loaded CI machine that alone took over 20 s.
+  await receiver.waitFor(1, 90_000);
   worker.kill('SIGTERM');
   assert.equal((await exited(worker)).code, 0, worker.output.join(''));
   const rows = await attemptsOf(t, id);

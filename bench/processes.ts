@@ -1,6 +1,6 @@
 // The harness's side of its child processes: servers (service, floors) and load generators.
 import { fork, type ChildProcess } from 'node:child_process';
-import { openSync, closeSync, readFileSync } from 'node:fs';
+import { existsSync, openSync, closeSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FromChild, Memory, ToChild } from './child.ts';
 import type { LoadResult, LoadSpec } from './load.ts';
@@ -38,6 +38,15 @@ function exited(child: ChildProcess): Promise<void> {
   });
 }
 
+/**
+ * The servers run compiled (dist/bench, built by `npm run bench` first), as `npm start` runs the service: no
+ * TypeScript stripper in the measured processes. A checkout without dist/ runs the sources.
+ */
+function serverFile(script: string): string {
+  const compiled = path.join(HERE, '..', 'dist', 'bench', script.replace(/\.ts$/, '.js'));
+  return existsSync(compiled) ? compiled : path.join(HERE, script);
+}
+
 /** Forks `script` (in bench/) with its output in `logFile`; resolves once it listens. */
 export async function startServer(
   name: string,
@@ -46,7 +55,7 @@ export async function startServer(
   logFile: string,
 ): Promise<ServerChild> {
   const fd = openSync(logFile, 'a');
-  const child = fork(path.join(HERE, script), [], {
+  const child = fork(serverFile(script), [], {
     env,
     execArgv: ['--expose-gc', ...NODE_FLAGS],
     stdio: ['ignore', fd, fd, 'ipc'],

@@ -3,7 +3,7 @@
 // HTTP request to that service with the caller's company and key.
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createMcpServer, toolsFor, toolsOf, type OpenApiDocument, type Send } from './modules/mcp/index.ts';
+import { loadMcpServer, toolsFor, toolsOf, type OpenApiDocument, type Send } from './modules/mcp/index.ts';
 
 export const MCP_USAGE = `  mcp            [--url <service URL, default $SVC_URL or http://127.0.0.1:8080>]
                  [--company <uuid, default $SVC_COMPANY>] [--key <API key, default $SVC_API_KEY>]
@@ -52,6 +52,7 @@ export async function runMcpStdio(argv: string[]): Promise<number> {
   }
   const document = (await send('GET', '/openapi.json')).body as OpenApiDocument;
   const scopes = (me.body as { data: { key: { scopes: string[] } } }).data.key.scopes;
+  const { createMcpServer } = await loadMcpServer();
   const server = createMcpServer(toolsFor(toolsOf(document), scopes), send);
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
   await server.connect(new StdioServerTransport());

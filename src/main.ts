@@ -1,7 +1,6 @@
 import { access, mkdir, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import { buildApp, type App } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase, type Db } from './db/database.ts';
@@ -92,8 +91,9 @@ async function start(): Promise<Running> {
   const config = loadConfig();
   const connection = await connectDatabase(config, log);
   const database = openDatabase(connection.url);
+  // ioredis is loaded only when REDIS_URL asks for it.
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
+    ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
     : undefined;
   redis?.on('error', () => {});
   const cleanup = async () => {

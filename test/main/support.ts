@@ -44,9 +44,14 @@ export interface Service {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** `cwd`: the checkout to run (default this one). */
-export function startService(dataDir: string, extra: NodeJS.ProcessEnv = {}, cwd = ROOT): Service {
-  const child = spawn(process.execPath, ['src/main.ts'], {
+/** `cwd`: the checkout to run (default this one); `args`: what node runs there (default the sources). */
+export function startService(
+  dataDir: string,
+  extra: NodeJS.ProcessEnv = {},
+  cwd = ROOT,
+  args: readonly string[] = ['src/main.ts'],
+): Service {
+  const child = spawn(process.execPath, args, {
     cwd,
     env: serviceEnv(dataDir, extra),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { sql } from 'kysely';
 import type { Db, Executor } from '../../db/database.ts';
 import type { Config } from '../../config.ts';
@@ -22,11 +22,16 @@ const MAX_TRIES = 5;
 
 /** nodemailer over SMTP_URL; undefined when no SMTP server is configured. */
 export function createMailer(config: Config): Mailer | undefined {
-  if (!config.smtpUrl) return undefined;
-  const transport = nodemailer.createTransport(config.smtpUrl);
+  const url = config.smtpUrl;
+  if (!url) return undefined;
+  // nodemailer is loaded with the first mail: most processes never send one.
+  let transport: Promise<Transporter> | undefined;
+  const open = () => (transport ??= import('nodemailer').then(({ default: mailer }) => mailer.createTransport(url)));
   return {
     send: async (mail) => {
-      await transport.sendMail({
+      await (
+        await open()
+      ).sendMail({
         from: config.mailFrom,
         to: mail.to,
         subject: mail.subject,
@@ -34,7 +39,7 @@ export function createMailer(config: Config): Mailer | undefined {
         ...(mail.html ? { html: mail.html } : {}),
       });
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((t) => t.close()).catch(() => undefined),
   };
 }
 

@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { Config } from '../../config.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { nowStamp } from '../../platform/sql.ts';
@@ -30,6 +29,8 @@ export interface Delivery {
  */
 export async function deliverMail(config: Config, mail: OutgoingMail): Promise<Delivery> {
   if (!config.smtpUrl) return { how: 'logged', rejected: [] };
+  // Loaded on the first mail, not at start (a service without SMTP_URL never needs it).
+  const { default: nodemailer } = await import('nodemailer');
   const transport = nodemailer.createTransport({
     url: config.smtpUrl,
     connectionTimeout: 15_000,

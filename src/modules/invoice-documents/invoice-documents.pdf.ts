@@ -1,4 +1,4 @@
-import PDFDocument from 'pdfkit';
+import type PDFDocument from 'pdfkit';
 import { Dec } from '../../platform/money.ts';
 import { printable } from './invoice-documents.fonts.ts';
 import { formatDecimal, localeOf, type Locale } from './invoice-documents.labels.ts';
@@ -266,7 +266,9 @@ function decoratePages(c: Ctx): void {
 
 /** The invoice as a PDF a person would send: pdfkit with its built-in Helvetica, A4. */
 export async function renderPdf(model: InvoiceDocument): Promise<Buffer> {
-  const doc = new PDFDocument({
+  // Loaded on the first document, not at start: pdfkit and its font tables are ~3 MB of module code.
+  const { default: PdfDocument } = await import('pdfkit');
+  const doc = new PdfDocument({
     size: 'A4',
     margins: { top: 50, bottom: 20, left: LEFT, right: 50 },
     bufferPages: true,

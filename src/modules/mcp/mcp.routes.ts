@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { Type } from 'typebox';
 import { route, V3_PREFIX } from '../../platform/http.ts';
-import { createMcpServer, type Send } from './mcp.server.ts';
+import type { Send } from './mcp.server.ts';
 import { toolsFor, toolsOf, type ApiTool, type OpenApiDocument } from './mcp.tools.ts';
 
 /** Headers a tool call carries over from the MCP request: the same credentials, address and protocol. */
@@ -40,6 +39,15 @@ const Message = Type.Object(
 );
 const ANSWERS = 'application/json, text/event-stream';
 
+/** The MCP SDK (and zod with it) is loaded by the first MCP call, not at start: ~4 MB a server may never use. */
+const loadMcp = async () => {
+  const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('./mcp.server.ts'),
+  ]);
+  return { StreamableHTTPServerTransport, createMcpServer };
+};
+
 export default async function mcpRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   let catalogue: ApiTool[] | undefined;
@@ -62,6 +70,7 @@ export default async function mcpRoutes(fastify: FastifyInstance) {
     // The tool calls are the writes, each in its own request transaction and audit row; this one holds none.
     config: { ...spec.config, ownTransaction: true, activity: false },
     handler: async (request, reply) => {
+      const { StreamableHTTPServerTransport, createMcpServer } = await loadMcp();
       const server = createMcpServer(toolsFor(allTools(), request.ctx.key.scopes), inProcess(fastify, request));
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);

@@ -43,7 +43,7 @@ const dir = await dataDir();
 const t = await createTestApp({ dataDir: dir, storage: { s3 } });
 const store = storageFor(t.app.config);
 assert.ok(store instanceof S3BlobStore);
-await store.client.send(new CreateBucketCommand({ Bucket: s3.bucket }));
+await (await store.client()).send(new CreateBucketCommand({ Bucket: s3.bucket }));
 
 test('with S3 configured, uploads go to the bucket and come back whole or by range', async () => {
   const taskId = await makeTask(t);
@@ -51,7 +51,7 @@ test('with S3 configured, uploads go to the bucket and come back whole or by ran
   assert.equal(res.status, 201, res.text);
   const sha256 = createHash('sha256').update(PDF).digest('hex');
   assert.equal(res.body.data.sha256, sha256);
-  const head = await store.client.send(new HeadObjectCommand({ Bucket: s3.bucket, Key: `blobs/${sha256}` }));
+  const head = await (await store.client()).send(new HeadObjectCommand({ Bucket: s3.bucket, Key: `blobs/${sha256}` }));
   assert.equal(head.ContentLength, PDF.length);
   assert.deepEqual(await stagingFiles(dir), []);
   assert.equal((await waitUntilSettled(t, res.body.data.id)).status, 'ready');

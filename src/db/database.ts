@@ -10,8 +10,23 @@ export type Executor = Db | Tx;
 
 // int8 (bigint) ids and counts fit in a JS number for our sizes; numeric stays text (exact money).
 pg.types.setTypeParser(20, (value: string) => Number(value));
-// Timestamps leave the database as ISO 8601 UTC with a Z, the form the API answers with.
-const toIso = (value: string) => new Date(value).toISOString();
+/** PostgreSQL's ISO DateStyle output of timestamptz: `2026-11-23 10:00:00.123456+00`, `+05:30`, `-03:30:45`. */
+const PG_TIMESTAMPTZ =
+  /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d{1,6}))?([+-])(\d\d)(?::(\d\d))?(?::(\d\d))?$/;
+
+/**
+ * Timestamps leave the database as ISO 8601 UTC with a Z, the form the API answers with. Read field by
+ * field: `new Date(text)` takes V8's slow legacy parser for this format (4-6% of a list request's CPU).
+ * Anything else (years before 100, BC, infinity) goes the general way.
+ */
+export function toIso(value: string): string {
+  const m = PG_TIMESTAMPTZ.exec(value);
+  if (!m || Number(m[1]) < 100) return new Date(value).toISOString();
+  const ms = m[7] ? Number(m[7].padEnd(3, '0').slice(0, 3)) : 0;
+  const offset = (Number(m[9]) * 3600 + Number(m[10] ?? 0) * 60 + Number(m[11] ?? 0)) * (m[8] === '-' ? -1 : 1);
+  const utc = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!, ms) - offset * 1000;
+  return new Date(utc).toISOString();
+}
 pg.types.setTypeParser(1184, toIso); // timestamptz
 pg.types.setTypeParser(1114, (value: string) => new Date(`${value}Z`).toISOString()); // timestamp (UTC by convention)
 // `date` columns stay plain YYYY-MM-DD text rather than becoming local-midnight Dates.
@@ -25,6 +40,19 @@ export interface Database {
 
 /** Statements a connection keeps prepared; beyond this (e.g. ever-new IN-list shapes) queries run unnamed. */
 const MAX_PREPARED_PER_CONNECTION = 1000;
+
+/** Statement names by SQL text, shared by all connections: a hash per query was 2% of a list request's CPU. */
+const names = new Map<string, string>();
+const NAMES_KEPT = 5000;
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `k${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+    if (names.size >= NAMES_KEPT) names.clear();
+    names.set(text, name);
+  }
+  return name;
+}
 
 /**
  * Kysely sends every query unnamed, so PostgreSQL parses and plans each call. Naming a statement by a
@@ -42,7 +70,7 @@ function prepareStatements(client: pg.PoolClient): void {
     if (typeof text !== 'string' || !Array.isArray(values)) return query(text, values, callback);
     // pool.query() passes a callback: it is named too, so raw pool users (the bench floors) prepare like Kysely.
     const tail = typeof callback === 'function' ? [callback] : [];
-    const name = `k${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+    const name = statementName(text);
     if (!prepared.has(name)) {
       if (prepared.size >= MAX_PREPARED_PER_CONNECTION) return query(text, values, ...tail);
       prepared.add(name);

@@ -12,7 +12,8 @@ import { pathToFileURL } from 'node:url';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const TREES = ['src', 'bench', 'sdk/src'];
 const entry = process.argv[2] === 'worker' ? 'worker' : 'main';
-process.argv.splice(2, 1);
+// The entry's own arguments follow, as if it had been started directly.
+if (entry === 'worker') process.argv.splice(2, 1);
 
 /** The same stamp scripts/build.ts writes: newest source modification time and file count. */
 function currentStamp() {

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Executor } from '../db/database.ts';
+import { deferInsert } from './context.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -41,19 +42,18 @@ export async function recordActivity(tx: Executor, request: FastifyRequest, repl
     request.body && typeof request.body === 'object' && !Array.isArray(request.body)
       ? Object.keys(request.body as object)
       : [];
-  await tx
-    .insertInto('activities')
-    .values({
-      company_id: request.ctx.companyId,
-      entity: config.activity,
-      record_id: recordIdOf(request),
-      action: actionOf(request.method, url),
-      fields: body.sort(),
-      api_key_id: request.ctx.key.id,
-      person_id: request.ctx.actor.personId,
-      method: request.method,
-      path: request.url.split('?')[0]!,
-      request_id: request.id,
-    })
-    .execute();
+  const row = {
+    company_id: request.ctx.companyId,
+    entity: config.activity,
+    record_id: recordIdOf(request),
+    action: actionOf(request.method, url),
+    fields: body.sort(),
+    api_key_id: request.ctx.key.id,
+    person_id: request.ctx.actor.personId,
+    method: request.method,
+    path: request.url.split('?')[0]!,
+    request_id: request.id,
+  };
+  // The request's transaction writes it with its last statement; any other writes it now.
+  if (!deferInsert(tx, 'activities', [row])) await tx.insertInto('activities').values(row).execute();
 }

@@ -1,4 +1,6 @@
+import { sql, type Compilable, type RawBuilder } from 'kysely';
 import type { Db, Executor } from '../db/database.ts';
+import type { DB } from '../db/schema.ts';
 
 export interface CompanyInfo {
   id: string;
@@ -41,12 +43,51 @@ declare module 'fastify' {
   }
 }
 
-/** Work queued by afterCommit, by the open transaction it waits for, with the pool to run it on. */
-const pending = new WeakMap<object, { db: Db; tasks: Array<(db: Db) => unknown> }>();
+type SideTable = keyof DB & string;
+type SideRow = Record<string, unknown>;
+
+/**
+ * By the open transaction: work queued by afterCommit with the pool to run it on, and side records (outbox
+ * events, the audit row) held back to be written by the transaction's last statement.
+ */
+const pending = new WeakMap<
+  object,
+  { db: Db; tasks: Array<(db: Db) => unknown>; inserts: Map<SideTable, SideRow[]> }
+>();
 
 /** Registers a transaction whose commit afterCommit's work waits for (inTransaction and the request's own). */
 export function trackCommit(tx: Executor, db: Db): void {
-  pending.set(tx, { db, tasks: [] });
+  pending.set(tx, { db, tasks: [], inserts: new Map() });
+}
+
+/**
+ * Holds rows for `table` back until the transaction's last statement (flushSideRecords), so that a write's
+ * side records cost no round trip of their own; rows keep their order. False when tx is not a tracked
+ * transaction: the caller writes them now.
+ */
+export function deferInsert(tx: Executor, table: SideTable, rows: readonly SideRow[]): boolean {
+  const entry = pending.get(tx);
+  if (!entry) return false;
+  const queued = entry.inserts.get(table);
+  if (queued) queued.push(...rows);
+  else entry.inserts.set(table, [...rows]);
+  return true;
+}
+
+/**
+ * Writes the held-back rows in one statement, one data-modifying CTE per table (each table's rows in one
+ * insert, in order), with `main` as the statement's own query; returns main's rows. Without rows and
+ * without main it sends nothing.
+ */
+export async function flushSideRecords<R = unknown>(tx: Executor, main?: Compilable & object): Promise<R[]> {
+  const entry = pending.get(tx);
+  const inserts = entry ? [...entry.inserts] : [];
+  entry?.inserts.clear();
+  if (inserts.length === 0) return main ? ((await sql<R>`${main}`.execute(tx)).rows as R[]) : [];
+  const ctes: RawBuilder<unknown>[] = inserts.map(
+    ([table, rows], i) => sql`${sql.id(`side_${i}`)} as (${tx.insertInto(table).values(rows as never)})`,
+  );
+  return (await sql<R>`with ${sql.join(ctes)} ${main ?? sql`select 1`}`.execute(tx)).rows;
 }
 
 function runLater(db: Db, tasks: Array<(db: Db) => unknown>, onError: (error: unknown) => void): void {
@@ -86,10 +127,12 @@ export async function inTransaction<T>(ctx: Ctx, fn: (tx: Ctx) => Promise<T>): P
   const db = ctx.db as Db;
   let opened: Executor | undefined;
   try {
-    const result = await db.transaction().execute((tx) => {
+    const result = await db.transaction().execute(async (tx) => {
       opened = tx;
       trackCommit(tx, db);
-      return fn({ ...ctx, db: tx });
+      const value = await fn({ ...ctx, db: tx });
+      await flushSideRecords(tx);
+      return value;
     });
     settleCommit(opened!, true);
     return result;

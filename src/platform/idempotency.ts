@@ -103,7 +103,7 @@ async function claim(db: Db, request: FastifyRequest, key: string, hash: string,
  * Idempotency-Key on covered POSTs, scoped to the API key: the first request runs, a repeat with the same
  * body replays the stored 2xx verbatim, a repeat with another body or during the first run is refused.
  * The unique row in PostgreSQL is the lock, so it holds across any number of instances. The claim is its
- * own autocommitted statement (the lock must be seen at once); the outcome is stored by storeOutcome in
+ * own autocommitted statement (the lock must be seen at once); the outcome is stored by outcomeStatement in
  * the request's transaction, so a committed write is never run a second time.
  */
 export function registerIdempotency(app: FastifyInstance, db: Db): void {
@@ -142,32 +142,34 @@ const ownClaim = (db: Executor, request: FastifyRequest, claim: Claim) =>
     .where(CLAIM_STAMP, '=', claim.stamp);
 
 /**
- * Stores a 2xx outcome in the write's transaction (tx), so it commits with the write or not at all (the
- * claim stays on the request until the commit, for releaseClaim should it fail). A claim taken over
- * meanwhile (this request looked dead) is no longer ours: the write must not commit.
+ * The statement that stores a 2xx outcome in the write's transaction (tx), so it commits with the write or
+ * not at all (the claim stays on the request until the commit, for releaseClaim should it fail); it returns
+ * a row only while the claim is still ours. Undefined without a claim.
  */
-export async function storeOutcome(tx: Executor, request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+export function outcomeStatement(tx: Executor, request: FastifyRequest, reply: FastifyReply, payload: unknown) {
   const claim = request.idempotencyClaim;
-  if (!claim) return;
+  if (!claim) return undefined;
   const headers: Record<string, string> = {};
   for (const name of REPLAYED_HEADERS) {
     const value = reply.getHeader(name);
     if (value !== undefined) headers[name] = String(value);
   }
-  const result = await ownClaim(tx, request, claim)
+  return ownClaim(tx, request, claim)
     .set({
       state: 'done',
       response_status: reply.statusCode,
       response_headers: JSON.stringify(headers),
       response_body: typeof payload === 'string' ? payload : payload == null ? '' : String(payload),
     })
-    .executeTakeFirst();
-  if (result.numUpdatedRows === 0n) {
-    throw new AppError(
-      'IDEMPOTENCY_CONFLICT',
-      'Another request took this Idempotency-Key over while this one ran; this one was not applied',
-    );
-  }
+    .returning(sql<number>`1`.as('stored'));
+}
+
+/** A claim taken over meanwhile (this request looked dead) is no longer ours: the write must not commit. */
+export function claimLost(): AppError {
+  return new AppError(
+    'IDEMPOTENCY_CONFLICT',
+    'Another request took this Idempotency-Key over while this one ran; this one was not applied',
+  );
 }
 
 /** Frees the key of a request that committed nothing, so a retry runs; a claim taken over is left alone. */

@@ -3,8 +3,8 @@ import type { ControlledTransaction } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { recordActivity, WRITE_METHODS } from './activities.ts';
-import { settleCommit, trackCommit } from './context.ts';
-import { releaseClaim, storeOutcome } from './idempotency.ts';
+import { flushSideRecords, settleCommit, trackCommit } from './context.ts';
+import { claimLost, outcomeStatement, releaseClaim } from './idempotency.ts';
 
 /** A write's transaction; `end` is set once it is being ended and tells whether it committed. */
 interface WriteTransaction {
@@ -34,11 +34,16 @@ async function rollback(write: WriteTransaction): Promise<false> {
   return false;
 }
 
-/** The outcome and the audit row join the write, then it commits; any failure rolls all of it back. */
+/**
+ * The outcome, the audit row and the events the write held back go in one statement, then it commits; any
+ * failure rolls all of it back.
+ */
 async function commit(write: WriteTransaction, request: FastifyRequest, reply: FastifyReply, payload: unknown) {
   try {
-    await storeOutcome(write.tx, request, reply, payload);
     await recordActivity(write.tx, request, reply);
+    const outcome = outcomeStatement(write.tx, request, reply, payload);
+    const stored = await flushSideRecords(write.tx, outcome);
+    if (outcome && stored.length === 0) throw claimLost();
     await write.tx.commit().execute();
     request.idempotencyClaim = undefined;
     return true;

@@ -29,12 +29,16 @@ await sql`create trigger test_fail_audit before insert on activities for each ro
 await sql`create constraint trigger test_fail_commit after insert on activities deferrable initially deferred
   for each row when (new.request_id like 'fail-commit-%') execute function test_fail_audit()`.execute(t.db.db);
 
-test('the business write, its audit row and its idempotent outcome commit in one transaction', async () => {
+test('the business write, its event, its audit row and its idempotent outcome commit in one transaction', async () => {
   const name = uniqueName('Together');
   const res = await post(name, 'together-1');
   assert.equal(res.status, 201, res.text);
   const id = res.body.data.id;
-  const xmin = async (table: 'clients' | 'activities' | 'idempotency_keys', column: string, value: unknown) =>
+  const xmin = async (
+    table: 'clients' | 'events' | 'activities' | 'idempotency_keys',
+    column: string,
+    value: unknown,
+  ) =>
     (
       await sql<{
         xmin: string;
@@ -42,6 +46,7 @@ test('the business write, its audit row and its idempotent outcome commit in one
     ).rows.map((r) => r.xmin);
   const [business] = await xmin('clients', 'id', id);
   assert.ok(business);
+  assert.deepEqual(await xmin('events', 'record_id', id), [business], 'the event is in the same transaction');
   assert.deepEqual(await xmin('activities', 'record_id', id), [business], 'the audit row is in the same transaction');
   assert.deepEqual(await xmin('idempotency_keys', 'key', 'together-1'), [business], 'so is the stored outcome');
   assert.equal((await storedKey('together-1'))?.state, 'done');

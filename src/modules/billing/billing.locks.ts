@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 
 /** Why a time entry may not change: the finalized invoice that billed it, or whose period it falls in. */
@@ -27,25 +27,33 @@ export async function lockedEntries(ctx: Ctx, ids: readonly number[]): Promise<M
 
 /**
  * For each (task, start): the finalized invoice that billed time of the task's client for a period holding the
- * start's local day. New or moved entries may not land there: the period is closed.
+ * start's local day. New or moved entries may not land there: the period is closed. `items` is a relation of
+ * (task_id, start, n); the query answers (n, lock) for the items that are locked.
  */
-export async function lockedPeriods(
-  ctx: Ctx,
-  items: ReadonlyArray<{ task_id: number; start: string }>,
-): Promise<Array<BillingLock | undefined>> {
-  if (items.length === 0) return [];
-  const result = await sql<BillingLock & { n: number }>`
+export function lockedPeriodsQuery(ctx: Ctx, items: RawBuilder<unknown>): RawBuilder<BillingLock & { n: number }> {
+  // tenant: deliberate SQL — tasks and invoices filtered by company_id.
+  return sql<BillingLock & { n: number }>`
     select x.n::int as n, i.id as invoice_id, i.invoice_number, i.period_from::text as period_from,
            i.period_until::text as period_until
-      from unnest(${items.map((i) => i.task_id)}::int[], ${items.map((i) => i.start)}::timestamptz[])
-           with ordinality as x(task_id, start, n)
+      from ${items} as x(task_id, start, n)
       join tasks t on t.company_id = ${ctx.companyId} and t.id = x.task_id
       cross join lateral (
         select i.* from invoices i
          where i.company_id = ${ctx.companyId} and i.client_id = t.client_id and i.bills_time
            and i.status in ${FINALIZED}
            and (x.start at time zone ${ctx.company.timezone})::date between i.period_from and i.period_until
-         order by i.id limit 1) i`.execute(ctx.db);
+         order by i.id limit 1) i`;
+}
+
+/** Item by item: the lock of each (task, start), or undefined where its period is open. */
+export async function lockedPeriods(
+  ctx: Ctx,
+  items: ReadonlyArray<{ task_id: number; start: string }>,
+): Promise<Array<BillingLock | undefined>> {
+  if (items.length === 0) return [];
+  const relation = sql`unnest(${items.map((i) => i.task_id)}::int[], ${items.map((i) => i.start)}::timestamptz[])
+    with ordinality`;
+  const result = await lockedPeriodsQuery(ctx, relation).execute(ctx.db);
   const out: Array<BillingLock | undefined> = items.map(() => undefined);
   for (const { n, ...lock } of result.rows) out[n - 1] = lock;
   return out;

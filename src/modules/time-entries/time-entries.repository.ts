@@ -1,6 +1,8 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
+import { toIso } from '../../db/database.ts';
+import { lockedPeriodsQuery, type BillingLock } from '../billing/index.ts';
 import { scoped, tenantTable, type NewRow } from '../../platform/tenant-table.ts';
 import { taskVisible, timeEntryVisible } from '../../platform/visibility.ts';
 import type { DateTimeInput } from './time-entries.rules.ts';
@@ -97,6 +99,30 @@ export async function findEntries(ctx: Ctx, ids: readonly number[]): Promise<Tim
   return ids.map((id) => byId.get(id)).filter((r): r is TimeEntryRecord => r !== undefined);
 }
 
+/**
+ * Records by id, in the order of `ids`, each with the other live entries of its person whose span meets
+ * it: the read-back of a write in one query. A running entry spans to infinity, since where it will end is
+ * unknown. Spans are half-open, so entries that only touch (one ends when the next starts) do not overlap.
+ * The GiST index on (company, person, span) answers each lookup without reading the person's other entries.
+ */
+export async function findEntriesWithOverlaps(
+  ctx: Ctx,
+  ids: readonly number[],
+): Promise<Array<{ record: TimeEntryRecord; overlapping: number[] }>> {
+  if (ids.length === 0) return [];
+  const span = (alias: string) =>
+    sql`tstzrange(${sql.ref(`${alias}.start`)}, coalesce(${sql.ref(`${alias}.end`)}, 'infinity'), '[)')`;
+  const rows = (await project(base(ctx).where('te.id', '=', sql<number>`any(${[...ids]}::int[])`))
+    .select(
+      sql<number[]>`array(select o.id from time_entries o
+        where o.company_id = te.company_id and o.person_id = te.person_id and o.deleted_at is null and o.id <> te.id
+          and ${span('o')} && ${span('te')} order by o.id)`.as('overlapping'),
+    )
+    .execute()) as Array<TimeEntryRecord & { overlapping: number[] }>;
+  const byId = new Map(rows.map(({ overlapping, ...record }) => [record.id, { record, overlapping }]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
 export async function findEntry(ctx: Ctx, id: number): Promise<TimeEntryRecord | undefined> {
   return (await findEntries(ctx, [id]))[0];
 }
@@ -127,6 +153,74 @@ export async function usableTaskIds(ctx: Ctx, ids: readonly number[]): Promise<S
     .forShare()
     .execute();
   return new Set(rows.map((r) => r.id));
+}
+
+export interface CreationInputs {
+  /** The instants of `values`, in their order (as resolveInstants). */
+  instants: string[];
+  /** As usableTaskIds (and locked FOR SHARE the same way). */
+  tasks: Set<number>;
+  /** As memberPersonIds. */
+  people: Set<number>;
+  /** As runningEntries, for `timerPeople`. */
+  running: Map<number, number>;
+  /** By entry index: the lock of the period its start lands in (billing's lockedPeriods). */
+  locks: Map<number, BillingLock>;
+}
+
+/** An entry to look a period lock up for: its task, and which of `values` is its start (0-based). */
+export interface LockProbe {
+  index: number;
+  task_id: number;
+  start: number;
+}
+
+/**
+ * Everything a create checks before it writes, in one round trip: instants, tasks, people, running timers,
+ * and the billing locks of the periods the entries land in.
+ */
+export async function creationInputs(
+  ctx: Ctx,
+  values: readonly DateTimeInput[],
+  ids: { tasks: readonly number[]; people: readonly number[]; timerPeople: readonly number[] },
+  probes: readonly LockProbe[],
+): Promise<CreationInputs> {
+  const company = ctx.companyId;
+  const probed = sql`(select p.task_id, v.at, p.n from unnest(${probes.map((p) => p.task_id)}::int[],
+      ${probes.map((p) => p.start + 1)}::int[], ${probes.map((p) => p.index + 1)}::int[]) as p(task_id, k, n)
+    join instants v on v.i = p.k)`;
+  // tenant: deliberate SQL (every table is filtered by company_id)
+  const result = await sql<{
+    instants: string[];
+    tasks: number[];
+    people: number[];
+    running: Record<string, number>;
+    locks: Array<BillingLock & { n: number }>;
+  }>`
+    with usable as (
+      select t.id from tasks t
+      where t.company_id = ${company} and t.id = any(${[...ids.tasks]}::int[]) and t.deleted_at is null
+        and t.template_kind is null and ${taskVisible(ctx, 't')}
+      for share),
+    instants as (
+      select u.i, date_trunc('milliseconds', case when u.naive then u.txt::timestamp at time zone ${ctx.company.timezone}
+          else u.txt::timestamptz end) as at
+      from unnest(${values.map((v) => v.text)}::text[], ${values.map((v) => v.naive)}::boolean[]) with ordinality as u(txt, naive, i))
+    select array(select at::text from instants order by i) as instants,
+      array(select id from usable) as tasks,
+      array(select m.person_id from members m where m.company_id = ${company} and m.person_id = any(${[...ids.people]}::int[])) as people,
+      (select coalesce(json_object_agg(te.person_id, te.id), '{}') from time_entries te
+        where te.company_id = ${company} and te.person_id = any(${[...ids.timerPeople]}::int[]) and te."end" is null
+          and te.deleted_at is null) as running,
+      (select coalesce(json_agg(l), '[]') from (${lockedPeriodsQuery(ctx, probed)}) l) as locks`.execute(ctx.db);
+  const row = result.rows[0]!;
+  return {
+    instants: row.instants.map(toIso),
+    tasks: new Set(row.tasks),
+    people: new Set(row.people),
+    running: new Map(Object.entries(row.running).map(([person, id]) => [Number(person), id])),
+    locks: new Map(row.locks.map(({ n, ...lock }) => [n - 1, lock])),
+  };
 }
 
 /** Persons among `ids` who are members of the company (of any member status). */
@@ -162,26 +256,4 @@ export async function runningEntries(
 export async function insertEntries(ctx: Ctx, rows: ReadonlyArray<NewRow<'time_entries'>>): Promise<number[]> {
   const inserted = await scoped.insert(ctx, 'time_entries', rows).returning('id').execute();
   return inserted.map((r) => r.id);
-}
-
-/**
- * For each of `ids`: the other live entries of the same person whose span meets it. A running
- * entry spans to infinity, since where it will end is unknown. Spans are half-open, so entries
- * that only touch (one ends when the next starts) do not overlap. The GiST index on
- * (company, person, span) answers each lookup without reading the person's other entries.
- */
-export async function overlaps(ctx: Ctx, ids: readonly number[]): Promise<Map<number, number[]>> {
-  if (ids.length === 0) return new Map();
-  const company = ctx.companyId;
-  // tenant: deliberate SQL
-  const result = await sql<{ id: number; others: number[] }>`with n as (
-      select id, person_id, tstzrange(start, coalesce("end", 'infinity'), '[)') as span
-      from time_entries where company_id = ${company} and id = any(${[...ids]}::int[]))
-    select n.id, array(
-        select o.id from time_entries o
-        where o.company_id = ${company} and o.person_id = n.person_id and o.deleted_at is null and o.id <> n.id
-          and tstzrange(o.start, coalesce(o."end", 'infinity'), '[)') && n.span
-        order by o.id) as others
-    from n`.execute(ctx.db);
-  return new Map(result.rows.filter((r) => r.others.length > 0).map((r) => [r.id, r.others]));
 }

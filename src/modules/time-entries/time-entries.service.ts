@@ -112,12 +112,11 @@ async function assertUnlocked(
   if (period) throw lockedError(period, `The period of ${next.start.slice(0, 10)}`);
 }
 
-/**
- * Every start/end of the bodies resolved to UTC instants in one query. A refusal is kept, not
- * thrown, so that the caller can report the first refused entry in request order.
- */
-async function timingsOf(ctx: Ctx, bodies: readonly TimeEntryCreateBody[]): Promise<Outcome[]> {
-  const parsed = bodies.map((body): { start: DateTimeInput; end: DateTimeInput | null } | { error: unknown } => {
+type Parsed = { start: DateTimeInput; end: DateTimeInput | null } | { error: unknown };
+
+/** Each body's start/end read as date-times; a refusal is kept, not thrown, so the first refused entry in request order wins. */
+function parseTimes(bodies: readonly TimeEntryCreateBody[]): Parsed[] {
+  return bodies.map((body): Parsed => {
     try {
       return {
         start: requireDateTime('start', body.start),
@@ -127,10 +126,10 @@ async function timingsOf(ctx: Ctx, bodies: readonly TimeEntryCreateBody[]): Prom
       return { error };
     }
   });
-  const instants = await repo.resolveInstants(
-    ctx,
-    parsed.flatMap((p) => ('error' in p ? [] : p.end ? [p.start, p.end] : [p.start])),
-  );
+}
+
+/** Each body's timing from the instants its start/end resolved to (in the order parseTimes lists them). */
+function timingsOf(bodies: readonly TimeEntryCreateBody[], parsed: Parsed[], instants: string[]): Outcome[] {
   let next = 0;
   return parsed.map((p, i): Outcome => {
     if ('error' in p) return p;
@@ -144,20 +143,40 @@ async function timingsOf(ctx: Ctx, bodies: readonly TimeEntryCreateBody[]): Prom
   });
 }
 
-/** Every rule for every entry, set-based (a few queries whatever the count); the first refused entry wins. */
-async function prepare(ctx: Ctx, bodies: readonly TimeEntryCreateBody[], bulk: boolean): Promise<NewEntry[]> {
-  const outcomes = await timingsOf(ctx, bodies);
+/** Every rule for every entry, set-based (one query whatever the count); the first refused entry wins. */
+async function prepare(
+  ctx: Ctx,
+  bodies: readonly TimeEntryCreateBody[],
+  bulk: boolean,
+): Promise<{ rows: NewEntry[]; locks: Map<number, BillingLock> }> {
+  const parsed = parseTimes(bodies);
+  const unique = (values: number[]) => [...new Set(values)];
+  const values: DateTimeInput[] = [];
+  const probes: repo.LockProbe[] = [];
+  parsed.forEach((p, index) => {
+    if ('error' in p) return;
+    probes.push({ index, task_id: bodies[index]!.task_id, start: values.length });
+    values.push(...(p.end ? [p.start, p.end] : [p.start]));
+  });
+  const inputs = await repo.creationInputs(
+    ctx,
+    values,
+    {
+      tasks: unique(bodies.map((b) => b.task_id)),
+      people: unique(bodies.map((b) => b.person_id)),
+      // A timer opens when there is no end and no duration to derive one from.
+      timerPeople: unique(bodies.filter((b) => b.end == null && b.duration === undefined).map((b) => b.person_id)),
+    },
+    probes,
+  );
+  const outcomes = timingsOf(bodies, parsed, inputs.instants);
+  const { tasks, people, running } = inputs;
   const opensTimer = (i: number) => {
     const o = outcomes[i]!;
     return 'timing' in o && o.timing.end === null;
   };
-  const tasks = await repo.usableTaskIds(ctx, [...new Set(bodies.map((b) => b.task_id))]);
-  const people = await repo.memberPersonIds(ctx, [...new Set(bodies.map((b) => b.person_id))]);
-  const running = await repo.runningEntries(ctx, [
-    ...new Set(bodies.filter((_, i) => opensTimer(i)).map((b) => b.person_id)),
-  ]);
   const startedHere = new Set<number>();
-  return bodies.map((body, i) => {
+  const rows = bodies.map((body, i) => {
     try {
       const outcome = outcomes[i]!;
       if ('error' in outcome) throw outcome.error;
@@ -180,17 +199,15 @@ async function prepare(ctx: Ctx, bodies: readonly TimeEntryCreateBody[], bulk: b
       throw bulk ? atIndex(error, i) : error;
     }
   });
+  return { rows, locks: inputs.locks };
 }
 
 /** New entries may not land in a period a finalized invoice has billed; the first one that does is refused. */
-async function assertOpenPeriods(ctx: Ctx, rows: NewEntry[], bulk: boolean): Promise<NewEntry[]> {
-  const locks = await lockedPeriods(
-    ctx,
-    rows.map((r) => ({ task_id: r.task_id, start: r.start as string })),
-  );
-  const index = locks.findIndex((lock) => lock !== undefined);
+function assertOpenPeriods(prepared: { rows: NewEntry[]; locks: Map<number, BillingLock> }, bulk: boolean): NewEntry[] {
+  const { rows, locks } = prepared;
+  const index = rows.findIndex((_, i) => locks.has(i));
   if (index >= 0) {
-    const error = lockedError(locks[index]!, `The period of ${String(rows[index]!.start).slice(0, 10)}`);
+    const error = lockedError(locks.get(index)!, `The period of ${String(rows[index]!.start).slice(0, 10)}`);
     throw bulk ? atIndex(error, index) : error;
   }
   return rows;
@@ -221,11 +238,11 @@ async function createMany(
   bulk: boolean,
 ): Promise<Written<TimeEntryRecord[]>> {
   return inTransaction(ctx, async (tx) => {
-    const ids = await insertAll(tx, await assertOpenPeriods(tx, await prepare(tx, bodies, bulk), bulk), bulk);
-    const records = await repo.findEntries(tx, ids);
-    const overlapping = await repo.overlaps(tx, ids);
+    const ids = await insertAll(tx, assertOpenPeriods(await prepare(tx, bodies, bulk), bulk), bulk);
+    const found = await repo.findEntriesWithOverlaps(tx, ids);
+    const records = found.map((f) => f.record);
     await recordEvents(tx, 'time_entry', 'created', records);
-    const warnings = ids.flatMap((id, i) => overlapWarning(overlapping.get(id), bulk ? i : undefined));
+    const warnings = found.flatMap((f, i) => overlapWarning(f.overlapping, bulk ? i : undefined));
     return { data: records, warnings };
   });
 }
@@ -295,8 +312,9 @@ export async function updateEntry(ctx: Ctx, id: number, body: TimeEntryUpdateBod
       if (runningRace(error) === null) throw error;
       throw timerRunning(personId, undefined);
     }
-    const overlapping = await repo.overlaps(tx, [id]);
-    return { data: await getEntry(tx, id), warnings: overlapWarning(overlapping.get(id)) };
+    const [found] = await repo.findEntriesWithOverlaps(tx, [id]);
+    const { record, overlapping } = orNotFound(found, 'Time entry');
+    return { data: record, warnings: overlapWarning(overlapping) };
   });
 }
 

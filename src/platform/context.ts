@@ -68,24 +68,36 @@ export function trackCommit(tx: Executor, db: Db): void {
 export function deferInsert(tx: Executor, table: SideTable, rows: readonly SideRow[]): boolean {
   const entry = pending.get(tx);
   if (!entry) return false;
+  if (rows.length === 0) return true;
   const queued = entry.inserts.get(table);
   if (queued) queued.push(...rows);
   else entry.inserts.set(table, [...rows]);
   return true;
 }
 
+/** Rows per table in one insert: well under PostgreSQL's 65,535 parameters for any side table's width. */
+const ROWS_PER_INSERT = 1000;
+
 /**
- * Writes the held-back rows in one statement, one data-modifying CTE per table (each table's rows in one
- * insert, in order), with `main` as the statement's own query; returns main's rows. Without rows and
- * without main it sends nothing.
+ * Writes the held-back rows, in order, and returns main's rows: the last ROWS_PER_INSERT of each table go in one
+ * statement with `main` as its own query (one data-modifying CTE per table); any before them (a transaction
+ * that recorded thousands of events) in plain inserts first. Without rows and without main it sends nothing.
  */
 export async function flushSideRecords<R = unknown>(tx: Executor, main?: Compilable & object): Promise<R[]> {
   const entry = pending.get(tx);
   const inserts = entry ? [...entry.inserts] : [];
   entry?.inserts.clear();
-  if (inserts.length === 0) return main ? ((await sql<R>`${main}`.execute(tx)).rows as R[]) : [];
-  const ctes: RawBuilder<unknown>[] = inserts.map(
-    ([table, rows], i) => sql`${sql.id(`side_${i}`)} as (${tx.insertInto(table).values(rows as never)})`,
+  const insert = (table: SideTable, rows: SideRow[]) => tx.insertInto(table).values(rows as never);
+  const last: Array<[SideTable, SideRow[]]> = [];
+  for (const [table, rows] of inserts) {
+    const tail = Math.max(0, rows.length - ROWS_PER_INSERT);
+    for (let at = 0; at < tail; at += ROWS_PER_INSERT)
+      await insert(table, rows.slice(at, Math.min(at + ROWS_PER_INSERT, tail))).execute();
+    last.push([table, rows.slice(tail)]);
+  }
+  if (last.length === 0) return main ? ((await sql<R>`${main}`.execute(tx)).rows as R[]) : [];
+  const ctes: RawBuilder<unknown>[] = last.map(
+    ([table, rows], i) => sql`${sql.id(`side_${i}`)} as (${insert(table, rows)})`,
   );
   return (await sql<R>`with ${sql.join(ctes)} ${main ?? sql`select 1`}`.execute(tx)).rows;
 }

@@ -1,4 +1,5 @@
 import { AppError, domainValidation } from '../../platform/errors.ts';
+import type { TimeEntryCreateBody } from './time-entries.schemas.ts';
 
 /** A date-time as sent: its text, and whether it lacks an offset (then it is company-local wall-clock time). */
 export interface DateTimeInput {
@@ -91,4 +92,42 @@ export function timingForUpdate(
 export function atIndex(error: unknown, index: number): unknown {
   if (!(error instanceof AppError)) return error;
   return new AppError(error.code, `entries[${index}]: ${error.message}`, { ...error.details, index }, error.headers);
+}
+
+/** A create's timing, or the refusal to report when its entry's turn comes. */
+export type Outcome = { timing: Timing } | { error: unknown };
+
+export type Parsed = { start: DateTimeInput; end: DateTimeInput | null } | { error: unknown };
+
+/** Each body's start/end read as date-times; a refusal is kept, not thrown, so the first refused entry in request order wins. */
+export function parseTimes(bodies: ReadonlyArray<Pick<TimeEntryCreateBody, 'start' | 'end'>>): Parsed[] {
+  return bodies.map((body): Parsed => {
+    try {
+      return {
+        start: requireDateTime('start', body.start),
+        end: body.end == null ? null : requireDateTime('end', body.end),
+      };
+    } catch (error) {
+      return { error };
+    }
+  });
+}
+
+/** Each body's timing from the instants its start/end resolved to (in the order parseTimes lists them). */
+export function timingsOf(
+  bodies: ReadonlyArray<Pick<TimeEntryCreateBody, 'duration'>>,
+  parsed: Parsed[],
+  instants: string[],
+): Outcome[] {
+  let next = 0;
+  return parsed.map((p, i): Outcome => {
+    if ('error' in p) return p;
+    const start = instants[next++]!;
+    const end = p.end ? instants[next++]! : null;
+    try {
+      return { timing: timingForCreate(start, end, bodies[i]!.duration) };
+    } catch (error) {
+      return { error };
+    }
+  });
 }

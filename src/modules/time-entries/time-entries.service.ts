@@ -11,9 +11,10 @@ import { lockedEntries, lockedPeriods, type BillingLock } from '../billing/index
 import type { TimeEntryCreateBody, TimeEntryRecord, TimeEntryUpdateBody } from './time-entries.schemas.ts';
 import {
   atIndex,
+  parseTimes,
   requireDateTime,
-  timingForCreate,
   timingForUpdate,
+  timingsOf,
   type DateTimeInput,
   type Timing,
 } from './time-entries.rules.ts';
@@ -85,8 +86,6 @@ export async function getEntry(ctx: Ctx, id: number): Promise<TimeEntryRecord> {
   return orNotFound(await repo.findEntry(ctx, id), 'Time entry');
 }
 
-type Outcome = { timing: Timing } | { error: unknown };
-
 /** 409 TIME_ENTRY_LOCKED: the entry, or the period it would land in, is billed on a finalized invoice. */
 function lockedError(lock: BillingLock, what: string): AppError {
   const number = lock.invoice_number ? ` ${lock.invoice_number}` : '';
@@ -110,37 +109,6 @@ async function assertUnlocked(
   if (billed) throw lockedError(billed, `Time entry ${id}`);
   const [period] = await lockedPeriods(ctx, [next]);
   if (period) throw lockedError(period, `The period of ${next.start.slice(0, 10)}`);
-}
-
-type Parsed = { start: DateTimeInput; end: DateTimeInput | null } | { error: unknown };
-
-/** Each body's start/end read as date-times; a refusal is kept, not thrown, so the first refused entry in request order wins. */
-function parseTimes(bodies: readonly TimeEntryCreateBody[]): Parsed[] {
-  return bodies.map((body): Parsed => {
-    try {
-      return {
-        start: requireDateTime('start', body.start),
-        end: body.end == null ? null : requireDateTime('end', body.end),
-      };
-    } catch (error) {
-      return { error };
-    }
-  });
-}
-
-/** Each body's timing from the instants its start/end resolved to (in the order parseTimes lists them). */
-function timingsOf(bodies: readonly TimeEntryCreateBody[], parsed: Parsed[], instants: string[]): Outcome[] {
-  let next = 0;
-  return parsed.map((p, i): Outcome => {
-    if ('error' in p) return p;
-    const start = instants[next++]!;
-    const end = p.end ? instants[next++]! : null;
-    try {
-      return { timing: timingForCreate(start, end, bodies[i]!.duration) };
-    } catch (error) {
-      return { error };
-    }
-  });
 }
 
 /** Every rule for every entry, set-based (one query whatever the count); the first refused entry wins. */

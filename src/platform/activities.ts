@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Executor } from '../db/database.ts';
-import { deferInsert } from './context.ts';
+import { writeSideRecords } from './context.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -54,6 +54,5 @@ export async function recordActivity(tx: Executor, request: FastifyRequest, repl
     path: request.url.split('?')[0]!,
     request_id: request.id,
   };
-  // The request's transaction writes it with its last statement; any other writes it now.
-  if (!deferInsert(tx, 'activities', [row])) await tx.insertInto('activities').values(row).execute();
+  await writeSideRecords(tx, 'activities', [row]);
 }

@@ -61,18 +61,23 @@ export function trackCommit(tx: Executor, db: Db): void {
 }
 
 /**
- * Holds rows for `table` back until the transaction's last statement (flushSideRecords), so that a write's
- * side records cost no round trip of their own; rows keep their order. False when tx is not a tracked
- * transaction: the caller writes them now.
+ * Writes a write's side records (outbox events, the audit row). In a transaction the service opened they are
+ * held back until its last statement (flushSideRecords), so they cost no round trip of their own, and keep
+ * their order; in any other they are inserted now.
  */
-export function deferInsert(tx: Executor, table: SideTable, rows: readonly SideRow[]): boolean {
+export async function writeSideRecords(tx: Executor, table: SideTable, rows: readonly SideRow[]): Promise<void> {
+  if (rows.length === 0) return;
   const entry = pending.get(tx);
-  if (!entry) return false;
-  if (rows.length === 0) return true;
+  if (!entry) {
+    await tx
+      .insertInto(table)
+      .values(rows as never)
+      .execute();
+    return;
+  }
   const queued = entry.inserts.get(table);
   if (queued) queued.push(...rows);
   else entry.inserts.set(table, [...rows]);
-  return true;
 }
 
 /** Rows per table in one insert: well under PostgreSQL's 65,535 parameters for any side table's width. */

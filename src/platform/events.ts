@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.ts';
-import { deferInsert, type Ctx } from './context.ts';
+import { writeSideRecords, type Ctx } from './context.ts';
 
 export type EventAction = 'created' | 'updated' | 'deleted';
 
@@ -67,8 +67,7 @@ export async function recordEvents(
     person_id: ctx.actor.personId,
     occurred_at: occurredAt,
   }));
-  // Held back to the transaction's last statement when it is one the service opened (one round trip less).
-  if (!deferInsert(ctx.db, 'events', rows)) await ctx.db.insertInto('events').values(rows).execute();
+  await writeSideRecords(ctx.db, 'events', rows);
 }
 
 /** The occurred_at of sample events (GET /webhooks/example when the company has none of the kind yet). */

@@ -45,19 +45,6 @@ export function instant(ctx: Ctx, value: DateTimeInput): RawBuilder<string> {
     : sql<string>`${value.text}::timestamptz`;
 }
 
-/**
- * All the instants of a request in one round trip, truncated to milliseconds so that what is
- * stored is exactly what reads (and list cursors) show.
- */
-export async function resolveInstants(ctx: Ctx, values: readonly DateTimeInput[]): Promise<string[]> {
-  if (values.length === 0) return [];
-  const result = await sql<{ v: string }>`select date_trunc('milliseconds',
-      case when u.naive then u.txt::timestamp at time zone ${ctx.company.timezone} else u.txt::timestamptz end) as v
-    from unnest(${values.map((v) => v.text)}::text[], ${values.map((v) => v.naive)}::boolean[]) with ordinality as u(txt, naive, i)
-    order by u.i`.execute(ctx.db);
-  return result.rows.map((r) => r.v);
-}
-
 function applyFilters(ctx: Ctx, query: Query, filters: Record<string, unknown>) {
   let q = query;
   if (filters.task_id !== undefined) q = q.where('te.task_id', '=', filters.task_id as number);
@@ -137,32 +124,17 @@ export async function lockEntry(ctx: Ctx, id: number) {
     .executeTakeFirst();
 }
 
-/**
- * Tasks among `ids` that can carry time: live, not a workflow-template row, visible to the key.
- * FOR SHARE keeps them from being deleted until the entries are committed.
- */
-export async function usableTaskIds(ctx: Ctx, ids: readonly number[]): Promise<Set<number>> {
-  if (ids.length === 0) return new Set();
-  const rows = await scoped
-    .select(ctx, 'tasks', 't')
-    .select('t.id')
-    .where('t.id', '=', sql<number>`any(${[...ids]}::int[])`)
-    .where('t.deleted_at', 'is', null)
-    .where('t.template_kind', 'is', null)
-    .where(taskVisible(ctx, 't'))
-    .forShare()
-    .execute();
-  return new Set(rows.map((r) => r.id));
-}
-
-export interface CreationInputs {
-  /** The instants of `values`, in their order (as resolveInstants). */
+export interface CheckedInputs {
+  /** The instants of `values`, in their order, truncated to milliseconds (what reads and cursors show). */
   instants: string[];
-  /** As usableTaskIds (and locked FOR SHARE the same way). */
+  /**
+   * Tasks among `tasks` that can carry time: live, not a workflow-template row, visible to the key; FOR SHARE
+   * keeps them from being deleted until the entries are committed.
+   */
   tasks: Set<number>;
-  /** As memberPersonIds. */
+  /** Persons among `people` who are members of the company (of any member status). */
   people: Set<number>;
-  /** As runningEntries, for `timerPeople`. */
+  /** person id -> id of their running entry, among `timerPeople`. */
   running: Map<number, number>;
   /** By entry index: the lock of the period its start lands in (billing's lockedPeriods). */
   locks: Map<number, BillingLock>;
@@ -175,16 +147,21 @@ export interface LockProbe {
   start: number;
 }
 
+const NOTHING_TO_CHECK = { tasks: [], people: [], timerPeople: [] };
+
 /**
- * Everything a create checks before it writes, in one round trip: instants, tasks, people, running timers,
- * and the billing locks of the periods the entries land in.
+ * Everything a write checks before it writes, in one round trip: instants (a naive value is wall-clock time in
+ * the company's zone, PostgreSQL applying its DST rules), tasks, people, running timers, and the billing locks
+ * of the periods the entries land in. Nothing asked, no query.
  */
-export async function creationInputs(
+export async function checkInputs(
   ctx: Ctx,
   values: readonly DateTimeInput[],
-  ids: { tasks: readonly number[]; people: readonly number[]; timerPeople: readonly number[] },
-  probes: readonly LockProbe[],
-): Promise<CreationInputs> {
+  ids: { tasks: readonly number[]; people: readonly number[]; timerPeople: readonly number[] } = NOTHING_TO_CHECK,
+  probes: readonly LockProbe[] = [],
+): Promise<CheckedInputs> {
+  if (values.length + ids.tasks.length + ids.people.length + ids.timerPeople.length + probes.length === 0)
+    return { instants: [], tasks: new Set(), people: new Set(), running: new Map(), locks: new Map() };
   const company = ctx.companyId;
   const probed = sql`(select p.task_id, v.at, p.n from unnest(${probes.map((p) => p.task_id)}::int[],
       ${probes.map((p) => p.start + 1)}::int[], ${probes.map((p) => p.index + 1)}::int[]) as p(task_id, k, n)
@@ -221,17 +198,6 @@ export async function creationInputs(
     running: new Map(Object.entries(row.running).map(([person, id]) => [Number(person), id])),
     locks: new Map(row.locks.map(({ n, ...lock }) => [n - 1, lock])),
   };
-}
-
-/** Persons among `ids` who are members of the company (of any member status). */
-export async function memberPersonIds(ctx: Ctx, ids: readonly number[]): Promise<Set<number>> {
-  if (ids.length === 0) return new Set();
-  const rows = await scoped
-    .select(ctx, 'members', 'm')
-    .select('m.person_id')
-    .where('m.person_id', '=', sql<number>`any(${[...ids]}::int[])`)
-    .execute();
-  return new Set(rows.map((r) => r.person_id));
 }
 
 /** person id -> id of their running entry, among `personIds`, leaving out `exceptId`. */

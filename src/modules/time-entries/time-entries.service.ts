@@ -126,7 +126,7 @@ async function prepare(
     probes.push({ index, task_id: bodies[index]!.task_id, start: values.length });
     values.push(...(p.end ? [p.start, p.end] : [p.start]));
   });
-  const inputs = await repo.creationInputs(
+  const inputs = await repo.checkInputs(
     ctx,
     values,
     {
@@ -223,36 +223,32 @@ export async function createEntry(ctx: Ctx, body: TimeEntryCreateBody): Promise<
 /** All or nothing: one transaction, and a refusal names the entry by `details.index`. */
 export const createEntries = (ctx: Ctx, bodies: readonly TimeEntryCreateBody[]) => createMany(ctx, bodies, true);
 
-async function checkChangedReferences(
+/** An update's new timing, its changed person and task checked: one query for the instants and references. */
+async function checkUpdate(
   ctx: Ctx,
-  current: { task_id: number; person_id: number },
+  current: Timing & { task_id: number; person_id: number },
   body: TimeEntryUpdateBody,
-): Promise<void> {
-  if (body.person_id !== undefined && body.person_id !== current.person_id) {
-    assertOwnPerson(ctx, body.person_id);
-    if (!(await repo.memberPersonIds(ctx, [body.person_id])).has(body.person_id))
-      throw invalidReference('person', 'person_id', body.person_id);
-  }
-  if (
-    body.task_id !== undefined &&
-    body.task_id !== current.task_id &&
-    !(await repo.usableTaskIds(ctx, [body.task_id])).has(body.task_id)
-  ) {
-    throw invalidReference('task', 'task_id', body.task_id);
-  }
-}
-
-async function timingOfUpdate(ctx: Ctx, current: Timing, body: TimeEntryUpdateBody): Promise<Timing> {
+): Promise<Timing> {
   const inputs = [body.start, body.end].map((text, i) =>
     text == null ? null : requireDateTime(i === 0 ? 'start' : 'end', text),
   );
-  const instants = await repo.resolveInstants(
+  const person = body.person_id !== undefined && body.person_id !== current.person_id ? body.person_id : undefined;
+  const task = body.task_id !== undefined && body.task_id !== current.task_id ? body.task_id : undefined;
+  const checked = await repo.checkInputs(
     ctx,
     inputs.filter((v): v is DateTimeInput => v !== null),
+    { tasks: task === undefined ? [] : [task], people: person === undefined ? [] : [person], timerPeople: [] },
   );
+  const instants = [...checked.instants];
   const start = inputs[0] ? instants.shift() : undefined;
   const end = body.end === null ? null : inputs[1] ? instants.shift() : undefined;
-  return timingForUpdate(current, { start, end, duration: body.duration });
+  const timing = timingForUpdate(current, { start, end, duration: body.duration });
+  if (person !== undefined) {
+    assertOwnPerson(ctx, person);
+    if (!checked.people.has(person)) throw invalidReference('person', 'person_id', person);
+  }
+  if (task !== undefined && !checked.tasks.has(task)) throw invalidReference('task', 'task_id', task);
+  return timing;
 }
 
 export async function updateEntry(ctx: Ctx, id: number, body: TimeEntryUpdateBody): Promise<Written<TimeEntryRecord>> {
@@ -261,8 +257,7 @@ export async function updateEntry(ctx: Ctx, id: number, body: TimeEntryUpdateBod
     const current = orNotFound(await repo.lockEntry(tx, id), 'Time entry');
     assertOwnPerson(tx, current.person_id);
     if (Object.keys(body).length === 0) return { data: await getEntry(tx, id), warnings: [] };
-    const timing = await timingOfUpdate(tx, current, body);
-    await checkChangedReferences(tx, current, body);
+    const timing = await checkUpdate(tx, current, body);
     await assertUnlocked(tx, id, body, { task_id: body.task_id ?? current.task_id, start: timing.start });
     const personId = body.person_id ?? current.person_id;
     if (timing.end === null && (current.end !== null || personId !== current.person_id)) {

@@ -5,11 +5,10 @@
 // The SQL below mirrors the repositories as they are; the harness compares each floor's answer with
 // the service's before measuring and flags a mismatch, so a drift between the two cannot go unseen.
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyRequest } from 'fastify';
 import { openDatabase } from '../src/db/database.ts';
 import { answerControl } from './child.ts';
 import { invoiceRecordSql } from '../src/modules/invoices/invoices.repository.ts';
-import { clientRecordSql } from '../src/modules/clients/clients.repository.ts';
 
 const url = process.env.DATABASE_URL;
 if (!url) throw new Error('bench/floors.ts needs DATABASE_URL');
@@ -19,8 +18,18 @@ const app = Fastify({ logger: false });
 const company = (request: FastifyRequest) => request.headers['x-service-company'] as string;
 const CAP = 10_000;
 
-// clients.repository: the client with its groups and up to 50 contacts as JSON text built in SQL.
-const CLIENT = `select c.id, ${clientRecordSql('c')}::text as record from clients c where c.company_id = $1 and c.deleted_at is null`;
+// clients.repository project(): columns, groups and up to 51 contacts as JSON, built in SQL.
+const CLIENT = `select c.id, c.name, c.status, c.type, c.locale_code, c.reg_code, c.vat_code, c.address_street, c.address_city, c.address_state,
+  c.address_zip, c.address_country_code, c.default_person_id, c.ext_client_id, c.client_initials, c.parent_id, c.has_monitor, c.timing_required,
+  c.topic_required, c.custom_fields, c.created_at, c.updated_at,
+  array(select l.group_id from client_group_links l join client_groups g on g.company_id = l.company_id and g.id = l.group_id
+    where l.company_id = c.company_id and l.client_id = c.id and g.deleted_at is null order by l.group_id) as groups,
+  (select coalesce(json_agg(x), '[]') from (select ct.id, ct.client_id, ct.person_id, ct.is_primary, ct.name, ct.surname, ct.email, ct.job_title,
+    ct.mobile_phone, ct.work_phone, ct.locale_code, ct.birthday, ct.ext_contact_id, ct.custom_fields,
+    to_char(ct.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
+    to_char(ct.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as updated_at from contacts ct
+    where ct.company_id = c.company_id and ct.client_id = c.id and ct.deleted_at is null order by ct.is_primary desc, ct.id limit $1) x) as contacts
+  from clients c where c.company_id = $2 and c.deleted_at is null`;
 
 // time-entries.repository base() + project().
 const ENTRY_FROM = `from time_entries te join tasks t on t.company_id = te.company_id and t.id = te.task_id where te.company_id = $1 and te.deleted_at is null`;
@@ -52,18 +61,6 @@ async function offsetPage(select: string, from: string, order: string, values: u
   };
 }
 
-/** An offset page of records that are JSON text built in SQL, sent on as they come (page 1, by id). */
-async function textPage(reply: FastifyReply, select: string, from: string, id: string, request: FastifyRequest) {
-  const limit = Number((request.query as { limit?: string }).limit ?? 50);
-  const [page, total] = await Promise.all([
-    pool.query(`${select} order by ${id} asc limit $2 offset 0`, [company(request), limit + 1]),
-    countCapped(from, [company(request)]),
-  ]);
-  const meta = { total: total > CAP ? '10000+' : total, limit, offset: 0, has_more: page.rows.length > limit };
-  const data = page.rows.slice(0, limit).map((r) => r.record as string);
-  return reply.type('application/json').send(`{"data":[${data.join(',')}],"meta":${JSON.stringify(meta)}}`);
-}
-
 app.get('/ok', async () => ({ ok: true }));
 
 // invoices.repository: the invoice with up to 200 rows as JSON text built in SQL, sent on as it comes.
@@ -78,20 +75,38 @@ app.get('/api/v3/invoices/:id', async (request, reply) => {
   return reply.type('application/json').send(`{"data":${rows[0].record}}`);
 });
 
-app.get('/api/v3/invoices', async (request, reply) =>
-  textPage(reply, INVOICE, 'from invoices i where i.company_id = $1', 'i.id', request),
-);
-
-app.get('/api/v3/clients/:id', async (request, reply) => {
-  const id = Number((request.params as { id: string }).id);
-  const { rows } = await pool.query(`${CLIENT} and c.id = $2`, [company(request), id]);
-  if (!rows[0]) return reply.code(404).send({ error: { code: 'NOT_FOUND' } });
-  return reply.type('application/json').send(`{"data":${rows[0].record}}`);
+app.get('/api/v3/invoices', async (request, reply) => {
+  const limit = Number((request.query as { limit?: string }).limit ?? 50);
+  const [page, total] = await Promise.all([
+    pool.query(`${INVOICE} order by i.id asc limit $2 offset 0`, [company(request), limit + 1]),
+    countCapped('from invoices i where i.company_id = $1', [company(request)]),
+  ]);
+  const meta = { total: total > CAP ? '10000+' : total, limit, offset: 0, has_more: page.rows.length > limit };
+  const data = page.rows.slice(0, limit).map((r) => r.record as string);
+  return reply.type('application/json').send(`{"data":[${data.join(',')}],"meta":${JSON.stringify(meta)}}`);
 });
 
-app.get('/api/v3/clients', async (request, reply) =>
-  textPage(reply, CLIENT, 'from clients c where c.company_id = $1 and c.deleted_at is null', 'c.id', request),
-);
+app.get('/api/v3/clients/:id', async (request, reply) => {
+  const { rows } = await pool.query(`${CLIENT} and c.id = $3`, [
+    51,
+    company(request),
+    Number((request.params as { id: string }).id),
+  ]);
+  if (!rows[0]) return reply.code(404).send({ error: { code: 'NOT_FOUND' } });
+  return { data: rows[0] };
+});
+
+app.get('/api/v3/clients', async (request) => {
+  const limit = Number((request.query as { limit?: string }).limit ?? 50);
+  const [page, total] = await Promise.all([
+    pool.query(`${CLIENT} order by c.id asc limit $3 offset 0`, [51, company(request), limit + 1]),
+    countCapped('from clients c where c.company_id = $1 and c.deleted_at is null', [company(request)]),
+  ]);
+  return {
+    data: page.rows.slice(0, limit),
+    meta: { total: total > CAP ? '10000+' : total, limit, offset: 0, has_more: page.rows.length > limit },
+  };
+});
 
 app.get('/api/v3/tasks', async (request) => {
   const q = request.query as { status: string; assignee_id: string; limit?: string };

@@ -227,27 +227,6 @@ export function single<T extends object>(
   return withWarnings(reply, { data: record }, warnings);
 }
 
-/**
- * Sends JSON text as it is: records built as JSON in SQL (platform/json-records.ts) are answered without a
- * parse and a re-serialization. Fastify does not serialize a string sent as application/json; the route's
- * schema still documents the shape.
- */
-export function jsonText(reply: FastifyReply, text: string): FastifyReply {
-  return reply.header('content-type', 'application/json; charset=utf-8').send(text);
-}
-
-/** single() for a record that is JSON text: the same envelope, ETag and audit id. */
-export function singleText(reply: FastifyReply, row: { id: number; updated_at: string; record: string }) {
-  reply.request.recordId = row.id;
-  reply.header('ETag', etagOf(row.updated_at));
-  return jsonText(reply, `{"data":${row.record}}`);
-}
-
-/** A list page whose records are JSON text. */
-export function pageText(reply: FastifyReply, page: { data: readonly string[]; meta: object }) {
-  return jsonText(reply, `{"data":[${page.data.join(',')}],"meta":${JSON.stringify(page.meta)}}`);
-}
-
 /** 204 with no body (deletes). */
 export function noContent(reply: FastifyReply) {
   return (reply.code(204) as FastifyReply).send();

@@ -6,49 +6,59 @@ import { listPage } from '../../platform/lists.ts';
 import { likeContains } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { clientVisible } from '../../platform/visibility.ts';
-import { CONTACT_COLUMNS } from '../contacts/index.ts';
-import { iso, recordOf, recordSql, recordText, selectList, type Field } from '../../platform/json-records.ts';
+import { contactJsonColumns } from '../contacts/index.ts';
 import { CONTACTS_INLINE_CAP, CLIENT_LIST_OPTIONS, type ClientRecord } from './clients.schemas.ts';
 
 export const clients = tenantTable('clients', { alias: 'c', softDelete: true, visible: clientVisible });
 type Query = BaseQuery<'clients', 'c'>;
+type ClientRow = Omit<ClientRecord, 'contacts_truncated'>;
 
-/** The contact fields inlined in a client, in the Contact schema's order, timestamps in the API's form. */
-const CONTACT_FIELDS: Field[] = [...CONTACT_COLUMNS, iso('created_at'), iso('updated_at')];
-const LIVE_CONTACTS = `from contacts ct where ct.company_id = $.company_id and ct.client_id = $.id and ct.deleted_at is null`;
-
-/**
- * The client in the Client schema's order: its columns, its live groups, and its first contacts (primary
- * first) up to the cap, with contacts_truncated telling whether there are more.
- */
-const CLIENT_FIELDS: Field[] = [
-  ...['id', 'name', 'status', 'locale_code', 'reg_code', 'vat_code'],
-  ...['address_street', 'address_city', 'address_state', 'address_zip', 'address_country_code'],
-  ...['default_person_id', 'ext_client_id', 'client_initials', 'parent_id', 'type'],
-  ...['has_monitor', 'timing_required', 'topic_required', 'custom_fields'],
-  [
-    'groups',
-    `array(select l.group_id from client_group_links l join client_groups g on g.company_id = l.company_id
-      and g.id = l.group_id where l.company_id = $.company_id and l.client_id = $.id and g.deleted_at is null
-      order by l.group_id)`,
-  ],
-  iso('created_at'),
-  iso('updated_at'),
-  [
-    'contacts',
-    `(select coalesce(json_agg(x order by x.is_primary desc, x.id), '[]'::json) from (select
-      ${selectList(CONTACT_FIELDS, 'ct')} ${LIVE_CONTACTS} order by ct.is_primary desc, ct.id
-      limit ${CONTACTS_INLINE_CAP}) x)`,
-  ],
-  ['contacts_truncated', `exists (select 1 ${LIVE_CONTACTS} offset ${CONTACTS_INLINE_CAP})`],
-];
-
-/** The record's SQL text, for the benchmark's floor (b), which must run exactly this. */
-export const clientRecordSql = (alias: string) => recordSql(CLIENT_FIELDS, alias);
-
-/** The sort columns ride along for the keyset cursor; `record` is the client as JSON text, answered as it is. */
+/** The client's columns plus its groups and (capped + 1, to detect truncation) contacts, built in SQL. */
 function project(query: Query) {
-  return query.select(['c.id', 'c.name', 'c.created_at', 'c.updated_at', recordText(CLIENT_FIELDS, 'c').as('record')]);
+  return query.select([
+    'c.id',
+    'c.name',
+    'c.status',
+    'c.type',
+    'c.locale_code',
+    'c.reg_code',
+    'c.vat_code',
+    'c.address_street',
+    'c.address_city',
+    'c.address_state',
+    'c.address_zip',
+    'c.address_country_code',
+    'c.default_person_id',
+    'c.ext_client_id',
+    'c.client_initials',
+    'c.parent_id',
+    'c.has_monitor',
+    'c.timing_required',
+    'c.topic_required',
+    'c.custom_fields',
+    'c.created_at',
+    'c.updated_at',
+    sql<
+      number[]
+    >`array(select l.group_id from client_group_links l join client_groups g on g.company_id = l.company_id and g.id = l.group_id
+      where l.company_id = c.company_id and l.client_id = c.id and g.deleted_at is null order by l.group_id)`.as(
+      'groups',
+    ),
+    sql<
+      ClientRecord['contacts']
+    >`(select coalesce(json_agg(x), '[]') from (select ${contactJsonColumns('ct')} from contacts ct
+      where ct.company_id = c.company_id and ct.client_id = c.id and ct.deleted_at is null
+      order by ct.is_primary desc, ct.id limit ${CONTACTS_INLINE_CAP + 1}) x)`.as('contacts'),
+  ]);
+}
+
+export function withTruncation(row: ClientRow): ClientRecord {
+  const truncated = row.contacts.length > CONTACTS_INLINE_CAP;
+  return {
+    ...row,
+    contacts: truncated ? row.contacts.slice(0, CONTACTS_INLINE_CAP) : row.contacts,
+    contacts_truncated: truncated,
+  };
 }
 
 function applyFilters(query: Query, filters: Record<string, unknown>) {
@@ -65,9 +75,8 @@ function applyFilters(query: Query, filters: Record<string, unknown>) {
   return q;
 }
 
-/** A page of clients, each as its JSON text. */
-export async function listClientTexts(ctx: Ctx, params: object) {
-  const page = await listPage<{ record: string }>(ctx, {
+export async function listClients(ctx: Ctx, params: object) {
+  const page = await listPage<ClientRow>(ctx, {
     listId: 'clients',
     params,
     options: CLIENT_LIST_OPTIONS,
@@ -76,22 +85,12 @@ export async function listClientTexts(ctx: Ctx, params: object) {
     // Template (plan) clients are a workflow template's configuration, not customers (index clients_live_work_*).
     base: (filters) => applyFilters(clients.base(ctx).where('c.type', '<>', 'plan'), filters),
   });
-  return { data: page.data.map((row) => row.record), meta: page.meta };
+  return { data: page.data.map(withTruncation), meta: page.meta };
 }
 
-/** One client as JSON text, with its id and version for the ETag. */
-export function findClientText(ctx: Ctx, id: number) {
-  return project(clients.base(ctx).where('c.id', '=', id)).executeTakeFirst();
-}
-
-/** One client as an object: the same record, for writes, events and other modules. */
 export async function findClient(ctx: Ctx, id: number): Promise<ClientRecord | undefined> {
-  const row = await clients
-    .base(ctx)
-    .select(recordOf<ClientRecord>(CLIENT_FIELDS, 'c').as('record'))
-    .where('c.id', '=', id)
-    .executeTakeFirst();
-  return row?.record;
+  const row = await project(clients.base(ctx).where('c.id', '=', id)).executeTakeFirst();
+  return row ? withTruncation(row as ClientRow) : undefined;
 }
 
 /** Locks the live, visible client for the rest of the transaction (other modules lock it before writing under it). */

@@ -1,16 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import {
-  IdParam,
-  noContent,
-  OffsetOrCursorList,
-  pageText,
-  route,
-  Single,
-  single,
-  singleText,
-} from '../../platform/http.ts';
+import { IdParam, noContent, OffsetOrCursorList, route, Single, single } from '../../platform/http.ts';
 import { Client, ClientCreate, ClientListQuery, ClientUpdate, CLIENT_FILTERS } from './clients.schemas.ts';
 import * as service from './clients.service.ts';
 
@@ -30,7 +21,7 @@ export default async function clientRoutes(fastify: FastifyInstance) {
       errors: ['INVALID_CURSOR', 'UNKNOWN_FILTER_FIELD', 'INVALID_FILTER_VALUE'],
       schema: { querystring: ClientListQuery, response: { 200: OffsetOrCursorList(Client) } },
     }),
-    handler: async (request, reply) => pageText(reply, await service.listClients(request.ctx, request.query)),
+    handler: async (request) => service.listClients(request.ctx, request.query),
   });
 
   app.route({
@@ -54,8 +45,7 @@ export default async function clientRoutes(fastify: FastifyInstance) {
       errors: ['NOT_FOUND'],
       schema: { params: Params, response: { 200: Single(Client) } },
     }),
-    handler: async (request, reply) =>
-      singleText(reply, await service.getClientText(request.ctx, request.params.client_id)),
+    handler: async (request, reply) => single(reply, await service.getClient(request.ctx, request.params.client_id)),
   });
 
   app.route({

@@ -85,10 +85,7 @@ async function checkReferences(ctx: Ctx, body: ClientInput, selfId?: number): Pr
   }
 }
 
-/** Reads answer JSON text built in SQL (as it comes); writes and other modules use the record as an object. */
-export const listClients = (ctx: Ctx, params: object) => repo.listClientTexts(ctx, params);
-
-export const getClientText = async (ctx: Ctx, id: number) => orNotFound(await repo.findClientText(ctx, id), 'Client');
+export const listClients = (ctx: Ctx, params: object) => repo.listClients(ctx, params);
 
 export async function getClient(ctx: Ctx, id: number): Promise<ClientRecord> {
   return orNotFound(await repo.findClient(ctx, id), 'Client');

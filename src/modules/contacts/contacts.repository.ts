@@ -1,8 +1,8 @@
 import { customFieldConditions } from '../custom-fields/index.ts';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
-import { likeContains, nextStamp } from '../../platform/sql.ts';
+import { isoz, likeContains, nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { clientIdVisible } from '../../platform/visibility.ts';
 import { CONTACT_LIST_OPTIONS, type ContactRecord } from './contacts.schemas.ts';
@@ -15,8 +15,7 @@ export const contacts = tenantTable('contacts', {
 });
 type Query = BaseQuery<'contacts', 'ct'>;
 
-/** A contact's columns besides its timestamps, in the Contact schema's order (clients inline them as JSON). */
-export const CONTACT_COLUMNS = [
+const PLAIN = [
   'id',
   'client_id',
   'person_id',
@@ -33,8 +32,14 @@ export const CONTACT_COLUMNS = [
   'custom_fields',
 ] as const;
 
+/** Contact columns for JSON built in SQL (inlined in clients), timestamps already in the API's form. */
+export function contactJsonColumns(alias: string): RawBuilder<unknown> {
+  const cols = PLAIN.map((c) => sql.ref(`${alias}.${c}`));
+  return sql`${sql.join(cols)}, ${isoz(`${alias}.created_at`)} as created_at, ${isoz(`${alias}.updated_at`)} as updated_at`;
+}
+
 function project(query: Query) {
-  return query.select([...CONTACT_COLUMNS.map((c) => `ct.${c}` as const), 'ct.created_at', 'ct.updated_at']);
+  return query.select([...PLAIN.map((c) => `ct.${c}` as const), 'ct.created_at', 'ct.updated_at']);
 }
 
 function applyFilters(query: Query, filters: Record<string, unknown>) {

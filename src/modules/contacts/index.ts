@@ -2,8 +2,8 @@ import { defineModule } from '../../platform/modules.ts';
 import contactRoutes from './contacts.routes.ts';
 import { SAMPLE_STAMP as STAMP } from '../../platform/events.ts';
 
-// What clients inline: the contact schema and its columns, for the JSON built in SQL.
-export { CONTACT_COLUMNS } from './contacts.repository.ts';
+// What clients inline: the contact schema and its columns as JSON built in SQL.
+export { contactJsonColumns } from './contacts.repository.ts';
 export { Contact } from './contacts.schemas.ts';
 
 export default defineModule({

@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { IdParam, OffsetOrCursorList, pageText, route, Single, single, singleText } from '../../platform/http.ts';
-import { readIfMatch, requireIfMatch } from '../../platform/preconditions.ts';
+import { IdParam, OffsetOrCursorList, route, Single, single } from '../../platform/http.ts';
+import { etagOf, readIfMatch, requireIfMatch } from '../../platform/preconditions.ts';
 import { Invoice, InvoiceCreate, InvoiceListQuery, InvoiceUpdate, INVOICE_FILTERS } from './invoices.schemas.ts';
 import * as payments from './invoice-payments.service.ts';
 import * as service from './invoices.service.ts';
@@ -16,6 +16,14 @@ const REFERENCES = [
   'INVALID_RESOURCE',
   'INVALID_BILLING_PROJECT',
 ] as const;
+
+/**
+ * Sends JSON text as it is: the invoice reads come from PostgreSQL as JSON text already (the schema still
+ * documents the shape; Fastify does not serialize a string sent as application/json).
+ */
+function jsonText(reply: FastifyReply, text: string): FastifyReply {
+  return reply.header('content-type', 'application/json; charset=utf-8').send(text);
+}
 
 /** Invoices: every route is financial. send, export and the documents live in the invoice-documents module. */
 export default async function invoiceRoutes(fastify: FastifyInstance) {
@@ -32,7 +40,7 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
     }),
     handler: async (request, reply) => {
       const page = await service.listInvoices(request.ctx, request.query);
-      return pageText(reply, page);
+      return jsonText(reply, `{"data":[${page.data.join(',')}],"meta":${JSON.stringify(page.meta)}}`);
     },
   });
 
@@ -45,8 +53,11 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
       errors: ['NOT_FOUND'],
       schema: { params: Params, response: { 200: Single(Invoice) } },
     }),
-    handler: async (request, reply) =>
-      singleText(reply, await service.getInvoice(request.ctx, request.params.invoice_id)),
+    handler: async (request, reply) => {
+      const invoice = await service.getInvoice(request.ctx, request.params.invoice_id);
+      reply.header('ETag', etagOf(invoice.updated_at));
+      return jsonText(reply, `{"data":${invoice.record}}`);
+    },
   });
 
   app.route({

@@ -1,5 +1,5 @@
 // The IPC protocol between the harness and the HTTP servers it forks (the service and the floors):
-// the child reports its port once listening, answers memory samples, and stops on request.
+// the child reports its port once listening, answers memory and CPU samples, and stops on request.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -9,6 +9,8 @@ export interface Memory {
   heapUsed: number;
   heapTotal: number;
   external: number;
+  /** CPU time used so far, user and system, in microseconds (process.cpuUsage()). */
+  cpuMicros: number;
 }
 export type FromChild = { type: 'ready'; port: number } | ({ type: 'memory' } & Memory);
 
@@ -26,12 +28,14 @@ export function answerControl(server: Server, close: () => Promise<void>): void 
       // A collection first shows what is still referenced (a leak), not garbage not yet collected.
       if (message.gc && typeof gc === 'function') gc();
       const usage = process.memoryUsage();
+      const cpu = process.cpuUsage();
       send({
         type: 'memory',
         rss: usage.rss,
         heapUsed: usage.heapUsed,
         heapTotal: usage.heapTotal,
         external: usage.external,
+        cpuMicros: cpu.user + cpu.system,
       });
     } else if (message.type === 'stop') {
       close().finally(() => process.exit(0));

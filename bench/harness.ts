@@ -3,7 +3,7 @@
 // generator process, with the target's memory sampled meanwhile).
 import pg from 'pg';
 import type { BenchArgs } from './args.ts';
-import { runLoad, withRssSampling, type ServerChild } from './processes.ts';
+import { runLoad, withRssSampling, type CpuSample, type ServerChild } from './processes.ts';
 import { makeGenerator, type CompanyData, type GenSpec, type Req } from './requests.ts';
 import type { LoadResult } from './load.ts';
 import type { Row, Target } from './report.ts';
@@ -81,6 +81,21 @@ export async function floorDrift(
 export interface Measured {
   load: LoadResult;
   rssMb: number;
+  /** The server's CPU time per answered request over the measured window (after warm-up), in ms. */
+  cpuMsPerReq?: number;
+}
+
+/**
+ * CPU per request over the measured window: CPU time between the first sample after the warm-up and the
+ * last sample, over the requests answered meanwhile (req/s × seconds). Wall-clock throughput on a shared
+ * machine moves with whatever else runs; the CPU a request costs the process moves far less.
+ */
+export function cpuPerRequest(samples: readonly CpuSample[], measuredFrom: number, rps: number): number | undefined {
+  const first = samples.find((s) => s.at >= measuredFrom);
+  const last = samples[samples.length - 1];
+  if (!first || !last || last.at - first.at < 1000 || rps <= 0) return undefined;
+  const cpuMs = (last.cpuMicros - first.cpuMicros) / 1000;
+  return cpuMs / ((rps * (last.at - first.at)) / 1000);
 }
 
 const QUIESCE_LIMIT_MS = 60_000;
@@ -125,12 +140,14 @@ export async function measure(
     warmup: args.warmup,
     gen,
   });
-  const { result, peakRss } = await withRssSampling(target, task);
+  const measuredFrom = Date.now() + args.warmup * 1000;
+  const { result, peakRss, cpu } = await withRssSampling(target, task);
   await quiesce(bench);
+  const cpuMsPerReq = cpuPerRequest(cpu, measuredFrom, result.rps);
   bench.log(
     `    ${target.name.padEnd(8)} ${gen.kind.padEnd(13)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms  errors ${result.errors}`,
   );
-  return { load: result, rssMb: peakRss / 1024 / 1024 };
+  return { load: result, rssMb: peakRss / 1024 / 1024, cpuMsPerReq };
 }
 
 export function rowOf(scenario: string, target: Target, m: Measured, extra: Partial<Row> = {}): Row {
@@ -148,6 +165,7 @@ export function rowOf(scenario: string, target: Target, m: Measured, extra: Part
     p99: m.load.p99,
     errors,
     rssMb: m.rssMb,
+    cpuMsPerReq: m.cpuMsPerReq,
     ...extra,
     note,
   };
@@ -163,8 +181,11 @@ export function pairRows(
 ): Row[] {
   const ratioRps = service.load.rps / Math.max(floor.load.rps, 1e-9);
   const ratioP99 = service.load.p99 / Math.max(floor.load.p99, 1e-9);
+  const ratioCpu =
+    service.cpuMsPerReq !== undefined && floor.cpuMsPerReq ? service.cpuMsPerReq / floor.cpuMsPerReq : undefined;
+  const judged = judge ? judge(ratioRps, ratioP99) : {};
   return [
-    rowOf(scenario, 'service', service, { ratioRps, ratioP99, ...(judge ? judge(ratioRps, ratioP99) : {}), note }),
+    rowOf(scenario, 'service', service, { ratioRps, ratioP99, ratioCpu, ...judged, note }),
     rowOf(`floor (b): ${scenario}`, 'floor-b', floor),
   ];
 }

@@ -101,26 +101,41 @@ export async function startServer(
   };
 }
 
-/** Runs `task` while sampling the server's RSS; resolves with the task's result and the peak seen. */
+export interface CpuSample {
+  at: number;
+  cpuMicros: number;
+}
+
+/**
+ * Runs `task` while sampling the server's RSS and CPU time; resolves with the task's result, the peak RSS
+ * and the CPU samples (the first taken before the task starts, the last after it ends).
+ */
 export async function withRssSampling<T>(
   server: ServerChild,
   task: Promise<T>,
   everyMs = 500,
-): Promise<{ result: T; peakRss: number }> {
-  let peak = (await server.memory()).rss;
+): Promise<{ result: T; peakRss: number; cpu: CpuSample[] }> {
+  const cpu: CpuSample[] = [];
+  const sample = async () => {
+    const m = await server.memory();
+    cpu.push({ at: Date.now(), cpuMicros: m.cpuMicros });
+    return m.rss;
+  };
+  let peak = await sample();
   let done = false;
   const sampler = (async () => {
     while (!done) {
       await new Promise((r) => setTimeout(r, everyMs));
-      if (!done) peak = Math.max(peak, (await server.memory()).rss);
+      if (!done) peak = Math.max(peak, await sample());
     }
   })();
   try {
     const result = await task;
-    return { result, peakRss: peak };
+    return { result, peakRss: peak, cpu };
   } finally {
     done = true;
     await sampler;
+    await sample();
   }
 }
 

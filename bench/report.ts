@@ -16,9 +16,12 @@ export interface Row {
   p99?: number;
   errors?: number;
   rssMb?: number;
-  /** Service / floor (b): throughput and p99 latency. */
+  /** The server process's CPU time per request over the measured window. */
+  cpuMsPerReq?: number;
+  /** Service / floor (b): throughput, p99 latency, and CPU per request. */
   ratioRps?: number;
   ratioP99?: number;
+  ratioCpu?: number;
   /** The target this row is judged by, and whether it was met (undefined: no target). */
   goal?: string;
   met?: boolean;
@@ -59,7 +62,7 @@ const verdict = (row: Row) => (row.goal === undefined ? '' : `${row.met ? 'met' 
 const who = (row: Row) => (row.target === 'service' ? row.scenario : `  ${row.scenario}`);
 
 function cells(row: Row): string[] {
-  if (row.status !== 'ok') return [who(row), row.status, '', '', '', '', '', '', row.note ?? ''];
+  if (row.status !== 'ok') return [who(row), row.status, '', '', '', '', '', '', '', '', row.note ?? ''];
   return [
     who(row),
     fixed(row.rps, 0),
@@ -67,8 +70,10 @@ function cells(row: Row): string[] {
     fixed(row.p99, 1),
     String(row.errors ?? ''),
     fixed(row.rssMb, 0),
+    fixed(row.cpuMsPerReq, 3),
     ratio(row.ratioRps),
     ratio(row.ratioP99),
+    ratio(row.ratioCpu),
     [verdict(row), row.note].filter(Boolean).join('; '),
   ];
 }
@@ -80,8 +85,10 @@ const HEADER = [
   'p99 ms',
   'errors',
   'RSS MB',
+  'CPU ms/req',
   'req/s vs floor b',
   'p99 vs floor b',
+  'CPU/req vs floor b',
   'target / note',
 ];
 

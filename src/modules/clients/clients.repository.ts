@@ -3,6 +3,7 @@ import { customFieldConditions } from '../custom-fields/index.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage } from '../../platform/lists.ts';
+import { cachedQuery } from '../../platform/query-cache.ts';
 import { likeContains } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { clientVisible } from '../../platform/visibility.ts';
@@ -88,10 +89,15 @@ export async function listClients(ctx: Ctx, params: object) {
   return { data: page.data.map(withTruncation), meta: page.meta };
 }
 
+const clientById = cachedQuery((ctx: Ctx, id: number) => project(clients.base(ctx).where('c.id', '=', id)));
+
 export async function findClient(ctx: Ctx, id: number): Promise<ClientRecord | undefined> {
-  const row = await project(clients.base(ctx).where('c.id', '=', id)).executeTakeFirst();
+  const [row] = await clientById(ctx, id);
   return row ? withTruncation(row as ClientRow) : undefined;
 }
+
+/** For the tests that hold this hot read to its cached shape. */
+export const clientReadCached = (ctx: Ctx) => clientById.cachedFor(ctx);
 
 /** Locks the live, visible client for the rest of the transaction (other modules lock it before writing under it). */
 export const lockClient = (ctx: Ctx, id: number) => clients.lock(ctx, id);

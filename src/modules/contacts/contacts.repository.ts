@@ -2,6 +2,7 @@ import { customFieldConditions } from '../custom-fields/index.ts';
 import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
+import { cachedQuery } from '../../platform/query-cache.ts';
 import { isoz, likeContains, nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { clientIdVisible } from '../../platform/visibility.ts';
@@ -67,8 +68,10 @@ export function listContacts(ctx: Ctx, params: object) {
   });
 }
 
+const contactById = cachedQuery((ctx: Ctx, id: number) => project(contacts.base(ctx).where('ct.id', '=', id)));
+
 export async function findContact(ctx: Ctx, id: number): Promise<ContactRecord | undefined> {
-  return project(contacts.base(ctx).where('ct.id', '=', id)).executeTakeFirst() as Promise<ContactRecord | undefined>;
+  return (await contactById(ctx, id))[0] as ContactRecord | undefined;
 }
 
 /** Locks the live, visible contact; the service reads its client to tell a move from a stay. */

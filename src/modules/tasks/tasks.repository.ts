@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage, resolveList } from '../../platform/lists.ts';
+import { cachedQuery } from '../../platform/query-cache.ts';
 import { isoz, likeContains, nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { clientIdVisible, clientVisible, taskVisible } from '../../platform/visibility.ts';
@@ -156,8 +157,13 @@ export async function selectTaskIds(
   return (await query.select('t.id').orderBy('t.id').execute()).map((r) => r.id);
 }
 
+const taskById = {
+  visible: cachedQuery((ctx: Ctx, id: number) => project(base(ctx, true).where('t.id', '=', id))),
+  any: cachedQuery((ctx: Ctx, id: number) => project(base(ctx, false).where('t.id', '=', id))),
+};
+
 export async function findTask(ctx: Ctx, id: number, visible = true): Promise<TaskRecord | undefined> {
-  const row = await project(base(ctx, visible).where('t.id', '=', id)).executeTakeFirst();
+  const [row] = await taskById[visible ? 'visible' : 'any'](ctx, id);
   return row ? withTruncation(row as unknown as TaskRow) : undefined;
 }
 

@@ -1,0 +1,104 @@
+// Cached query shapes (src/platform/query-cache.ts): built once, filled per call, and never cached when the
+// builder depends on anything but its slots.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import { createTestApp } from '../helpers.ts';
+import type { Ctx } from '../../src/platform/context.ts';
+import { cachedQuery } from '../../src/platform/query-cache.ts';
+import { scoped } from '../../src/platform/tenant-table.ts';
+import { clientVisible } from '../../src/platform/visibility.ts';
+import { clientReadCached } from '../../src/modules/clients/clients.repository.ts';
+
+const t = await createTestApp();
+const other = await t.newTenant();
+
+function ctxOf(companyId: string, restricted = false, personId: number | null = null): Ctx {
+  return {
+    db: t.db.db,
+    companyId,
+    actor: { personId, role: restricted ? 'member' : 'owner', restricted },
+    company: { timezone: 'UTC' },
+    key: { scopes: [] },
+  } as unknown as Ctx;
+}
+
+async function client(name: string, tenant = t.tenant, body: object = {}): Promise<number> {
+  const res = await t.request('POST', '/clients', { tenant, body: { name, ...body } });
+  assert.equal(res.status, 201, res.text);
+  return res.body.data.id;
+}
+
+test('a cached shape fills in the arguments and the company on every call', async () => {
+  const a = await client('Alpha');
+  const b = await client('Beta');
+  const foreign = await client('Foreign', other);
+  const byId = cachedQuery((ctx: Ctx, id: number) =>
+    scoped.select(ctx, 'clients', 'c').select(['c.id', 'c.name']).where('c.id', '=', id),
+  );
+  const ours = ctxOf(t.tenant.companyId);
+  assert.deepEqual(await byId(ours, a), [{ id: a, name: 'Alpha' }]);
+  assert.equal(byId.cachedFor(ours), true);
+  assert.deepEqual(await byId(ours, b), [{ id: b, name: 'Beta' }]);
+  assert.deepEqual(await byId(ours, foreign), [], "another company's row stays out");
+  assert.deepEqual(await byId(ctxOf(other.companyId), foreign), [{ id: foreign, name: 'Foreign' }]);
+});
+
+test('restricted and all-seeing actors get shapes of their own, the person filled in per call', async () => {
+  const mine = await client('Mine', t.tenant, { default_person_id: t.tenant.memberPersonId });
+  const theirs = await client('Theirs', t.tenant, { default_person_id: t.tenant.ownerPersonId });
+  const visibleById = cachedQuery((ctx: Ctx, id: number) =>
+    scoped.select(ctx, 'clients', 'c').select('c.id').where('c.id', '=', id).where(clientVisible(ctx, 'c')),
+  );
+  const member = ctxOf(t.tenant.companyId, true, t.tenant.memberPersonId);
+  const owner = ctxOf(t.tenant.companyId, true, t.tenant.ownerPersonId);
+  assert.deepEqual(await visibleById(member, mine), [{ id: mine }]);
+  assert.equal(visibleById.cachedFor(member), true);
+  assert.equal(visibleById.cachedFor(ctxOf(t.tenant.companyId)), false, 'the all-seeing shape is not learned yet');
+  assert.deepEqual(await visibleById(member, theirs), []);
+  assert.deepEqual(await visibleById(owner, theirs), [{ id: theirs }], 'the person is a slot, not baked in');
+  assert.deepEqual(await visibleById(ctxOf(t.tenant.companyId), theirs), [{ id: theirs }]);
+});
+
+test('a builder that branches on an argument is not cached, and answers right for every value', async () => {
+  const a = await client('Gamma');
+  const branching = cachedQuery((ctx: Ctx, id: number) => {
+    const base = scoped.select(ctx, 'clients', 'c').select('c.id');
+    return typeof id === 'number' ? base.where('c.id', '=', id) : base.where('c.id', '<', 0);
+  });
+  const ctx = ctxOf(t.tenant.companyId);
+  assert.deepEqual(await branching(ctx, a), [{ id: a }]);
+  assert.equal(branching.cachedFor(ctx), false);
+  assert.deepEqual(await branching(ctx, a), [{ id: a }]);
+});
+
+test('a builder that reads the company, the key or the role is not cached', async () => {
+  const a = await client('Delta');
+  const ctx = ctxOf(t.tenant.companyId);
+  const readers = [
+    (c: Ctx) => sql<boolean>`${c.company.timezone} = 'UTC'`,
+    (c: Ctx) => sql<boolean>`${c.key.scopes.length} = 0`,
+    (c: Ctx) => sql<boolean>`${c.actor.role} = 'owner'`,
+  ];
+  for (const read of readers) {
+    const query = cachedQuery((c: Ctx, id: number) =>
+      scoped.select(c, 'clients', 'c').select('c.id').where('c.id', '=', id).where(read(c)),
+    );
+    assert.deepEqual(await query(ctx, a), [{ id: a }]);
+    assert.equal(query.cachedFor(ctx), false);
+  }
+});
+
+test('GET /clients/{id} runs a cached shape, for an admin key and a personal key alike', async () => {
+  const visible = await client('Seen', t.tenant, { default_person_id: t.tenant.memberPersonId });
+  const hidden = await client('Unseen');
+  assert.equal((await t.request('GET', `/clients/${hidden}`)).status, 200);
+  assert.equal(clientReadCached(ctxOf(t.tenant.companyId)), true);
+  assert.equal((await t.request('GET', `/clients/${visible}`, { key: 'personal' })).status, 200);
+  assert.equal(clientReadCached(ctxOf(t.tenant.companyId, true)), true);
+  const refused = await t.request('GET', `/clients/${hidden}`, { key: 'personal' });
+  assert.equal(refused.status, 404);
+  assert.equal(refused.body.error.code, 'NOT_FOUND');
+  const foreign = await t.request('GET', `/clients/${visible}`, { tenant: other });
+  assert.equal(foreign.status, 404);
+});

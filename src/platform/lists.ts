@@ -3,6 +3,7 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import { Type, type TProperties } from 'typebox';
 import { AppError } from './errors.ts';
 import type { Ctx } from './context.ts';
+import type { ShapeCache } from './query-cache.ts';
 
 export const MAX_OFFSET = 10_000;
 const PAGING_KEYS = new Set(['limit', 'offset', 'sort', 'cursor']);
@@ -128,23 +129,94 @@ export interface ListMeta {
   next_cursor?: string | null;
 }
 
+interface PageShape {
+  column: string;
+  idColumn: string;
+  descending: boolean;
+  keyset: boolean;
+  project: (q: AnyQuery) => AnyQuery;
+}
+/** What a page takes per call: limit + 1, the offset, and the keyset's last sort value and id. */
+interface PageValues {
+  limit: unknown;
+  offset: unknown;
+  lastValue: unknown;
+  lastId: unknown;
+  [filter: string]: unknown;
+}
+
+function pageQuery(base: AnyQuery, shape: PageShape, values: PageValues): AnyQuery {
+  const direction = shape.descending ? 'desc' : 'asc';
+  let query = base;
+  if (shape.keyset) {
+    const op = sql.raw(shape.descending ? '<' : '>');
+    query = query.where(
+      sql<boolean>`(${sql.ref(shape.column)}, ${sql.ref(shape.idColumn)}) ${op} (${values.lastValue}, ${values.lastId})`,
+    );
+  }
+  return shape
+    .project(query)
+    .orderBy(sql.ref(shape.column), direction)
+    .orderBy(sql.ref(shape.idColumn), direction)
+    .limit(values.limit as number)
+    .offset(values.offset as number);
+}
+
+/** Counting stops at 10,001 rows: past 10,000 the answer is the text "10000+", and the cost stays bounded. */
+function countQuery(ctx: Ctx, base: AnyQuery) {
+  const capped = base
+    .clearSelect()
+    .select(sql.lit(1).as('one'))
+    .limit(MAX_OFFSET + 1);
+  return ctx.db.selectNoFrom(sql<number>`(select count(*)::int from (${capped}) as capped)`.as('n'));
+}
+
+const capped = (n: number | undefined): number | '10000+' => ((n ?? 0) > MAX_OFFSET ? '10000+' : (n ?? 0));
+
 /**
- * Runs a filtered, tenant-scoped query as an offset page or a keyset page.
- * `base` carries FROM, joins and WHERE; `project` adds the output columns.
+ * The page and, in offset mode, the capped total, in parallel. A list with cached shapes keys each shape by
+ * its own key, the sort, the mode and its filters with numbers left out: numeric filters (ids), the limit,
+ * the offset and the keyset values are filled in per call (platform/query-cache.ts).
  */
+async function pageRows<R>(ctx: Ctx, spec: PaginateSpec, shape: PageShape, values: PageValues, withCount: boolean) {
+  const { filters } = spec;
+  if (!spec.cache) {
+    const base = spec.base(filters, ctx);
+    return Promise.all([
+      pageQuery(base, shape, values).execute() as Promise<R[]>,
+      withCount ? countQuery(ctx, base).executeTakeFirst() : undefined,
+    ]).then(([rows, count]) => ({ rows, total: withCount ? capped(count?.n) : undefined }));
+  }
+  const numeric = Object.keys(filters).filter((name) => typeof filters[name] === 'number');
+  const filterKey = JSON.stringify(Object.entries(filters).map(([k, v]) => [k, typeof v === 'number' ? '#' : v]));
+  const key = `${spec.cache.key}|${spec.sort}|${shape.keyset ? 'keyset' : 'offset'}|${filterKey}`;
+  const all = { ...values, ...Object.fromEntries(numeric.map((name) => [`filter:${name}`, filters[name]])) };
+  const baseOf = (c: Ctx, v: PageValues) =>
+    spec.base({ ...filters, ...Object.fromEntries(numeric.map((name) => [name, v[`filter:${name}`]])) }, c);
+  const [rows, count] = await Promise.all([
+    spec.cache.shapes.run(ctx, `${key}|page`, all, (c, v) => pageQuery(baseOf(c, v), shape, v)) as Promise<R[]>,
+    withCount ? spec.cache.shapes.run(ctx, `${key}|count`, all, (c, v) => countQuery(c, baseOf(c, v))) : undefined,
+  ]);
+  return { rows, total: withCount ? capped((count as Array<{ n: number }>)[0]?.n) : undefined };
+}
+
+interface PaginateSpec {
+  listId: string;
+  base: (filters: Record<string, unknown>, ctx: Ctx) => AnyQuery;
+  cache?: ListPageSpec['cache'];
+  idColumn: string;
+  project: (q: AnyQuery) => AnyQuery;
+  options: ListOptions;
+  params: object;
+  filters: Record<string, unknown>;
+  sort: string;
+  after?: [unknown, number];
+}
+
+/** Runs a filtered, tenant-scoped query as an offset page or a keyset page. */
 export async function paginate<R extends Record<string, unknown>>(
   ctx: Ctx,
-  spec: {
-    listId: string;
-    base: AnyQuery;
-    idColumn: string;
-    project: (q: AnyQuery) => AnyQuery;
-    options: ListOptions;
-    params: object;
-    filters: Record<string, unknown>;
-    sort: string;
-    after?: [unknown, number];
-  },
+  spec: PaginateSpec,
 ): Promise<{ data: R[]; meta: ListMeta }> {
   const { options } = spec;
   const params = spec.params as ListParams;
@@ -154,25 +226,16 @@ export async function paginate<R extends Record<string, unknown>>(
   const column = field === 'id' ? spec.idColumn : options.sortable?.[field];
   if (!column)
     throw new AppError('VALIDATION_ERROR', `Cannot sort by ${field}`, { reason: 'UNKNOWN_SORT_FIELD', field });
-  const direction = descending ? 'desc' : 'asc';
-  let query = spec.base;
-  if (spec.after) {
-    const op = sql.raw(descending ? '<' : '>');
-    query = query.where(
-      sql<boolean>`(${sql.ref(column)}, ${sql.ref(spec.idColumn)}) ${op} (${spec.after[0]}, ${spec.after[1]})`,
-    );
-  }
   const offset = spec.after ? 0 : (params.offset ?? 0);
-  const page = spec
-    .project(query)
-    .orderBy(sql.ref(column), direction)
-    .orderBy(sql.ref(spec.idColumn), direction)
-    .limit(limit + 1)
-    .offset(offset);
-  const [rows, total] = await Promise.all([
-    page.execute() as Promise<R[]>,
-    params.cursor === undefined ? countCapped(ctx, spec.base) : Promise.resolve(undefined),
-  ]);
+  const shape = {
+    column,
+    idColumn: spec.idColumn,
+    descending,
+    keyset: spec.after !== undefined,
+    project: spec.project,
+  };
+  const values = { limit: limit + 1, offset, lastValue: spec.after?.[0], lastId: spec.after?.[1] };
+  const { rows, total } = await pageRows<R>(ctx, spec, shape, values, params.cursor === undefined);
   const hasMore = rows.length > limit;
   const data = hasMore ? rows.slice(0, limit) : rows;
   const last = data[data.length - 1];
@@ -196,27 +259,23 @@ function sortValue(value: unknown): unknown {
   return value instanceof Date ? value.toISOString() : value;
 }
 
-/** Counting stops at 10,001 rows: past 10,000 the answer is the text "10000+", and the cost stays bounded. */
-async function countCapped(ctx: Ctx, base: AnyQuery): Promise<number | '10000+'> {
-  const capped = base
-    .clearSelect()
-    .select(sql.lit(1).as('one'))
-    .limit(MAX_OFFSET + 1);
-  const row = (await ctx.db
-    .selectNoFrom(sql<number>`(select count(*)::int from (${capped}) as capped)`.as('n'))
-    .executeTakeFirst()) as { n: number } | undefined;
-  const n = row?.n ?? 0;
-  return n > MAX_OFFSET ? '10000+' : n;
-}
-
 export interface ListPageSpec {
   /** Names the list in its cursors (a cursor of another list is refused). */
   listId: string;
   /** The request's query: paging, sort and filters. */
   params: object;
   options: ListOptions;
-  /** FROM, joins and WHERE for the effective filters (a cursor's own filters when it carries them). */
-  base: (filters: Record<string, unknown>) => AnyQuery;
+  /**
+   * FROM, joins and WHERE for the effective filters (a cursor's own filters when it carries them). A list
+   * with `cache` must build from the ctx it is given here, never the caller's (a shape that closes over the
+   * caller's company is refused, and runs uncached).
+   */
+  base: (filters: Record<string, unknown>, ctx: Ctx) => AnyQuery;
+  /**
+   * Cached shapes (docs/decisions/0044): `key` names every input `base` and `project` read besides the ctx
+   * and the filters (e.g. a flag looked up before the list), '' when there is none.
+   */
+  cache?: { shapes: ShapeCache; key: string };
   idColumn: string;
   /** Adds the output columns. */
   project: (query: never) => AnyQuery;
@@ -230,7 +289,8 @@ export async function listPage<R extends Record<string, unknown>>(
   const { filters, sort, after } = resolveList(ctx, spec.listId, spec.params, spec.options);
   return paginate<R>(ctx, {
     listId: spec.listId,
-    base: spec.base(filters),
+    base: spec.base,
+    cache: spec.cache,
     idColumn: spec.idColumn,
     project: spec.project as (q: AnyQuery) => AnyQuery,
     options: spec.options,

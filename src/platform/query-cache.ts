@@ -18,23 +18,30 @@ import type { Ctx } from './context.ts';
  *   (or on anything not in the key) gives other SQL or parameters, and the shape stays uncached.
  */
 
+type SlotKey = string;
+
+class UncachedRead extends Error {}
+
 class Slot {
-  readonly key: number | 'company' | 'person';
-  constructor(key: number | 'company' | 'person') {
+  readonly key: SlotKey;
+  constructor(key: SlotKey) {
     this.key = key;
+  }
+
+  /** A builder that turns a value into text or a number is inspecting it: that shape is not cached. */
+  [Symbol.toPrimitive](): never {
+    throw new UncachedRead(`the value of ${this.key}`);
   }
 }
 
 interface Template {
   compiled: CompiledQuery;
   /** Parameter positions taking a per-call value, and which one. */
-  slots: Array<[position: number, key: Slot['key']]>;
+  slots: Array<[position: number, key: SlotKey]>;
 }
 
-class UncachedRead extends Error {}
-
-const COMPANY = new Slot('company');
-const PERSON = new Slot('person');
+const COMPANY = new Slot('~company');
+const PERSON = new Slot('~person');
 
 /** The ctx a shape is built with: its values are slots, and reading anything else ends the attempt. */
 function buildCtx(ctx: Ctx): Ctx {
@@ -55,10 +62,12 @@ function buildCtx(ctx: Ctx): Ctx {
   });
 }
 
-function fill(template: Template, ctx: Ctx, args: readonly unknown[]): CompiledQuery {
+type Values = Record<SlotKey, unknown>;
+
+function fill(template: Template, ctx: Ctx, values: Values): CompiledQuery {
   const parameters = [...template.compiled.parameters];
   for (const [position, key] of template.slots)
-    parameters[position] = key === 'company' ? ctx.companyId : key === 'person' ? ctx.actor.personId : args[key];
+    parameters[position] = key === COMPANY.key ? ctx.companyId : key === PERSON.key ? ctx.actor.personId : values[key];
   return { ...template.compiled, parameters };
 }
 
@@ -67,6 +76,77 @@ const sameQuery = (a: CompiledQuery, b: CompiledQuery) =>
   a.parameters.length === b.parameters.length &&
   a.parameters.every((value, i) => JSON.stringify(value) === JSON.stringify(b.parameters[i]));
 
+/**
+ * The template of one shape, or null when it cannot be cached: the builder read something besides its slots,
+ * branched on a value (the filled template differs from the real query), or closed over the caller's ctx
+ * (the company's id, or the person's, appears as a constant).
+ */
+function learn<V extends Values>(
+  ctx: Ctx,
+  values: V,
+  build: (ctx: Ctx, values: V) => Compilable<unknown>,
+  real: CompiledQuery,
+): Template | null {
+  let compiled: CompiledQuery;
+  try {
+    const slotted = Object.fromEntries(Object.keys(values).map((key) => [key, new Slot(key)])) as unknown as V;
+    compiled = build(buildCtx(ctx), slotted).compile();
+  } catch {
+    // An UncachedRead, or a builder tripping over a slot where it expected a value: the real query, built
+    // and checked already, answers this call, and this shape stays uncached.
+    return null;
+  }
+  const slots: Template['slots'] = [];
+  for (const [position, value] of compiled.parameters.entries()) {
+    if (value instanceof Slot) slots.push([position, value.key]);
+    else if (value === ctx.companyId || (ctx.actor.personId !== null && value === ctx.actor.personId)) return null;
+  }
+  const template = { compiled, slots };
+  return sameQuery(fill(template, ctx, values), real) ? template : null;
+}
+
+/** Shapes by key, each built once; a bounded number of keys is kept (a list's filter combinations). */
+export class ShapeCache {
+  private readonly shapes = new Map<string, Template | null>();
+  private readonly max: number;
+
+  constructor(max = 500) {
+    this.max = max;
+  }
+
+  /**
+   * Runs the query of shape `key` with these values. The key must name everything besides the values, the
+   * company and the person that the builder reads; the actor's restriction is added to it here.
+   */
+  async run<V extends Values, R>(
+    ctx: Ctx,
+    key: string,
+    values: V,
+    build: (ctx: Ctx, values: V) => Compilable<R>,
+  ): Promise<R[]> {
+    const shape = `${ctx.actor.restricted ? 'r' : 'a'}|${key}`;
+    const template = this.shapes.get(shape);
+    if (template) return (await ctx.db.executeQuery<R>(fill(template, ctx, values))).rows;
+    const real = build(ctx, values).compile();
+    if (template === undefined) {
+      if (this.shapes.size >= this.max) this.shapes.clear();
+      this.shapes.set(shape, learn(ctx, values, build, real));
+    }
+    return (await ctx.db.executeQuery<R>(real)).rows;
+  }
+
+  /** How many shapes are cached (not counting those that could not be). */
+  get size(): number {
+    let n = 0;
+    for (const template of this.shapes.values()) if (template) n++;
+    return n;
+  }
+
+  cached(ctx: Ctx, key: string): boolean {
+    return Boolean(this.shapes.get(`${ctx.actor.restricted ? 'r' : 'a'}|${key}`));
+  }
+}
+
 export interface CachedQuery<A extends unknown[], R> {
   (ctx: Ctx, ...args: A): Promise<R[]>;
   /** Whether the shape for this ctx is cached (tests hold the hot shapes to it). */
@@ -74,36 +154,9 @@ export interface CachedQuery<A extends unknown[], R> {
 }
 
 /** A query whose shape is built and compiled once; each call fills in its arguments, company and person. */
-export function cachedQuery<A extends unknown[], R>(
-  build: (ctx: Ctx, ...args: A) => Compilable<R>,
-): CachedQuery<A, R> {
-  const shapes = new Map<string, Template | null>();
-  const keyOf = (ctx: Ctx) => (ctx.actor.restricted ? 'restricted' : 'all');
-
-  function learn(ctx: Ctx, args: A, real: CompiledQuery): Template | null {
-    let compiled: CompiledQuery;
-    try {
-      const slotted = args.map((_, i) => new Slot(i)) as unknown as A;
-      compiled = build(buildCtx(ctx), ...slotted).compile();
-    } catch (error) {
-      if (error instanceof UncachedRead) return null;
-      throw error;
-    }
-    const slots: Template['slots'] = [];
-    compiled.parameters.forEach((value, position) => {
-      if (value instanceof Slot) slots.push([position, value.key]);
-    });
-    const template = { compiled, slots };
-    return sameQuery(fill(template, ctx, args), real) ? template : null;
-  }
-
-  const run = async (ctx: Ctx, ...args: A): Promise<R[]> => {
-    const key = keyOf(ctx);
-    const template = shapes.get(key);
-    if (template) return (await ctx.db.executeQuery<R>(fill(template, ctx, args))).rows;
-    const real = build(ctx, ...args).compile();
-    if (template === undefined) shapes.set(key, learn(ctx, args, real));
-    return (await ctx.db.executeQuery<R>(real)).rows;
-  };
-  return Object.assign(run, { cachedFor: (ctx: Ctx) => Boolean(shapes.get(keyOf(ctx))) });
+export function cachedQuery<A extends unknown[], R>(build: (ctx: Ctx, ...args: A) => Compilable<R>): CachedQuery<A, R> {
+  const cache = new ShapeCache();
+  const byValues = (ctx: Ctx, values: Values) => build(ctx, ...(Object.values(values) as A));
+  const run = (ctx: Ctx, ...args: A) => cache.run(ctx, '', { ...args } as Values, byValues) as Promise<R[]>;
+  return Object.assign(run, { cachedFor: (ctx: Ctx) => cache.cached(ctx, '') });
 }

@@ -8,7 +8,7 @@ import type { Ctx } from '../../src/platform/context.ts';
 import { cachedQuery } from '../../src/platform/query-cache.ts';
 import { scoped } from '../../src/platform/tenant-table.ts';
 import { clientVisible } from '../../src/platform/visibility.ts';
-import { clientReadCached } from '../../src/modules/clients/clients.repository.ts';
+import { clientListShapes, clientReadCached } from '../../src/modules/clients/clients.repository.ts';
 
 const t = await createTestApp();
 const other = await t.newTenant();
@@ -101,4 +101,66 @@ test('GET /clients/{id} runs a cached shape, for an admin key and a personal key
   assert.equal(refused.body.error.code, 'NOT_FOUND');
   const foreign = await t.request('GET', `/clients/${visible}`, { tenant: other });
   assert.equal(foreign.status, 404);
+});
+
+test('a cached list fills in the company, numeric filters, limit, offset and keyset values', async () => {
+  const tenant = await t.newTenant();
+  const stranger = await t.newTenant();
+  const names = ['L1', 'L2', 'L3', 'L4', 'L5'];
+  const ids: number[] = [];
+  for (const [i, name] of names.entries())
+    ids.push(await client(name, tenant, i < 2 ? { default_person_id: tenant.memberPersonId } : {}));
+  const foreign = await client('Stranger', stranger);
+  const list = (query: string, options: object = {}) => t.request('GET', `/clients?${query}`, { tenant, ...options });
+  const idsOf = (res: { body: { data: Array<{ id: number }> } }) => res.body.data.map((c) => c.id);
+
+  const before = clientListShapes.size;
+  const first = await list('limit=2');
+  assert.deepEqual(idsOf(first), ids.slice(0, 2));
+  assert.equal(first.body.meta.total, 5);
+  assert.ok(clientListShapes.size >= before + 2, 'the page and its count are cached shapes');
+  assert.deepEqual(idsOf(await list('limit=2&offset=2')), ids.slice(2, 4));
+  assert.deepEqual(idsOf(await list('limit=3&offset=3')), ids.slice(3));
+  const theirs = await t.request('GET', '/clients', { tenant: stranger });
+  assert.deepEqual(idsOf(theirs), [foreign]);
+  assert.equal(theirs.body.meta.total, 1);
+
+  const mine = await list(`default_person_id=${tenant.memberPersonId}`);
+  assert.deepEqual(idsOf(mine), ids.slice(0, 2));
+  assert.equal(mine.body.meta.total, 2);
+  const owners = await list(`default_person_id=${tenant.ownerPersonId}`);
+  assert.deepEqual(idsOf(owners), []);
+  assert.equal(owners.body.meta.total, 0);
+
+  const walked: number[] = [];
+  let page = await list('limit=2&sort=-name');
+  for (;;) {
+    walked.push(...idsOf(page));
+    if (!page.body.meta.next_cursor) break;
+    page = await list(`cursor=${encodeURIComponent(page.body.meta.next_cursor)}`);
+    assert.equal(page.status, 200, page.text);
+  }
+  assert.deepEqual(walked, [...ids].reverse(), 'the keyset values are filled in on every page');
+
+  const restricted = await list('', { key: tenant.keys.personal });
+  assert.deepEqual(idsOf(restricted), ids.slice(0, 2), 'a personal key sees its own clients only');
+});
+
+test('a list base that closes over the caller ctx is never cached', async () => {
+  const { listPage } = await import('../../src/platform/lists.ts');
+  const { ShapeCache } = await import('../../src/platform/query-cache.ts');
+  const shapes = new ShapeCache();
+  const a = await client('Closure A');
+  const ours = ctxOf(t.tenant.companyId);
+  const page = await listPage<{ id: number }>(ours, {
+    listId: 'closure-test',
+    params: { limit: 200 },
+    options: {},
+    idColumn: 'c.id',
+    project: (q: never) => (q as ReturnType<typeof scoped.select<'clients', 'c'>>).select('c.id'),
+    base: () => scoped.select(ours, 'clients', 'c'),
+    cache: { shapes, key: '' },
+  });
+  assert.ok(page.data.some((row) => row.id === a));
+  assert.equal(shapes.size, 0, "the caller's company id appears as a constant, so the shape is refused");
 });

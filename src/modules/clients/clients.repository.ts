@@ -3,7 +3,7 @@ import { customFieldConditions } from '../custom-fields/index.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage } from '../../platform/lists.ts';
-import { cachedQuery } from '../../platform/query-cache.ts';
+import { cachedQuery, ShapeCache } from '../../platform/query-cache.ts';
 import { likeContains } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { clientVisible } from '../../platform/visibility.ts';
@@ -76,6 +76,8 @@ function applyFilters(query: Query, filters: Record<string, unknown>) {
   return q;
 }
 
+const listShapes = new ShapeCache();
+
 export async function listClients(ctx: Ctx, params: object) {
   const page = await listPage<ClientRow>(ctx, {
     listId: 'clients',
@@ -84,7 +86,8 @@ export async function listClients(ctx: Ctx, params: object) {
     idColumn: 'c.id',
     project,
     // Template (plan) clients are a workflow template's configuration, not customers (index clients_live_work_*).
-    base: (filters) => applyFilters(clients.base(ctx).where('c.type', '<>', 'plan'), filters),
+    base: (filters, c) => applyFilters(clients.base(c).where('c.type', '<>', 'plan'), filters),
+    cache: { shapes: listShapes, key: '' },
   });
   return { data: page.data.map(withTruncation), meta: page.meta };
 }
@@ -96,8 +99,9 @@ export async function findClient(ctx: Ctx, id: number): Promise<ClientRecord | u
   return row ? withTruncation(row as ClientRow) : undefined;
 }
 
-/** For the tests that hold this hot read to its cached shape. */
+/** For the tests that hold these hot reads to their cached shapes. */
 export const clientReadCached = (ctx: Ctx) => clientById.cachedFor(ctx);
+export const clientListShapes = listShapes;
 
 /** Locks the live, visible client for the rest of the transaction (other modules lock it before writing under it). */
 export const lockClient = (ctx: Ctx, id: number) => clients.lock(ctx, id);

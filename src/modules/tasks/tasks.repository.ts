@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage, resolveList } from '../../platform/lists.ts';
-import { cachedQuery } from '../../platform/query-cache.ts';
+import { cachedQuery, ShapeCache } from '../../platform/query-cache.ts';
 import { isoz, likeContains, nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { clientIdVisible, clientVisible, taskVisible } from '../../platform/visibility.ts';
@@ -127,6 +127,8 @@ function applyFilters(query: Query, filters: Record<string, unknown>, templateCl
   return q;
 }
 
+const listShapes = new ShapeCache();
+
 export async function listTasks(ctx: Ctx, params: object) {
   // The template rule needs one lookup before the query is built, so the effective filters (a cursor's
   // own, when it carries them) are resolved here first; listPage resolves them again, the same way.
@@ -140,7 +142,8 @@ export async function listTasks(ctx: Ctx, params: object) {
     options: TASK_LIST_OPTIONS,
     idColumn: 't.id',
     project,
-    base: (filters) => applyFilters(base(ctx), filters, templateClient),
+    base: (filters, c) => applyFilters(base(c), filters, templateClient),
+    cache: { shapes: listShapes, key: templateClient ? 'template-client' : '' },
   });
   return { data: page.data.map(withTruncation), meta: page.meta };
 }

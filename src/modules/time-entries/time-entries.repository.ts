@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
+import { ShapeCache } from '../../platform/query-cache.ts';
 import { toIso } from '../../db/database.ts';
 import { lockedPeriodsQuery, type BillingLock } from '../billing/index.ts';
 import { scoped, tenantTable, type NewRow } from '../../platform/tenant-table.ts';
@@ -60,6 +61,8 @@ function applyFilters(ctx: Ctx, query: Query, filters: Record<string, unknown>) 
   return q;
 }
 
+const listShapes = new ShapeCache();
+
 /** `filters` carries start_from/start_to already parsed (the cursor keeps the caller's raw text). */
 export function listEntries(
   ctx: Ctx,
@@ -72,7 +75,8 @@ export function listEntries(
     options: TIME_ENTRY_LIST_OPTIONS,
     idColumn: 'te.id',
     project,
-    base: (filters) => applyFilters(ctx, base(ctx), parse(filters)),
+    base: (filters, c) => applyFilters(c, base(c), parse(filters)),
+    cache: { shapes: listShapes, key: '' },
   });
 }
 

@@ -13,9 +13,10 @@ import type { Ctx } from './context.ts';
  * - The shape key is what, besides the slots, the builder may read: whether the actor is restricted.
  *   While building, the ctx answers only db, companyId, actor.restricted and actor.personId; reading
  *   anything else (the company's timezone, the key) makes that shape uncached, built per call as before.
- * - The arguments must reach Kysely as values and never be inspected. The first call of each shape builds
- *   the query a second time with the real values and compares: a builder that branched on an argument
- *   (or on anything not in the key) gives other SQL or parameters, and the shape stays uncached.
+ * - The arguments must reach Kysely as values and never be inspected. When a shape is learned (the second
+ *   time its key is seen), the query built with the real values is compared with the filled template: a
+ *   builder that branched on an argument (or on anything not in the key) gives other SQL or parameters, and
+ *   the shape stays uncached. Turning a slot into text or a number throws, and ends the attempt too.
  */
 
 type SlotKey = string;
@@ -77,16 +78,17 @@ const sameQuery = (a: CompiledQuery, b: CompiledQuery) =>
   a.parameters.every((value, i) => JSON.stringify(value) === JSON.stringify(b.parameters[i]));
 
 /**
- * The template of one shape, or null when it cannot be cached: the builder read something besides its slots,
- * branched on a value (the filled template differs from the real query), or closed over the caller's ctx
- * (the company's id, or the person's, appears as a constant).
+ * The template of one shape; null when it cannot be cached (the builder read something besides its slots, or
+ * branched on a value, so the filled template differs from the real query); undefined when the company's or
+ * the person's id appears as a constant. That is a builder closed over the caller's ctx, or a constant that
+ * happens to equal the person's id, so it is tried again with the next caller.
  */
 function learn<V extends Values>(
   ctx: Ctx,
   values: V,
   build: (ctx: Ctx, values: V) => Compilable<unknown>,
   real: CompiledQuery,
-): Template | null {
+): Template | null | undefined {
   let compiled: CompiledQuery;
   try {
     const slotted = Object.fromEntries(Object.keys(values).map((key) => [key, new Slot(key)])) as unknown as V;
@@ -99,15 +101,19 @@ function learn<V extends Values>(
   const slots: Template['slots'] = [];
   for (const [position, value] of compiled.parameters.entries()) {
     if (value instanceof Slot) slots.push([position, value.key]);
-    else if (value === ctx.companyId || (ctx.actor.personId !== null && value === ctx.actor.personId)) return null;
+    else if (value === ctx.companyId || (ctx.actor.personId !== null && value === ctx.actor.personId)) return undefined;
   }
   const template = { compiled, slots };
   return sameQuery(fill(template, ctx, values), real) ? template : null;
 }
 
-/** Shapes by key, each built once; a bounded number of keys is kept (a list's filter combinations). */
+/**
+ * Shapes by key, each built once; a bounded number of keys is kept (a list's filter combinations). A shape
+ * is learned the second time its key is seen, so a one-off key (a text search) costs no second build.
+ */
 export class ShapeCache {
   private readonly shapes = new Map<string, Template | null>();
+  private readonly seen = new Set<string>();
   private readonly max: number;
 
   constructor(max = 500) {
@@ -128,11 +134,20 @@ export class ShapeCache {
     const template = this.shapes.get(shape);
     if (template) return (await ctx.db.executeQuery<R>(fill(template, ctx, values))).rows;
     const real = build(ctx, values).compile();
-    if (template === undefined) {
-      if (this.shapes.size >= this.max) this.shapes.clear();
-      this.shapes.set(shape, learn(ctx, values, build, real));
-    }
+    if (template === undefined) this.consider(shape, () => learn(ctx, values, build, real));
     return (await ctx.db.executeQuery<R>(real)).rows;
+  }
+
+  private consider(shape: string, learnIt: () => Template | null | undefined): void {
+    if (!this.seen.has(shape)) {
+      if (this.seen.size >= this.max) this.seen.clear();
+      this.seen.add(shape);
+      return;
+    }
+    const learned = learnIt();
+    if (learned === undefined) return;
+    if (this.shapes.size >= this.max) this.shapes.clear();
+    this.shapes.set(shape, learned);
   }
 
   /** How many shapes are cached (not counting those that could not be). */

@@ -38,6 +38,8 @@ test('a cached shape fills in the arguments and the company on every call', asyn
   );
   const ours = ctxOf(t.tenant.companyId);
   assert.deepEqual(await byId(ours, a), [{ id: a, name: 'Alpha' }]);
+  assert.equal(byId.cachedFor(ours), false, 'a shape is learned the second time it is seen');
+  assert.deepEqual(await byId(ours, a), [{ id: a, name: 'Alpha' }]);
   assert.equal(byId.cachedFor(ours), true);
   assert.deepEqual(await byId(ours, b), [{ id: b, name: 'Beta' }]);
   assert.deepEqual(await byId(ours, foreign), [], "another company's row stays out");
@@ -53,6 +55,7 @@ test('restricted and all-seeing actors get shapes of their own, the person fille
   const member = ctxOf(t.tenant.companyId, true, t.tenant.memberPersonId);
   const owner = ctxOf(t.tenant.companyId, true, t.tenant.ownerPersonId);
   assert.deepEqual(await visibleById(member, mine), [{ id: mine }]);
+  assert.deepEqual(await visibleById(member, mine), [{ id: mine }]);
   assert.equal(visibleById.cachedFor(member), true);
   assert.equal(visibleById.cachedFor(ctxOf(t.tenant.companyId)), false, 'the all-seeing shape is not learned yet');
   assert.deepEqual(await visibleById(member, theirs), []);
@@ -67,9 +70,8 @@ test('a builder that branches on an argument is not cached, and answers right fo
     return typeof id === 'number' ? base.where('c.id', '=', id) : base.where('c.id', '<', 0);
   });
   const ctx = ctxOf(t.tenant.companyId);
-  assert.deepEqual(await branching(ctx, a), [{ id: a }]);
+  for (let i = 0; i < 3; i++) assert.deepEqual(await branching(ctx, a), [{ id: a }]);
   assert.equal(branching.cachedFor(ctx), false);
-  assert.deepEqual(await branching(ctx, a), [{ id: a }]);
 });
 
 test('a builder that reads the company, the key or the role is not cached', async () => {
@@ -84,7 +86,7 @@ test('a builder that reads the company, the key or the role is not cached', asyn
     const query = cachedQuery((c: Ctx, id: number) =>
       scoped.select(c, 'clients', 'c').select('c.id').where('c.id', '=', id).where(read(c)),
     );
-    assert.deepEqual(await query(ctx, a), [{ id: a }]);
+    for (let i = 0; i < 2; i++) assert.deepEqual(await query(ctx, a), [{ id: a }]);
     assert.equal(query.cachedFor(ctx), false);
   }
 });
@@ -92,9 +94,10 @@ test('a builder that reads the company, the key or the role is not cached', asyn
 test('GET /clients/{id} runs a cached shape, for an admin key and a personal key alike', async () => {
   const visible = await client('Seen', t.tenant, { default_person_id: t.tenant.memberPersonId });
   const hidden = await client('Unseen');
-  assert.equal((await t.request('GET', `/clients/${hidden}`)).status, 200);
+  for (let i = 0; i < 2; i++) assert.equal((await t.request('GET', `/clients/${hidden}`)).status, 200);
   assert.equal(clientReadCached(ctxOf(t.tenant.companyId)), true);
-  assert.equal((await t.request('GET', `/clients/${visible}`, { key: 'personal' })).status, 200);
+  for (let i = 0; i < 2; i++)
+    assert.equal((await t.request('GET', `/clients/${visible}`, { key: 'personal' })).status, 200);
   assert.equal(clientReadCached(ctxOf(t.tenant.companyId, true)), true);
   const refused = await t.request('GET', `/clients/${hidden}`, { key: 'personal' });
   assert.equal(refused.status, 404);
@@ -115,6 +118,7 @@ test('a cached list fills in the company, numeric filters, limit, offset and key
   const idsOf = (res: { body: { data: Array<{ id: number }> } }) => res.body.data.map((c) => c.id);
 
   const before = clientListShapes.size;
+  await list('limit=2');
   const first = await list('limit=2');
   assert.deepEqual(idsOf(first), ids.slice(0, 2));
   assert.equal(first.body.meta.total, 5);
@@ -152,15 +156,17 @@ test('a list base that closes over the caller ctx is never cached', async () => 
   const shapes = new ShapeCache();
   const a = await client('Closure A');
   const ours = ctxOf(t.tenant.companyId);
-  const page = await listPage<{ id: number }>(ours, {
-    listId: 'closure-test',
-    params: { limit: 200 },
-    options: {},
-    idColumn: 'c.id',
-    project: (q: never) => (q as ReturnType<typeof scoped.select<'clients', 'c'>>).select('c.id'),
-    base: () => scoped.select(ours, 'clients', 'c'),
-    cache: { shapes, key: '' },
-  });
-  assert.ok(page.data.some((row) => row.id === a));
+  for (let i = 0; i < 3; i++) {
+    const page = await listPage<{ id: number }>(ours, {
+      listId: 'closure-test',
+      params: { limit: 200 },
+      options: {},
+      idColumn: 'c.id',
+      project: (q: never) => (q as ReturnType<typeof scoped.select<'clients', 'c'>>).select('c.id'),
+      base: () => scoped.select(ours, 'clients', 'c'),
+      cache: { shapes, key: '' },
+    });
+    assert.ok(page.data.some((row) => row.id === a));
+  }
   assert.equal(shapes.size, 0, "the caller's company id appears as a constant, so the shape is refused");
 });

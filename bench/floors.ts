@@ -36,13 +36,24 @@ const ENTRY_FROM = `from time_entries te join tasks t on t.company_id = te.compa
 const ENTRY_COLUMNS = `te.id, te.task_id, t.title as task_name, t.client_id, t.topic_id, te.person_id, te.start, te."end", te.duration, te.billable,
   te.description, te.created_at, te.updated_at`;
 
-// The task list as the spec describes it: live task/request rows outside templates, assignees inlined.
-const TASK_FROM = `from tasks t where t.company_id = $1 and t.deleted_at is null and t.template_kind is null and t.type in ('task', 'request')
+// tasks.repository: live task/request rows outside templates (neither a template row nor under a template client),
+// with assignees, tracked time and the newest comments (cap + 1) inlined.
+const TASK_FROM = `from tasks t where t.company_id = $1 and t.deleted_at is null and t.type in ('task', 'request')
+  and (t.template_kind is null and not exists (select 1 from clients pc where pc.company_id = t.company_id and pc.id = t.client_id and pc.type = 'plan'))
   and t.status = any($2::text[]) and exists (select 1 from task_assignees a where a.company_id = t.company_id and a.task_id = t.id and a.person_id = $3)`;
+const COMMENTS_CAP = 20;
 const TASK_COLUMNS = `t.id, t.client_id, t.project_id, t.topic_id, t.project_status_from, t.title, t.description, t.status, t.type, t.is_important,
   t.is_extra, t.is_recurring, t.date, t.due_date, t.finished_at, t.has_due_date, t.estimation, t.timezone, t.checklist, t.recurrence_rule,
-  t.workflow_role_ids, t.custom_fields, t.created_at, t.updated_at,
-  array(select ta.person_id from task_assignees ta where ta.company_id = t.company_id and ta.task_id = t.id order by ta.person_id) as assignees`;
+  t.workflow_role_ids, t.recurrence_parent_id, t.recurrence_date, t.custom_fields, t.created_at, t.updated_at,
+  array(select ta.person_id from task_assignees ta where ta.company_id = t.company_id and ta.task_id = t.id order by ta.person_id) as assignees,
+  (select coalesce(sum(case when te."end" is null then greatest(0, floor(extract(epoch from now() - te.start)))
+    else coalesce(te.duration, floor(extract(epoch from te."end" - te.start))) end), 0)::bigint
+    from time_entries te where te.company_id = t.company_id and te.task_id = t.id and te.deleted_at is null) as tracked_time,
+  (select coalesce(json_agg(x order by x.id), '[]') from (
+    select c.id, c.task_id, c.person_id, c.body, to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
+      to_char(c.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as updated_at
+    from task_comments c where c.company_id = t.company_id and c.task_id = t.id and c.deleted_at is null
+    order by c.id desc limit ${COMMENTS_CAP + 1}) x) as comments`;
 
 const countCapped = (from: string, values: unknown[]) =>
   pool
@@ -59,6 +70,17 @@ async function offsetPage(select: string, from: string, order: string, values: u
     data: page.rows.slice(0, limit),
     meta: { total: total > CAP ? '10000+' : total, limit, offset: 0, has_more: page.rows.length > limit },
   };
+}
+
+/** As the repositories' withTruncation: an inlined list read with one item over its cap says it was cut. */
+function markTruncated(rows: Record<string, any>[], list: string, flag: string, cap: number, dropOldest: boolean) {
+  for (const row of rows) {
+    const items = row[list] as unknown[];
+    const cut = items.length > cap;
+    if (cut) row[list] = dropOldest ? items.slice(1) : items.slice(0, cap);
+    row[flag] = cut;
+  }
+  return rows;
 }
 
 app.get('/ok', async () => ({ ok: true }));
@@ -93,30 +115,34 @@ app.get('/api/v3/clients/:id', async (request, reply) => {
     Number((request.params as { id: string }).id),
   ]);
   if (!rows[0]) return reply.code(404).send({ error: { code: 'NOT_FOUND' } });
-  return { data: rows[0] };
+  return { data: markTruncated(rows, 'contacts', 'contacts_truncated', 50, false)[0] };
 });
 
 app.get('/api/v3/clients', async (request) => {
   const limit = Number((request.query as { limit?: string }).limit ?? 50);
   const [page, total] = await Promise.all([
-    pool.query(`${CLIENT} order by c.id asc limit $3 offset 0`, [51, company(request), limit + 1]),
-    countCapped('from clients c where c.company_id = $1 and c.deleted_at is null', [company(request)]),
+    pool.query(`${CLIENT} and c.type <> 'plan' order by c.id asc limit $3 offset 0`, [51, company(request), limit + 1]),
+    countCapped(`from clients c where c.company_id = $1 and c.deleted_at is null and c.type <> 'plan'`, [
+      company(request),
+    ]),
   ]);
   return {
-    data: page.rows.slice(0, limit),
+    data: markTruncated(page.rows.slice(0, limit), 'contacts', 'contacts_truncated', 50, false),
     meta: { total: total > CAP ? '10000+' : total, limit, offset: 0, has_more: page.rows.length > limit },
   };
 });
 
 app.get('/api/v3/tasks', async (request) => {
   const q = request.query as { status: string; assignee_id: string; limit?: string };
-  return offsetPage(
+  const page = await offsetPage(
     TASK_COLUMNS,
     TASK_FROM,
     't.id asc',
     [company(request), q.status.split(','), Number(q.assignee_id)],
     Number(q.limit ?? 50),
   );
+  markTruncated(page.data, 'comments', 'comments_truncated', COMMENTS_CAP, true);
+  return page;
 });
 
 /** Page 1 in offset mode (with the total), later pages by keyset on (start, id) as the cursor resumes them. */

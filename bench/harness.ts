@@ -64,7 +64,16 @@ const ids = (body: any): string => {
   return data ? `${data.id}:${Array.isArray(data.contacts) ? data.contacts.length : ''}` : '';
 };
 
-/** A note when floor (b) answers the same request with other records than the service: its SQL has drifted. */
+/** The field names of the answer's first record. */
+const fieldsOf = (body: any): string[] => {
+  const record = Array.isArray(body?.data) ? body.data[0] : body?.data;
+  return record && typeof record === 'object' ? Object.keys(record).sort() : [];
+};
+
+/**
+ * A note when floor (b) answers the same request with other records, or with records of other fields, than
+ * the service: its SQL has drifted, or it skips work the service's answer needs.
+ */
 export async function floorDrift(
   bench: Bench,
   req: Req,
@@ -73,9 +82,15 @@ export async function floorDrift(
 ): Promise<string | undefined> {
   const floor = await send(bench.floors, floorReq);
   if (floor.status >= 300) return `floor (b) answered ${floor.status}: check bench/floors.ts`;
-  return ids(floor.body) === ids(service.body)
-    ? undefined
-    : 'floor (b) returned other records than the service: check bench/floors.ts';
+  if (ids(floor.body) !== ids(service.body))
+    return 'floor (b) returned other records than the service: check bench/floors.ts';
+  const floorFields = new Set(fieldsOf(floor.body));
+  const serviceFields = new Set(fieldsOf(service.body));
+  const missing = [...serviceFields].filter((f) => !floorFields.has(f));
+  const extra = [...floorFields].filter((f) => !serviceFields.has(f));
+  if (missing.length === 0 && extra.length === 0) return undefined;
+  const parts = [missing.length ? `lacks ${missing.join(', ')}` : '', extra.length ? `adds ${extra.join(', ')}` : ''];
+  return `floor (b) ${parts.filter(Boolean).join(' and ')}: check bench/floors.ts`;
 }
 
 export interface Measured {

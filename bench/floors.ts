@@ -9,6 +9,8 @@ import Fastify, { type FastifyRequest } from 'fastify';
 import { openDatabase } from '../src/db/database.ts';
 import { answerControl } from './child.ts';
 import { invoiceRecordSql } from '../src/modules/invoices/invoices.repository.ts';
+import { CONTACTS_INLINE_CAP } from '../src/modules/clients/clients.schemas.ts';
+import { COMMENTS_INLINE_CAP } from '../src/modules/tasks/tasks.schemas.ts';
 
 const url = process.env.DATABASE_URL;
 if (!url) throw new Error('bench/floors.ts needs DATABASE_URL');
@@ -18,7 +20,7 @@ const app = Fastify({ logger: false });
 const company = (request: FastifyRequest) => request.headers['x-service-company'] as string;
 const CAP = 10_000;
 
-// clients.repository project(): columns, groups and up to 51 contacts as JSON, built in SQL.
+// clients.repository project(): columns, groups and up to CONTACTS_INLINE_CAP + 1 contacts as JSON, built in SQL.
 const CLIENT = `select c.id, c.name, c.status, c.type, c.locale_code, c.reg_code, c.vat_code, c.address_street, c.address_city, c.address_state,
   c.address_zip, c.address_country_code, c.default_person_id, c.ext_client_id, c.client_initials, c.parent_id, c.has_monitor, c.timing_required,
   c.topic_required, c.custom_fields, c.created_at, c.updated_at,
@@ -41,7 +43,6 @@ const ENTRY_COLUMNS = `te.id, te.task_id, t.title as task_name, t.client_id, t.t
 const TASK_FROM = `from tasks t where t.company_id = $1 and t.deleted_at is null and t.type in ('task', 'request')
   and (t.template_kind is null and not exists (select 1 from clients pc where pc.company_id = t.company_id and pc.id = t.client_id and pc.type = 'plan'))
   and t.status = any($2::text[]) and exists (select 1 from task_assignees a where a.company_id = t.company_id and a.task_id = t.id and a.person_id = $3)`;
-const COMMENTS_CAP = 20;
 const TASK_COLUMNS = `t.id, t.client_id, t.project_id, t.topic_id, t.project_status_from, t.title, t.description, t.status, t.type, t.is_important,
   t.is_extra, t.is_recurring, t.date, t.due_date, t.finished_at, t.has_due_date, t.estimation, t.timezone, t.checklist, t.recurrence_rule,
   t.workflow_role_ids, t.recurrence_parent_id, t.recurrence_date, t.custom_fields, t.created_at, t.updated_at,
@@ -53,7 +54,7 @@ const TASK_COLUMNS = `t.id, t.client_id, t.project_id, t.topic_id, t.project_sta
     select c.id, c.task_id, c.person_id, c.body, to_char(c.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at,
       to_char(c.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as updated_at
     from task_comments c where c.company_id = t.company_id and c.task_id = t.id and c.deleted_at is null
-    order by c.id desc limit ${COMMENTS_CAP + 1}) x) as comments`;
+    order by c.id desc limit ${COMMENTS_INLINE_CAP + 1}) x) as comments`;
 
 const countCapped = (from: string, values: unknown[]) =>
   pool
@@ -110,24 +111,28 @@ app.get('/api/v3/invoices', async (request, reply) => {
 
 app.get('/api/v3/clients/:id', async (request, reply) => {
   const { rows } = await pool.query(`${CLIENT} and c.id = $3`, [
-    51,
+    CONTACTS_INLINE_CAP + 1,
     company(request),
     Number((request.params as { id: string }).id),
   ]);
   if (!rows[0]) return reply.code(404).send({ error: { code: 'NOT_FOUND' } });
-  return { data: markTruncated(rows, 'contacts', 'contacts_truncated', 50, false)[0] };
+  return { data: markTruncated(rows, 'contacts', 'contacts_truncated', CONTACTS_INLINE_CAP, false)[0] };
 });
 
 app.get('/api/v3/clients', async (request) => {
   const limit = Number((request.query as { limit?: string }).limit ?? 50);
   const [page, total] = await Promise.all([
-    pool.query(`${CLIENT} and c.type <> 'plan' order by c.id asc limit $3 offset 0`, [51, company(request), limit + 1]),
+    pool.query(`${CLIENT} and c.type <> 'plan' order by c.id asc limit $3 offset 0`, [
+      CONTACTS_INLINE_CAP + 1,
+      company(request),
+      limit + 1,
+    ]),
     countCapped(`from clients c where c.company_id = $1 and c.deleted_at is null and c.type <> 'plan'`, [
       company(request),
     ]),
   ]);
   return {
-    data: markTruncated(page.rows.slice(0, limit), 'contacts', 'contacts_truncated', 50, false),
+    data: markTruncated(page.rows.slice(0, limit), 'contacts', 'contacts_truncated', CONTACTS_INLINE_CAP, false),
     meta: { total: total > CAP ? '10000+' : total, limit, offset: 0, has_more: page.rows.length > limit },
   };
 });
@@ -141,7 +146,7 @@ app.get('/api/v3/tasks', async (request) => {
     [company(request), q.status.split(','), Number(q.assignee_id)],
     Number(q.limit ?? 50),
   );
-  markTruncated(page.data, 'comments', 'comments_truncated', COMMENTS_CAP, true);
+  markTruncated(page.data, 'comments', 'comments_truncated', COMMENTS_INLINE_CAP, true);
   return page;
 });
 

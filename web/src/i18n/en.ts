@@ -1,0 +1,77 @@
+// The English catalogue: every string the application shows. Other languages have the same shape (de.ts), so a
+// missing translation is a type error. `{name}` marks a value filled in by t().
+export const en = {
+  app: {
+    name: 'Service',
+    skipToContent: 'Skip to content',
+    loading: 'Loading…',
+    retry: 'Try again',
+    close: 'Close',
+    cancel: 'Cancel',
+    save: 'Save',
+    saving: 'Saving…',
+    create: 'Create',
+    edit: 'Edit',
+    delete: 'Delete',
+    back: 'Back',
+    yes: 'Yes',
+    no: 'No',
+    none: '—',
+    optional: 'optional',
+    errorTitle: 'Something went wrong',
+    errorCode: 'Error code: {code}',
+    networkError: 'The service could not be reached. Check your connection and try again.',
+    notFoundTitle: 'Page not found',
+    notFoundBody: 'There is nothing at this address.',
+    goHome: 'Go to the start page',
+  },
+  theme: {
+    label: 'Theme',
+    light: 'Light',
+    dark: 'Dark',
+    system: 'System',
+  },
+  nav: {
+    main: 'Main',
+    clients: 'Clients',
+    contacts: 'Contacts',
+    calendar: 'Calendar',
+    team: 'Team',
+    profile: 'Profile',
+    openMenu: 'Open navigation',
+    closeMenu: 'Close navigation',
+  },
+  account: {
+    menu: 'Account menu',
+    company: 'Company',
+    switchCompany: 'Switch company',
+    signOut: 'Sign out',
+    current: 'current',
+  },
+  roles: {
+    owner: 'Owner',
+    admin: 'Administrator',
+    member: 'Member',
+  },
+  signIn: {
+    title: 'Sign in',
+    subtitle: 'Welcome back. Sign in to your company workspace.',
+    email: 'E-mail',
+    password: 'Password',
+    submit: 'Sign in',
+    submitting: 'Signing in…',
+    forgot: 'Forgot your password?',
+    invalid: 'The e-mail or password is not correct.',
+    throttled: 'Too many attempts. Try again in {seconds} seconds.',
+    signedOut: 'You have been signed out.',
+    expired: 'Your session has ended. Sign in again.',
+  },
+  chooseCompany: {
+    title: 'Choose a company',
+    subtitle: 'You are a member of several companies. Which one do you want to work in?',
+    none: 'Your account is not an active member of any company.',
+  },
+} as const;
+
+type Widen<T> = { -readonly [K in keyof T]: T[K] extends string ? string : Widen<T[K]> };
+export type Messages = Widen<typeof en>;

@@ -1,0 +1,55 @@
+// Every screen and its address. Public screens work without a session; the rest need a session and a chosen
+// company, and render inside the application shell. Later screens (tasks, time, invoices) add a line here and
+// an entry in shell/nav.ts.
+import type { ComponentType } from 'react';
+import { RouterProvider } from 'react-aria-components';
+import { Redirect, Route, Switch, useLocation } from 'wouter';
+import { useSession } from './api/session.tsx';
+import { AppShell } from './shell/AppShell.tsx';
+import { ChooseCompany } from './screens/ChooseCompany.tsx';
+import { SignIn } from './screens/SignIn.tsx';
+import { NotFound } from './screens/NotFound.tsx';
+
+const PUBLIC: Array<[string, ComponentType]> = [['/sign-in', SignIn]];
+
+const PRIVATE: Array<[string, ComponentType]> = [];
+
+/** Where a signed-out person lands, remembering where they were going. */
+function SignInFirst() {
+  const [location] = useLocation();
+  const next = location === '/' ? '' : `?next=${encodeURIComponent(location)}`;
+  return <Redirect to={`/sign-in${next}`} replace />;
+}
+
+function Private() {
+  const { session, membership } = useSession();
+  if (!session) return <SignInFirst />;
+  if (!membership) return <ChooseCompany />;
+  return (
+    <AppShell>
+      <Switch>
+        <Route path="/">
+          <Redirect to={PRIVATE[0]?.[0] ?? '/profile'} replace />
+        </Route>
+        {PRIVATE.map(([path, Screen]) => (
+          <Route key={path} path={path} component={Screen} />
+        ))}
+        <Route component={NotFound} />
+      </Switch>
+    </AppShell>
+  );
+}
+
+export function Routes() {
+  const [, navigate] = useLocation();
+  return (
+    <RouterProvider navigate={(to) => navigate(to)}>
+      <Switch>
+        {PUBLIC.map(([path, Screen]) => (
+          <Route key={path} path={path} component={Screen} />
+        ))}
+        <Route component={Private} />
+      </Switch>
+    </RouterProvider>
+  );
+}

@@ -57,7 +57,10 @@ function rebuild() {
     execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build.ts')], { stdio: ['ignore', 'ignore', 'pipe'] });
     return undefined;
   } catch (error) {
-    return String(error.stderr ?? error.message).trim().split('\n').slice(-1)[0];
+    return String(error.stderr ?? error.message)
+      .trim()
+      .split('\n')
+      .slice(-1)[0];
   }
 }
 

@@ -5,6 +5,7 @@ import { SessionProvider, useSession } from './api/session.tsx';
 import { LocaleProvider } from './i18n/i18n.tsx';
 import { Routes } from './routes.tsx';
 import { ErrorBoundary } from './shell/ErrorBoundary.tsx';
+import { NoticeProvider } from './ui/Notices.tsx';
 
 function makeQueryClient(): QueryClient {
   const client: QueryClient = new QueryClient({
@@ -32,7 +33,9 @@ function Localized() {
   const { membership } = useSession();
   return (
     <LocaleProvider localeCode={membership?.locale_code}>
-      <Routes />
+      <NoticeProvider>
+        <Routes />
+      </NoticeProvider>
     </LocaleProvider>
   );
 }

@@ -9,10 +9,17 @@ import { AppShell } from './shell/AppShell.tsx';
 import { ChooseCompany } from './screens/ChooseCompany.tsx';
 import { SignIn } from './screens/SignIn.tsx';
 import { NotFound } from './screens/NotFound.tsx';
+import { ClientDetail } from './screens/clients/ClientDetail.tsx';
+import { ClientsList } from './screens/clients/ClientsList.tsx';
+import { ContactsList } from './screens/contacts/ContactsList.tsx';
 
 const PUBLIC: Array<[string, ComponentType]> = [['/sign-in', SignIn]];
 
-const PRIVATE: Array<[string, ComponentType]> = [];
+const PRIVATE: Array<[string, ComponentType]> = [
+  ['/clients', ClientsList],
+  ['/clients/:id', ClientDetail],
+  ['/contacts', ContactsList],
+];
 
 /** Where a signed-out person lands, remembering where they were going. */
 function SignInFirst() {

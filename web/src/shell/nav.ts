@@ -16,4 +16,7 @@ export const ICONS = {
   profile: 'M10 10a3 3 0 1 0 0-6 3 3 0 0 0 0 6Zm-6 7c.6-3 3-4.5 6-4.5s5.4 1.5 6 4.5',
 } as const;
 
-export const NAV: NavEntry[] = [];
+export const NAV: NavEntry[] = [
+  { href: '/clients', label: 'nav.clients', icon: 'clients' },
+  { href: '/contacts', label: 'nav.contacts', icon: 'contacts' },
+];

@@ -3,11 +3,13 @@
 // 'self' only), so Vite's module-preload polyfill is off: every supported browser preloads modules itself.
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import optimizeLocales from '@react-aria/optimize-locales-plugin';
 
 export default defineConfig({
   root: import.meta.dirname,
   base: '/',
-  plugins: [react()],
+  // react-aria ships its controls' own strings for 30+ languages; keep those of the catalogues we have (web/src/i18n).
+  plugins: [react(), optimizeLocales.vite({ locales: ['en-US', 'de-DE'] })],
   build: {
     outDir: '../dist/web',
     emptyOutDir: true,

@@ -1,17 +1,24 @@
 // Every screen and its address. Public screens work without a session; the rest need a session and a chosen
 // company, and render inside the application shell. Later screens (tasks, time, invoices) add a line here and
 // an entry in shell/nav.ts.
-import type { ComponentType } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { RouterProvider } from 'react-aria-components';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { useSession } from './api/session.tsx';
-import { AppShell } from './shell/AppShell.tsx';
 import { ChooseCompany } from './screens/ChooseCompany.tsx';
 import { SignIn } from './screens/SignIn.tsx';
-import { NotFound } from './screens/NotFound.tsx';
-import { ClientDetail } from './screens/clients/ClientDetail.tsx';
-import { ClientsList } from './screens/clients/ClientsList.tsx';
-import { ContactsList } from './screens/contacts/ContactsList.tsx';
+import { Loading } from './ui/States.tsx';
+
+// The signed-in part loads on first use: the sign-in screen ships only what it needs.
+const AppShell = lazy(() => import('./shell/AppShell.tsx').then((m) => ({ default: m.AppShell })));
+const NotFound = lazy(() => import('./screens/NotFound.tsx').then((m) => ({ default: m.NotFound })));
+const ClientsList = lazy(() => import('./screens/clients/ClientsList.tsx').then((m) => ({ default: m.ClientsList })));
+const ClientDetail = lazy(() =>
+  import('./screens/clients/ClientDetail.tsx').then((m) => ({ default: m.ClientDetail })),
+);
+const ContactsList = lazy(() =>
+  import('./screens/contacts/ContactsList.tsx').then((m) => ({ default: m.ContactsList })),
+);
 
 const PUBLIC: Array<[string, ComponentType]> = [['/sign-in', SignIn]];
 
@@ -33,17 +40,21 @@ function Private() {
   if (!session) return <SignInFirst />;
   if (!membership) return <ChooseCompany />;
   return (
-    <AppShell>
-      <Switch>
-        <Route path="/">
-          <Redirect to={PRIVATE[0]?.[0] ?? '/profile'} replace />
-        </Route>
-        {PRIVATE.map(([path, Screen]) => (
-          <Route key={path} path={path} component={Screen} />
-        ))}
-        <Route component={NotFound} />
-      </Switch>
-    </AppShell>
+    <Suspense fallback={<Loading />}>
+      <AppShell>
+        <Suspense fallback={<Loading />}>
+          <Switch>
+            <Route path="/">
+              <Redirect to={PRIVATE[0]?.[0] ?? '/profile'} replace />
+            </Route>
+            {PRIVATE.map(([path, Screen]) => (
+              <Route key={path} path={path} component={Screen} />
+            ))}
+            <Route component={NotFound} />
+          </Switch>
+        </Suspense>
+      </AppShell>
+    </Suspense>
   );
 }
 

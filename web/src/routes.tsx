@@ -7,6 +7,9 @@ import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { useSession } from './api/session.tsx';
 import { ChooseCompany } from './screens/ChooseCompany.tsx';
 import { SignIn } from './screens/SignIn.tsx';
+import { ForgotPassword } from './screens/ForgotPassword.tsx';
+import { ResetPassword } from './screens/ResetPassword.tsx';
+import { AcceptInvitation } from './screens/AcceptInvitation.tsx';
 import { Loading } from './ui/States.tsx';
 
 // The signed-in part loads on first use: the sign-in screen ships only what it needs.
@@ -16,16 +19,23 @@ const ClientsList = lazy(() => import('./screens/clients/ClientsList.tsx').then(
 const ClientDetail = lazy(() =>
   import('./screens/clients/ClientDetail.tsx').then((m) => ({ default: m.ClientDetail })),
 );
+const Profile = lazy(() => import('./screens/Profile.tsx').then((m) => ({ default: m.Profile })));
 const ContactsList = lazy(() =>
   import('./screens/contacts/ContactsList.tsx').then((m) => ({ default: m.ContactsList })),
 );
 
-const PUBLIC: Array<[string, ComponentType]> = [['/sign-in', SignIn]];
+const PUBLIC: Array<[string, ComponentType]> = [
+  ['/sign-in', SignIn],
+  ['/forgot-password', ForgotPassword],
+  ['/reset-password', ResetPassword],
+  ['/accept-invitation', AcceptInvitation],
+];
 
 const PRIVATE: Array<[string, ComponentType]> = [
   ['/clients', ClientsList],
   ['/clients/:id', ClientDetail],
   ['/contacts', ContactsList],
+  ['/profile', Profile],
 ];
 
 /** Where a signed-out person lands, remembering where they were going. */

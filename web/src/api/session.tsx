@@ -7,8 +7,10 @@ import { createClient, type ServiceClient } from '@service-api/sdk/browser';
 import { isApiError } from './errors.ts';
 
 export interface Membership {
+  /** The company's id and name. */
   id: string;
   name: string;
+  member_id: number;
   person_id: number;
   role: 'owner' | 'admin' | 'member';
   status: string;

@@ -19,6 +19,8 @@ const ClientsList = lazy(() => import('./screens/clients/ClientsList.tsx').then(
 const ClientDetail = lazy(() =>
   import('./screens/clients/ClientDetail.tsx').then((m) => ({ default: m.ClientDetail })),
 );
+const Team = lazy(() => import('./screens/team/Team.tsx').then((m) => ({ default: m.Team })));
+const Calendar = lazy(() => import('./screens/calendar/Calendar.tsx').then((m) => ({ default: m.Calendar })));
 const Profile = lazy(() => import('./screens/Profile.tsx').then((m) => ({ default: m.Profile })));
 const ContactsList = lazy(() =>
   import('./screens/contacts/ContactsList.tsx').then((m) => ({ default: m.ContactsList })),
@@ -35,6 +37,8 @@ const PRIVATE: Array<[string, ComponentType]> = [
   ['/clients', ClientsList],
   ['/clients/:id', ClientDetail],
   ['/contacts', ContactsList],
+  ['/calendar', Calendar],
+  ['/team', Team],
   ['/profile', Profile],
 ];
 

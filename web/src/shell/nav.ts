@@ -19,4 +19,7 @@ export const ICONS = {
 export const NAV: NavEntry[] = [
   { href: '/clients', label: 'nav.clients', icon: 'clients' },
   { href: '/contacts', label: 'nav.contacts', icon: 'contacts' },
+  { href: '/calendar', label: 'nav.calendar', icon: 'calendar' },
+  { href: '/team', label: 'nav.team', icon: 'team' },
+  { href: '/profile', label: 'nav.profile', icon: 'profile' },
 ];

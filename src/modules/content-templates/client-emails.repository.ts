@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { lockLive } from '../../platform/references.ts';
-import { scoped, tenantTable } from '../../platform/tenant-table.ts';
+import { scoped } from '../../platform/tenant-table.ts';
+import { insertNote } from '../notes/index.ts';
 
 export interface MailClient {
   id: number;
@@ -38,11 +39,9 @@ export async function contactsOf(ctx: Ctx, clientId: number, ids?: readonly numb
   return query.orderBy('co.id').execute();
 }
 
-/** Notes are the notes module's table; this module only adds the `email` note that logs a client e-mail. */
-const notes = tenantTable('notes', { alias: 'n', softDelete: true });
-
+/** The `email` note logging a client e-mail, stored the notes module's one way (its HTML policy runs on it). */
 export const insertEmailNote = (ctx: Ctx, clientId: number, comments: string) =>
-  notes.insert(ctx, {
+  insertNote(ctx, {
     related_type: 'client',
     related_id: clientId,
     type: 'email',

@@ -5,7 +5,7 @@ import { orNotFound } from '../../platform/mutate.ts';
 import * as repo from './client-emails.repository.ts';
 import { queueSending } from './client-emails.job.ts';
 import type { OutgoingMail } from './content-templates.mail.ts';
-import { assertPlaceholders, escapeHtml, renderRow, sanitizeBody } from './content-templates.render.ts';
+import { assertPlaceholders, escapeHtml, renderRow } from './content-templates.render.ts';
 import { findDefault, findTemplate } from './content-templates.repository.ts';
 import type { ClientEmailBody, ClientEmailResultRecord, ContentTemplateRecord } from './content-templates.schemas.ts';
 import { renderTemplate } from './content-templates.use.ts';
@@ -43,8 +43,8 @@ async function sourceOf(ctx: Ctx, body: ClientEmailBody): Promise<Source> {
       });
     assertPlaceholders('client_email', 'subject', body.subject);
     assertPlaceholders('client_email', 'body', body.body);
-    const format = body.format ?? 'text';
-    return { direct: { subject: body.subject, body: format === 'html' ? sanitizeBody(body.body) : body.body, format } };
+    // An HTML body goes through the HTML policy once its placeholders are filled (renderRow), as a template's does.
+    return { direct: { subject: body.subject, body: body.body, format: body.format ?? 'text' } };
   }
   const template = await findDefault(ctx, 'client_email');
   if (!template)

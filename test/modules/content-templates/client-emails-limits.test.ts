@@ -29,8 +29,8 @@ async function clientWith(tenant: TenantFixture, mailable: number, without = 0) 
 }
 
 const mail = { subject: 'Hello {{client.name}}', body: 'To {{contact.email}}' };
-const send = (tenant: TenantFixture, clientId: number, body: Record<string, unknown> = mail) =>
-  t.request('POST', `/clients/${clientId}/emails`, { tenant, body });
+const send = (tenant: TenantFixture, clientId: number, headers: Record<string, string> = {}) =>
+  t.request('POST', `/clients/${clientId}/emails`, { tenant, body: mail, headers });
 
 async function stored(tenant: TenantFixture, clientId: number) {
   const outbox = await t.db.db
@@ -129,7 +129,9 @@ test('past the per-company quota: 429 RATE_LIMIT_EXCEEDED with Retry-After, coun
   assertQuotaRefusal(await viaSecond(over), 40, 21);
   assert.deepEqual(await stored(tenant, over), { mails: 0, notes: 0 }, 'nothing written past the quota');
   assert.equal((await viaSecond(await clientWith(tenant, 20))).status, 201, 'exactly up to the quota');
-  assertQuotaRefusal(await send(tenant, await clientWith(tenant, 1)), 60, 1);
+  const late = await clientWith(tenant, 1);
+  const retry = { 'idempotency-key': `late-${late}` };
+  assertQuotaRefusal(await send(tenant, late, retry), 60, 1);
   assert.equal(await counted(tenant), 60);
 
   const other = await t.newTenant();
@@ -138,8 +140,11 @@ test('past the per-company quota: 429 RATE_LIMIT_EXCEEDED with Retry-After, coun
   // The window is over (moved back rather than waited for): the count starts again.
   await sql`update client_mail_quota set window_start = window_start - interval '3600 seconds'
             where company_id = ${tenant.companyId}`.execute(t.db.db);
+  const again = await send(tenant, late, retry);
+  assert.equal(again.status, 201, 'the refusal was not stored under the Idempotency-Key: the retry goes');
+  assert.equal(again.headers.get('idempotency-replayed'), null);
   assert.equal((await send(tenant, await clientWith(tenant, 5))).status, 201);
-  assert.equal(await counted(tenant), 5);
+  assert.equal(await counted(tenant), 6);
 });
 
 test('concurrent sends of one company never pass the quota together', async () => {

@@ -16,20 +16,22 @@ const windowStart = (seconds: number) =>
 export async function countClientMails(ctx: Ctx, quota: Config['clientMailQuota'], mails: number): Promise<void> {
   if (quota.mails === 0) return;
   const start = windowStart(quota.windowSeconds);
+  // A transaction that began just before a window turned may count after one that began after it: it counts into
+  // the newer window (>=), which never lets the row go back to an older one.
   // tenant: deliberate SQL (the upsert's WHERE is the check; a refused count inserts and changes nothing)
   const taken = await sql<{ mails: number }>`insert into client_mail_quota as q (company_id, window_start, mails)
       select ${ctx.companyId}::uuid, ${start}, ${mails}::int where ${mails}::int <= ${quota.mails}::int
-    on conflict (company_id) do update set window_start = excluded.window_start,
-      mails = case when q.window_start = excluded.window_start then q.mails else 0 end + excluded.mails
-    where case when q.window_start = excluded.window_start then q.mails else 0 end + excluded.mails <= ${quota.mails}::int
+    on conflict (company_id) do update set window_start = greatest(q.window_start, excluded.window_start),
+      mails = case when q.window_start >= excluded.window_start then q.mails else 0 end + excluded.mails
+    where case when q.window_start >= excluded.window_start then q.mails else 0 end + excluded.mails <= ${quota.mails}::int
     returning mails`.execute(ctx.db);
   if (taken.rows.length > 0) return;
   // tenant: deliberate SQL
-  const state = await sql<{ used: number; ms: number }>`select
-      coalesce((select q.mails from client_mail_quota q
-        where q.company_id = ${ctx.companyId}::uuid and q.window_start = ${start}), 0) as used,
-      ceil(extract(epoch from ${start} + ${quota.windowSeconds}::int * interval '1 second' - now()) * 1000)::int as ms
-    `.execute(ctx.db);
+  const state = await sql<{ used: number; ms: number }>`select coalesce(q.mails, 0) as used,
+      ceil(extract(epoch from greatest(q.window_start, ${start}) + ${quota.windowSeconds}::int * interval '1 second'
+        - now()) * 1000)::int as ms
+    from (select 1) one left join client_mail_quota q
+      on q.company_id = ${ctx.companyId}::uuid and q.window_start >= ${start}`.execute(ctx.db);
   const { used, ms } = state.rows[0]!;
   throw tooMany(
     ms,

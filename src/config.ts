@@ -23,6 +23,8 @@ export interface Config {
   /** SMTP connection URL for outgoing mail; without it mail stays in mail_outbox and the log. */
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Client e-mails (POST /clients/{id}/emails) one company may send per fixed window; mails 0 turns it off. */
+  clientMailQuota: { mails: number; windowSeconds: number };
   /** Where attachment bytes live: an S3-compatible bucket when configured, else files under dataDir. */
   storage: { s3: S3Config | undefined };
 }
@@ -100,6 +102,12 @@ function webhookConfig(env: NodeJS.ProcessEnv): WebhookConfig {
   };
 }
 
+function clientMailQuota(env: NodeJS.ProcessEnv): Config['clientMailQuota'] {
+  const windowSeconds = intFrom(env, 'SVC_CLIENT_MAIL_WINDOW', 3600);
+  if (windowSeconds < 1) throw new Error(`SVC_CLIENT_MAIL_WINDOW must be at least 1 second, got "${windowSeconds}"`);
+  return { mails: intFrom(env, 'SVC_CLIENT_MAIL_QUOTA', 500), windowSeconds };
+}
+
 /** The operator token opens every tenant: short ones could be guessed, so they stop the start. */
 export const OPERATOR_TOKEN_MIN_BYTES = 32;
 
@@ -154,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooks: webhookConfig(env),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.SVC_MAIL_FROM || 'Service API <no-reply@localhost>',
+    clientMailQuota: clientMailQuota(env),
     storage: { s3: s3Config(env) },
   };
 }

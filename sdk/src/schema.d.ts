@@ -2594,7 +2594,7 @@ export interface paths {
     put?: never;
     /**
      * E-mail the client's contacts from a content template (or a subject and body given directly)
-     * @description One mail per contact, up to 50: the contacts named in contact_ids, else every contact with an e-mail. Rendered from template_id, or subject and body, or the company's default client_email template, in each contact's locale (else the client's, else the template's default locale). Committed to the mail outbox with a note of type email on the client; the client_email_send job (job_id) sends them through SMTP_URL after the request, retrying refusals with back-off (without SMTP_URL they stay in the outbox as logged).
+     * @description One mail per contact, up to 50 on every path: the contacts named in contact_ids, else every contact with an e-mail (more than 50 of those: 400 TOO_MANY_RECIPIENTS, name them in contact_ids). Each mail counts against the per-company quota (SVC_CLIENT_MAIL_QUOTA per SVC_CLIENT_MAIL_WINDOW seconds, a setting of the service); past it 429 RATE_LIMIT_EXCEEDED with Retry-After. Rendered from template_id, or subject and body, or the company's default client_email template, in each contact's locale (else the client's, else the template's default locale). Committed to the mail outbox with a note of type email on the client; the client_email_send job (job_id) sends them through SMTP_URL after the request, retrying refusals with back-off (without SMTP_URL they stay in the outbox as logged).
      */
     post: operations['sendClientEmail'];
     delete?: never;

@@ -259,6 +259,12 @@ export interface ClientGroupsTable {
   updated_at: Generated<string>;
 }
 
+export interface ClientMailQuotaTable {
+  company_id: string;
+  window_start: string;
+  mails: number;
+}
+
 export interface ClientMembersTable {
   company_id: string;
   id: Generated<number>;
@@ -1199,6 +1205,7 @@ export interface DB {
   client_folder_templates: ClientFolderTemplatesTable;
   client_group_links: ClientGroupLinksTable;
   client_groups: ClientGroupsTable;
+  client_mail_quota: ClientMailQuotaTable;
   client_members: ClientMembersTable;
   clients: ClientsTable;
   companies: CompaniesTable;

@@ -195,20 +195,54 @@ export function route<S extends FastifySchema, M extends HttpMethod>(method: M, 
 }
 
 /**
- * The legacy `X-Service-Warning` header, kept for one deprecation cycle next to `warnings[]` with the same
- * content (the array as JSON, non-ASCII escaped so it is a valid header value).
+ * Bounds of the legacy `X-Service-Warning` header. Node's fetch (undici) and common proxies refuse an answer whose
+ * headers pass 8-16 KB in all, after the write has committed; 200 bulk warnings are ~28 KB. So the header carries the
+ * first warnings up to both bounds, then one WARNINGS_TRUNCATED entry counting the rest; `warnings[]` keeps them all.
+ */
+export const WARNING_HEADER_MAX_WARNINGS = 20;
+export const WARNING_HEADER_MAX_BYTES = 4096;
+/** Room kept for the WARNINGS_TRUNCATED entry (its JSON is ~130 bytes). */
+const TRUNCATION_RESERVE = 200;
+
+type WarningRecord = Static<typeof Warning>;
+/** JSON with non-ASCII escaped, so it is a valid header value and its length is its size in bytes. */
+const asciiJson = (value: unknown) =>
+  JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+function legacyWarningHeader(warnings: WarningRecord[]): string {
+  const parts: string[] = [];
+  let bytes = 2;
+  for (const [i, warning] of warnings.entries()) {
+    if (parts.length === WARNING_HEADER_MAX_WARNINGS) break;
+    const part = asciiJson(warning);
+    const reserve = i === warnings.length - 1 ? 0 : TRUNCATION_RESERVE;
+    if (bytes + part.length + 1 + reserve > WARNING_HEADER_MAX_BYTES) break;
+    parts.push(part);
+    bytes += part.length + 1;
+  }
+  const omitted = warnings.length - parts.length;
+  if (omitted > 0)
+    parts.push(
+      asciiJson({
+        code: 'WARNINGS_TRUNCATED',
+        message: `${omitted} more warning(s) in the body's warnings[]`,
+        details: { omitted, total: warnings.length },
+      }),
+    );
+  return `[${parts.join(',')}]`;
+}
+
+/**
+ * The legacy `X-Service-Warning` header, kept for one deprecation cycle next to `warnings[]`: the same warnings
+ * while they fit its bounds (above), else the first of them and a count of the rest.
  */
 export function withWarnings<B extends object>(
   reply: FastifyReply,
   body: B,
-  warnings?: Array<Static<typeof Warning>>,
-): B & { warnings?: Array<Static<typeof Warning>> } {
+  warnings?: WarningRecord[],
+): B & { warnings?: WarningRecord[] } {
   if (!warnings || warnings.length === 0) return body;
-  const json = JSON.stringify(warnings).replace(
-    /[\u007f-\uffff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-  reply.header('X-Service-Warning', json);
+  reply.header('X-Service-Warning', legacyWarningHeader(warnings));
   return { ...body, warnings };
 }
 

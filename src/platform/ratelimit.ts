@@ -87,12 +87,13 @@ function limiter(name: string, points: number, redis: Redis | undefined): RateLi
     : new RateLimiterMemory(options);
 }
 
-function tooMany(msBeforeNext: number, message: string): AppError {
+/** 429 RATE_LIMIT_EXCEEDED with `Retry-After` (whole seconds, at least 1): every limit and quota answers with this. */
+export function tooMany(msBeforeNext: number, message: string, details: Record<string, unknown> = {}): AppError {
   const retryAfter = Math.max(1, Math.ceil(msBeforeNext / 1000));
   return new AppError(
     'RATE_LIMIT_EXCEEDED',
     message,
-    { retry_after: retryAfter },
+    { ...details, retry_after: retryAfter },
     { 'Retry-After': String(retryAfter) },
   );
 }

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type Response } from '../helpers.ts';
 import { fill, makeFixtures, paramsOf } from '../support/fixtures.ts';
+import { WARNING_HEADER_MAX_BYTES } from '../../src/platform/http.ts';
 
 /**
  * Hostile input on every route of the route table: whatever arrives, the answer is never a 5xx, and a
@@ -81,6 +82,11 @@ const withField = (base: Record<string, unknown>, field: string, json: string) =
 };
 
 function check(problems: string[], label: string, res: Response): void {
+  const warning = res.headers.get('x-service-warning');
+  if (warning !== null && Buffer.byteLength(warning) > WARNING_HEADER_MAX_BYTES)
+    problems.push(`${label}: X-Service-Warning of ${Buffer.byteLength(warning)} bytes`);
+  if (res.status === 429 && !/^[1-9]\d*$/.test(res.headers.get('retry-after') ?? ''))
+    problems.push(`${label}: 429 without Retry-After`);
   if (res.status >= 500) problems.push(`${label}: ${res.status} ${res.text.slice(0, 160)}`);
   else if (res.status >= 400) {
     const error = res.body?.error;

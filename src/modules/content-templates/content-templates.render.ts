@@ -1,5 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 import { domainValidation } from '../../platform/errors.ts';
+import { safeHtml } from '../../platform/html.ts';
 
 export const TEMPLATE_TYPES = ['invoice_email', 'client_email'] as const;
 export type TemplateType = (typeof TEMPLATE_TYPES)[number];
@@ -88,40 +89,6 @@ export function pickRow<R extends { locale: string }>(
   return undefined;
 }
 
-/** Allowed markup of an HTML template body (kept on write); anything else is discarded. */
-const HTML_POLICY: sanitizeHtml.IOptions = {
-  allowedTags: [
-    'p',
-    'br',
-    'strong',
-    'b',
-    'em',
-    'i',
-    'u',
-    'a',
-    'ul',
-    'ol',
-    'li',
-    'h1',
-    'h2',
-    'h3',
-    'blockquote',
-    'span',
-    'div',
-    'table',
-    'thead',
-    'tbody',
-    'tr',
-    'th',
-    'td',
-    'hr',
-  ],
-  allowedAttributes: { a: ['href', 'title'] },
-  allowedSchemes: ['http', 'https', 'mailto'],
-  disallowedTagsMode: 'discard',
-};
-
-export const sanitizeBody = (html: string): string => sanitizeHtml(html, HTML_POLICY);
 export const htmlToText = (html: string): string =>
   sanitizeHtml(html.replace(/<br\s*\/?>|<\/(p|div|li|h[1-3]|tr)>/gi, '\n'), { allowedTags: [], allowedAttributes: {} })
     .replace(/&amp;/g, '&')
@@ -147,11 +114,15 @@ function fill(text: string, values: PlaceholderValues, escape: (v: string) => st
 export interface RenderedMail {
   subject: string;
   text: string;
-  /** Present for HTML templates: the body with every value HTML-escaped. */
+  /** Present for HTML templates: the body with every value HTML-escaped, then through the one HTML policy. */
   html?: string;
 }
 
-/** Fills a row: the subject is one plain line; values in an HTML body are escaped, so data never becomes markup. */
+/**
+ * Fills a row: the subject is one plain line; values in an HTML body are escaped, so data never becomes markup,
+ * and the filled body goes through the HTML policy, so a value inside an attribute (`href="{{client.name}}"`
+ * filled with `javascript:...`) never becomes a dangerous URL.
+ */
 export function renderRow(
   format: TemplateFormat,
   row: { subject: string; body: string },
@@ -161,6 +132,6 @@ export function renderRow(
     .replace(/[\r\n]+/g, ' ')
     .trim();
   if (format === 'text') return { subject, text: fill(row.body, values, (v) => v) };
-  const html = fill(row.body, values, escapeHtml);
+  const html = safeHtml(fill(row.body, values, escapeHtml));
   return { subject, text: htmlToText(html), html };
 }

@@ -2,7 +2,6 @@ import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage } from '../../platform/lists.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { noteVisible } from '../../platform/visibility.ts';
 import {
   NOTE_LIST_OPTIONS,
   type NoteRecord,
@@ -14,7 +13,6 @@ import {
 export const notes = tenantTable('notes', {
   alias: 'n',
   softDelete: true,
-  visible: noteVisible,
   lockColumns: ['related_type', 'related_id'],
 });
 type Query = BaseQuery<'notes', 'n'>;

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
@@ -19,11 +18,8 @@ const COLUMNS = [
   'a.occurred_at',
 ] as const;
 
-/** A plain member's personal key sees the trail of its own person's writes only. */
-export const activities = tenantTable('activities', {
-  alias: 'a',
-  visible: (ctx, alias) => sql<boolean>`${sql.ref(`${alias}.person_id`)} = ${ctx.actor.personId}`,
-});
+/** A plain member's personal key sees the trail of its own person's writes only (VISIBILITY.activities). */
+export const activities = tenantTable('activities', { alias: 'a' });
 type Query = BaseQuery<'activities', 'a'>;
 
 const project = (query: Query) => query.select(COLUMNS);

@@ -3,7 +3,6 @@ import { splitList } from '../../platform/fields.ts';
 import { listPage } from '../../platform/lists.ts';
 import { safeHtml } from '../../platform/html.ts';
 import { tenantTable, type BaseQuery, type NewRow, type RowChanges } from '../../platform/tenant-table.ts';
-import { noteVisible } from '../../platform/visibility.ts';
 import {
   NOTE_LIST_OPTIONS,
   type NoteRecord,
@@ -15,7 +14,6 @@ import {
 export const notes = tenantTable('notes', {
   alias: 'n',
   softDelete: true,
-  visible: noteVisible,
   lockColumns: ['related_type', 'related_id'],
 });
 type Query = BaseQuery<'notes', 'n'>;

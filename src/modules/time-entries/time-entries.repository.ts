@@ -5,11 +5,11 @@ import { ShapeCache } from '../../platform/query-cache.ts';
 import { toIso } from '../../db/database.ts';
 import { lockedPeriodsQuery, type BillingLock } from '../billing/index.ts';
 import { scoped, tenantTable, type NewRow } from '../../platform/tenant-table.ts';
-import { taskVisible, timeEntryVisible } from '../../platform/visibility.ts';
+import { taskVisible } from '../../platform/visibility.ts';
 import type { DateTimeInput } from './time-entries.rules.ts';
 import { TIME_ENTRY_LIST_OPTIONS, type TimeEntryRecord } from './time-entries.schemas.ts';
 
-export const timeEntries = tenantTable('time_entries', { alias: 'te', softDelete: true, visible: timeEntryVisible });
+export const timeEntries = tenantTable('time_entries', { alias: 'te', softDelete: true });
 
 /** Live, visible entries with their task (the record shows the task's title, client and topic). */
 function base(ctx: Ctx) {

@@ -27,7 +27,8 @@ async function template(name: string) {
     [90, '2000-01-01'],
     [110, '2027-01-01'],
   ] as const) {
-    const res = await t.request('POST', rowPrices, { body: { net_price, active_from }, headers: { 'if-match': '*' } });
+    const headers = { 'if-match': await kit.etagOf(`/contracts/${tpl.id}/rows/${tpl.rows[0].id}`) };
+    const res = await t.request('POST', rowPrices, { body: { net_price, active_from }, headers });
     assert.equal(res.status, 201, res.text);
   }
   return tpl;

@@ -230,7 +230,10 @@ test('PATCH: plain fields honour If-Match when sent; value and range_value need 
   assert.deepEqual([fresh.body.data.value, fresh.body.data.range_value], [500.25, 750]);
   const row = await stored(m.id);
   assert.deepEqual([row.value, row.range_value, row.frequency], ['500.25', '750.00', 'quarter']);
-  const below = await t.request('PATCH', `/monitors/${m.id}`, { body: { value: 751 }, headers: { 'if-match': '*' } });
+  const below = await t.request('PATCH', `/monitors/${m.id}`, {
+    body: { value: 751 },
+    headers: { 'if-match': fresh.headers.get('etag')! },
+  });
   assert.equal(below.status, 400);
   assert.equal(below.body.error.details.reason, 'INVALID_RANGE');
   const badClient = await t.request('PATCH', `/monitors/${m.id}`, { body: { client_id: await newClient(other) } });

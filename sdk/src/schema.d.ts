@@ -894,7 +894,7 @@ export interface paths {
     put?: never;
     /**
      * Apply a template to up to 200 clients (add, replace or append)
-     * @description Synchronous, one transaction, one result per client; dry_run=true answers the plan and writes nothing. Unknown client ids give a per-client INVALID_CLIENT result. Never creates invoices.
+     * @description Synchronous, one transaction, one result per client; dry_run=true (query or body) answers the plan and writes nothing. Unknown client ids give a per-client INVALID_CLIENT result. Never creates invoices.
      */
     post: operations['applyContractTemplate'];
     delete?: never;
@@ -3531,7 +3531,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3723,7 +3723,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3878,7 +3878,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4174,7 +4174,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4379,7 +4379,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4536,7 +4536,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4814,7 +4814,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PROJECT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PROJECT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5006,7 +5006,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5150,7 +5150,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PROJECT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PROJECT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5425,7 +5425,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5613,7 +5613,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5762,7 +5762,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6057,7 +6057,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6313,7 +6313,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6622,7 +6622,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6759,7 +6759,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7136,7 +7136,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7269,7 +7269,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7413,7 +7413,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_TASK, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_TASK, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7691,7 +7691,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8544,7 +8544,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8919,7 +8919,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9018,7 +9018,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9102,7 +9102,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9417,7 +9417,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_SELLER, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_SELLER, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9690,7 +9690,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9883,7 +9883,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10032,7 +10032,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10270,7 +10270,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10451,7 +10451,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10576,7 +10576,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10812,7 +10812,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_WORKFLOW_ROLE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_WORKFLOW_ROLE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10994,7 +10994,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11112,7 +11112,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_WORKFLOW_ROLE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_WORKFLOW_ROLE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11493,7 +11493,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11731,7 +11731,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11927,7 +11927,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12197,7 +12197,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12390,7 +12390,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12533,7 +12533,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12982,7 +12982,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_CONTRACT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_CONTRACT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13166,7 +13166,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_CONTRACT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_CONTRACT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13422,7 +13422,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13677,7 +13677,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13762,7 +13762,10 @@ export interface operations {
   };
   applyContractTemplate: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description true: answer the plan and write nothing (true here or in the body is a dry run) */
+        dry_run?: boolean;
+      };
       header?: never;
       path: {
         /** @description Record id */
@@ -13829,7 +13832,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14140,7 +14143,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_COMPANY, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_COMPANY, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14384,7 +14387,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14561,7 +14564,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_COMPANY, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_COMPANY, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14702,7 +14705,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15037,7 +15040,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15143,7 +15146,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15586,7 +15589,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_CLIENT, INVALID_COMPANY, INVALID_CONTRACT, INVALID_PERSON, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_SELLER, INVALID_TAX, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_CLIENT, INVALID_COMPANY, INVALID_CONTRACT, INVALID_PERSON, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_SELLER, INVALID_TAX, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15963,7 +15966,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -16170,7 +16173,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -16377,7 +16380,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -16575,7 +16578,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -16867,7 +16870,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -17079,7 +17082,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -17240,7 +17243,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -17499,7 +17502,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -17743,7 +17746,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -18159,7 +18162,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -18445,7 +18448,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -18829,7 +18832,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_COMPANY, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_COMPANY, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19063,7 +19066,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19271,7 +19274,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_COMPANY, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_COMPANY, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19522,7 +19525,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19720,7 +19723,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19854,7 +19857,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -20132,7 +20135,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT_TYPE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT_TYPE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -20321,7 +20324,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -20457,7 +20460,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT_TYPE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT_TYPE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -20891,7 +20894,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -21069,7 +21072,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -21179,7 +21182,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -21508,7 +21511,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_TASK, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_TASK, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -21688,7 +21691,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -22094,7 +22097,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -22233,7 +22236,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_TASK, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_TASK, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -22477,7 +22480,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -22695,7 +22698,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -22864,7 +22867,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -23042,7 +23045,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -23234,7 +23237,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -23345,7 +23348,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -23591,7 +23594,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -23821,7 +23824,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -24069,7 +24072,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -24251,7 +24254,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -24369,7 +24372,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -24642,7 +24645,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, INVALID_TASK, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, INVALID_TASK, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -24778,7 +24781,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, INVALID_TASK, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, INVALID_TASK, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -24972,7 +24975,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -25109,7 +25112,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, INVALID_TASK, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, INVALID_TASK, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -25353,7 +25356,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -25536,7 +25539,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -25656,7 +25659,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -25941,7 +25944,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -26354,7 +26357,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -26503,7 +26506,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -26628,7 +26631,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -26885,7 +26888,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -27117,7 +27120,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -27298,7 +27301,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -27423,7 +27426,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -27499,7 +27502,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -27617,7 +27620,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PARENT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PARENT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -27762,7 +27765,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PARENT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PARENT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -28101,7 +28104,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -28455,7 +28458,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_SUPPLIER, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_SUPPLIER, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -28642,7 +28645,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -28769,7 +28772,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_SUPPLIER, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_SUPPLIER, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29021,7 +29024,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29209,7 +29212,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29337,7 +29340,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29624,7 +29627,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29981,7 +29984,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PARENT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PARENT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30192,7 +30195,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30388,7 +30391,7 @@ export interface operations {
           };
         };
       };
-      /** @description FOLDER_PROVISION_FAILED, INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description FOLDER_PROVISION_FAILED, INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30632,7 +30635,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30814,7 +30817,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30931,7 +30934,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -31191,7 +31194,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -31576,7 +31579,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_SUPPLIER_TYPE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_SUPPLIER_TYPE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -31767,7 +31770,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -31903,7 +31906,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_SUPPLIER_TYPE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_SUPPLIER_TYPE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -32237,7 +32240,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -32483,7 +32486,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -32669,7 +32672,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -32800,7 +32803,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33120,7 +33123,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33331,7 +33334,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33482,7 +33485,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33641,7 +33644,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33727,7 +33730,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33846,7 +33849,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33966,7 +33969,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_CONTACT, INVALID_CONTENT_TEMPLATE, MISSING_COMPANY, NO_RECIPIENTS, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_CONTACT, INVALID_CONTENT_TEMPLATE, MISSING_COMPANY, NO_RECIPIENTS, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -34286,7 +34289,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_TOPIC, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_TOPIC, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -34493,7 +34496,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -34664,7 +34667,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_TOPIC, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_TOPIC, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -34940,7 +34943,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35136,7 +35139,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35282,7 +35285,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35518,7 +35521,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35704,7 +35707,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35824,7 +35827,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36080,7 +36083,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36166,7 +36169,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36300,7 +36303,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36433,7 +36436,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36565,7 +36568,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36812,7 +36815,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PROJECT_TYPE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PROJECT_TYPE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36998,7 +37001,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37120,7 +37123,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PROJECT_TYPE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PROJECT_TYPE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37376,7 +37379,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37462,7 +37465,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37596,7 +37599,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37729,7 +37732,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37861,7 +37864,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37973,7 +37976,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -38178,7 +38181,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, INVALID_WORKFLOW_ROLE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, INVALID_WORKFLOW_ROLE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -38441,7 +38444,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_WORKFLOW_ROLE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_WORKFLOW_ROLE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -38638,7 +38641,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;

@@ -151,6 +151,20 @@ function errorResponses(tier: Tier, errors: readonly ErrorCode[], write: boolean
   return out;
 }
 
+/** The query of a write that declares none: no parameter at all. */
+const NO_QUERY = Type.Object({}, { additionalProperties: false });
+
+/**
+ * A write answers an unknown query parameter with 400 UNKNOWN_FILTER_FIELD rather than ignoring it: an ignored
+ * `?dry_run=true` would write for real. Its declared query must be closed too (a mistake found at start).
+ */
+function writeQuery(method: HttpMethod, url: string, declared: unknown): unknown {
+  if (declared === undefined) return NO_QUERY;
+  if ((declared as { additionalProperties?: unknown }).additionalProperties !== false)
+    throw new Error(`${method} ${url}: a write's querystring schema must set additionalProperties: false`);
+  return declared;
+}
+
 /**
  * One declaration per route: the OpenAPI operation, the access rules the platform enforces
  * (config), and the error codes the document lists all come from here, so they cannot drift.
@@ -159,7 +173,8 @@ export function route<S extends FastifySchema, M extends HttpMethod>(method: M, 
   const write = method !== 'GET';
   const idempotent = isIdempotentRoute(method, url);
   const filters = spec.filters ?? [];
-  const implicit = implicitErrors(idempotent, spec.schema.querystring as TSchema | undefined, filters);
+  const querystring = write ? writeQuery(method, url, spec.schema.querystring) : spec.schema.querystring;
+  const implicit = implicitErrors(idempotent, querystring as TSchema | undefined, filters);
   const errors = [...new Set([...(spec.errors ?? []), ...implicit])];
   const response = {
     ...(spec.schema.response as Record<number, TSchema>),
@@ -170,6 +185,7 @@ export function route<S extends FastifySchema, M extends HttpMethod>(method: M, 
     url,
     schema: {
       ...spec.schema,
+      ...(querystring === undefined ? {} : { querystring }),
       response,
       operationId: spec.operationId,
       summary: spec.summary,

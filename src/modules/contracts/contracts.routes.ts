@@ -7,6 +7,7 @@ import { applyTemplate } from './contracts.apply.ts';
 import {
   ApplyBody,
   ApplyOutcome,
+  ApplyQuery,
   Contract,
   ContractCreate,
   ContractListQuery,
@@ -134,17 +135,23 @@ export default async function contractRoutes(fastify: FastifyInstance) {
       operationId: 'applyContractTemplate',
       summary: `Apply a template to up to ${MAX_APPLY_CLIENTS} clients (add, replace or append)`,
       description:
-        'Synchronous, one transaction, one result per client; dry_run=true answers the plan and writes nothing. ' +
+        'Synchronous, one transaction, one result per client; dry_run=true (query or body) answers the plan and ' +
+        'writes nothing. ' +
         'Unknown client ids give a per-client INVALID_CLIENT result. Never creates invoices.',
       tags,
       tier: 'financials',
       errors: ['NOT_FOUND'],
-      schema: { params: Params, body: ApplyBody, response: { 200: Type.Object({ data: ApplyOutcome }) } },
+      schema: {
+        params: Params,
+        querystring: ApplyQuery,
+        body: ApplyBody,
+        response: { 200: Type.Object({ data: ApplyOutcome }) },
+      },
     }),
     preValidation: contractFirst,
     handler: async (request, reply) => {
       reply.code(200);
-      return { data: await applyTemplate(request.ctx, request.params.contract_id, request.body) };
+      return { data: await applyTemplate(request.ctx, request.params.contract_id, request.body, request.query) };
     },
   });
 }

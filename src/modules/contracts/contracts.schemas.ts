@@ -150,6 +150,16 @@ export const ApplyBody = Type.Object(
 );
 export type ApplyBodyType = Static<typeof ApplyBody>;
 
+/** The spec writes `POST /contracts/{id}/apply?dry_run=true`; the body's dry_run says the same. */
+export const ApplyQuery = Type.Object(
+  {
+    dry_run: Type.Optional(
+      Type.Boolean({ description: 'true: answer the plan and write nothing (true here or in the body is a dry run)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const APPLY_ACTIONS = ['created', 'redated', 'appended', 'skipped', 'error'] as const;
 
 export const ApplyResult = Type.Object(

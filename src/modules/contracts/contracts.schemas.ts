@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { EnumList, Id, Name, Nullable, Timestamp } from '../../platform/fields.ts';
 import { listQuery } from '../../platform/lists.ts';
+import { checkedByService } from '../../platform/validation.ts';
 import { ContractRow, DateIn, RowCreate } from './contracts.row-schemas.ts';
 import { ContractSettings, SettingsInput } from './contracts.settings.ts';
 
@@ -74,8 +75,9 @@ export const ContractCreate = Type.Object(
     ),
     parent_id: Type.Optional(Nullable(Id('A template of this company this contract follows'))),
     ...schedule,
+    // Each row is checked by the service, so a refused one is named by row_index (422), whatever the reason.
     rows: Type.Optional(
-      Type.Array(RowCreate, {
+      Type.Array(checkedByService(RowCreate), {
         maxItems: MAX_CREATE_ROWS,
         description: `Up to ${MAX_CREATE_ROWS} rows, created with the contract or not at all`,
       }),

@@ -9,7 +9,7 @@ import { assertFresh, type Precondition } from '../../platform/preconditions.ts'
 import { assertReference } from '../../platform/references.ts';
 import type { RowChanges } from '../../platform/tenant-table.ts';
 import * as rowRepo from './contract-rows.repository.ts';
-import { createColumns, loadFacts, rejectionOf, rowWarnings } from './contract-rows.rules.ts';
+import { createColumns, loadFacts, rejectionOf, rowWarnings, shapedRow } from './contract-rows.rules.ts';
 import * as repo from './contracts.repository.ts';
 import type {
   ContractCreateBody,
@@ -84,18 +84,27 @@ async function planCreate(ctx: Ctx, body: ContractCreateBody): Promise<CreatePla
     settings: JSON.stringify(mergeSettings({}, body.settings)),
   };
   const plan: CreatePlan = { header, rows: [], rejections: [], warnings: [] };
-  const bodies = body.rows ?? [];
-  const facts = await loadFacts(ctx, bodies);
-  bodies.forEach((row, index) => {
+  await planRows(ctx, body.rows ?? [], plan);
+  return plan;
+}
+
+/** Every row is checked, its shape first; each refused one is listed (by row_index) rather than thrown. */
+async function planRows(ctx: Ctx, sent: readonly unknown[], plan: CreatePlan): Promise<void> {
+  const shaped = sent.map((row, index) => shapedRow(index, row));
+  const facts = await loadFacts(
+    ctx,
+    shaped.flatMap((s) => ('row' in s ? [s.row] : [])),
+  );
+  shaped.forEach((s, index) => {
+    if ('rejection' in s) return void plan.rejections.push(s.rejection);
     try {
-      const columns = createColumns(row, facts);
+      const columns = createColumns(s.row, facts);
       plan.rows.push({ index, columns });
       plan.warnings.push(...rowWarnings(columns, facts, false, index));
     } catch (error) {
       plan.rejections.push(rejectionOf(index, error));
     }
   });
-  return plan;
 }
 
 /** The contract and all its rows in one transaction, or nothing: any refused row is 422 naming every one. */

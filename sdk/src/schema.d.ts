@@ -175,7 +175,7 @@ export interface paths {
     head?: never;
     /**
      * Update a budget (send only the fields to change)
-     * @description budget_net_sum, warning_rate and status need an admin key and If-Match; other fields honour If-Match when sent.
+     * @description budget_net_sum, warning_rate and status need an admin key (403 FINANCIAL_SCOPE_REQUIRED) and If-Match; other fields are write-tier and honour If-Match when sent. A key without financials reads the sums as null.
      */
     patch: operations['updateBudget'];
     trace?: never;
@@ -218,7 +218,7 @@ export interface paths {
     head?: never;
     /**
      * Update a monitor (send only the fields to change)
-     * @description value and range_value need an admin key and If-Match; other fields honour If-Match when sent. An active monitor of the same client and type whose band overlaps gives warning MONITOR_OVERLAP (also in the legacy X-Service-Warning header).
+     * @description value and range_value need an admin key (403 FINANCIAL_SCOPE_REQUIRED) and If-Match; other fields are write-tier and honour If-Match when sent; a key without financials reads the thresholds as null. An active monitor of the same client and type whose band overlaps gives warning MONITOR_OVERLAP (also in the legacy X-Service-Warning header).
      */
     patch: operations['updateMonitor'];
     trace?: never;
@@ -302,7 +302,7 @@ export interface paths {
     head?: never;
     /**
      * Update a flextime row (send only the fields to change)
-     * @description duration needs an admin key. An If-Match header is honoured when sent (412 when stale).
+     * @description person_id, date and description are write-tier; duration needs an admin key (403 FINANCIAL_SCOPE_REQUIRED). An If-Match header is honoured when sent (412 when stale). A key without financials reads duration as null.
      */
     patch: operations['updateFlextimeRow'];
     trace?: never;
@@ -878,7 +878,7 @@ export interface paths {
     head?: never;
     /**
      * Update a contract (If-Match required); settings merge key by key
-     * @description status: active → pending, finished → pending, pending → active (others 409). A date_until up to today finishes an active contract; a later one leaves it active until that day.
+     * @description status: active → pending, finished → pending, pending → active (others 409). A date_until up to today finishes an active contract; a later one leaves it active until that day. client_id, invoice_period and settings currency, is_reverse_charge and invoice_time_rounding need an admin key (403 FINANCIAL_SCOPE_REQUIRED); the rest is write-tier. A key without financials reads settings as null, rows [].
      */
     patch: operations['updateContract'];
     trace?: never;
@@ -1219,7 +1219,7 @@ export interface paths {
     head?: never;
     /**
      * Update an invoice seller (send only the fields to change); archive with status archived
-     * @description status and logo_url are write-tier; name, address, company_number, vat_number, bank_1, bank_2, iban_1 and iban_2 need admin. An If-Match header is honoured when sent (412 STALE_WRITE when the seller changed).
+     * @description status and logo_url are write-tier; name, address, company_number, vat_number, bank_1, bank_2, iban_1 and iban_2 need admin (403 FINANCIAL_SCOPE_REQUIRED). An If-Match header is honoured when sent (412 STALE_WRITE when the seller changed). A key without financials reads the profile fields but name as null.
      */
     patch: operations['updateInvoiceSeller'];
     trace?: never;
@@ -1710,7 +1710,7 @@ export interface paths {
     head?: never;
     /**
      * Update a tax (send only the fields to change); taxes cannot be deleted, set status inactive
-     * @description rate and percent need an admin key and If-Match carrying the ETag of the last read.
+     * @description name and status are write-tier; rate and percent need an admin key (403 FINANCIAL_SCOPE_REQUIRED) and If-Match carrying the ETag of the last read. A key without financials reads rate and percent as null.
      */
     patch: operations['updateTax'];
     trace?: never;
@@ -4649,16 +4649,16 @@ export interface operations {
               project_id: number | null;
               date_from: string | null;
               date_until: string | null;
-              /** @description The budget, net of tax, in the company currency; 0 or more, 2 decimals; needs admin and If-Match */
-              budget_net_sum: number;
-              /** @description A fraction 0-1 (default 0.8): warning turns true once spent_net_sum reaches budget_net_sum × warning_rate; needs admin and If-Match */
-              warning_rate: number;
+              /** @description The budget, net of tax, in the company currency; 0 or more, 2 decimals; needs admin and If-Match (null to a key without financials) */
+              budget_net_sum: number | null;
+              /** @description A fraction 0-1 (default 0.8): warning turns true once spent_net_sum reaches budget_net_sum × warning_rate; needs admin and If-Match (null to a key without financials) */
+              warning_rate: number | null;
               /** @description active (default) or closed; needs admin and If-Match to change */
               status: 'active' | 'closed';
-              /** @description Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the budget's dates, for its project, else its client, else the whole company */
-              spent_net_sum: number;
-              /** @description Read-only: spent_net_sum >= budget_net_sum × warning_rate */
-              warning: boolean;
+              /** @description Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the budget's dates, for its project, else its client, else the whole company (null to a key without financials) */
+              spent_net_sum: number | null;
+              /** @description Read-only: spent_net_sum >= budget_net_sum × warning_rate (null to a key without financials) */
+              warning: boolean | null;
               /**
                * Format: date-time
                * @description Creation time (UTC)
@@ -4781,16 +4781,16 @@ export interface operations {
               project_id: number | null;
               date_from: string | null;
               date_until: string | null;
-              /** @description The budget, net of tax, in the company currency; 0 or more, 2 decimals; needs admin and If-Match */
-              budget_net_sum: number;
-              /** @description A fraction 0-1 (default 0.8): warning turns true once spent_net_sum reaches budget_net_sum × warning_rate; needs admin and If-Match */
-              warning_rate: number;
+              /** @description The budget, net of tax, in the company currency; 0 or more, 2 decimals; needs admin and If-Match (null to a key without financials) */
+              budget_net_sum: number | null;
+              /** @description A fraction 0-1 (default 0.8): warning turns true once spent_net_sum reaches budget_net_sum × warning_rate; needs admin and If-Match (null to a key without financials) */
+              warning_rate: number | null;
               /** @description active (default) or closed; needs admin and If-Match to change */
               status: 'active' | 'closed';
-              /** @description Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the budget's dates, for its project, else its client, else the whole company */
-              spent_net_sum: number;
-              /** @description Read-only: spent_net_sum >= budget_net_sum × warning_rate */
-              warning: boolean;
+              /** @description Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the budget's dates, for its project, else its client, else the whole company (null to a key without financials) */
+              spent_net_sum: number | null;
+              /** @description Read-only: spent_net_sum >= budget_net_sum × warning_rate (null to a key without financials) */
+              warning: boolean | null;
               /**
                * Format: date-time
                * @description Creation time (UTC)
@@ -4898,16 +4898,16 @@ export interface operations {
               project_id: number | null;
               date_from: string | null;
               date_until: string | null;
-              /** @description The budget, net of tax, in the company currency; 0 or more, 2 decimals; needs admin and If-Match */
-              budget_net_sum: number;
-              /** @description A fraction 0-1 (default 0.8): warning turns true once spent_net_sum reaches budget_net_sum × warning_rate; needs admin and If-Match */
-              warning_rate: number;
+              /** @description The budget, net of tax, in the company currency; 0 or more, 2 decimals; needs admin and If-Match (null to a key without financials) */
+              budget_net_sum: number | null;
+              /** @description A fraction 0-1 (default 0.8): warning turns true once spent_net_sum reaches budget_net_sum × warning_rate; needs admin and If-Match (null to a key without financials) */
+              warning_rate: number | null;
               /** @description active (default) or closed; needs admin and If-Match to change */
               status: 'active' | 'closed';
-              /** @description Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the budget's dates, for its project, else its client, else the whole company */
-              spent_net_sum: number;
-              /** @description Read-only: spent_net_sum >= budget_net_sum × warning_rate */
-              warning: boolean;
+              /** @description Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the budget's dates, for its project, else its client, else the whole company (null to a key without financials) */
+              spent_net_sum: number | null;
+              /** @description Read-only: spent_net_sum >= budget_net_sum × warning_rate (null to a key without financials) */
+              warning: boolean | null;
               /**
                * Format: date-time
                * @description Creation time (UTC)
@@ -5117,16 +5117,16 @@ export interface operations {
               project_id: number | null;
               date_from: string | null;
               date_until: string | null;
-              /** @description The budget, net of tax, in the company currency; 0 or more, 2 decimals; needs admin and If-Match */
-              budget_net_sum: number;
-              /** @description A fraction 0-1 (default 0.8): warning turns true once spent_net_sum reaches budget_net_sum × warning_rate; needs admin and If-Match */
-              warning_rate: number;
+              /** @description The budget, net of tax, in the company currency; 0 or more, 2 decimals; needs admin and If-Match (null to a key without financials) */
+              budget_net_sum: number | null;
+              /** @description A fraction 0-1 (default 0.8): warning turns true once spent_net_sum reaches budget_net_sum × warning_rate; needs admin and If-Match (null to a key without financials) */
+              warning_rate: number | null;
               /** @description active (default) or closed; needs admin and If-Match to change */
               status: 'active' | 'closed';
-              /** @description Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the budget's dates, for its project, else its client, else the whole company */
-              spent_net_sum: number;
-              /** @description Read-only: spent_net_sum >= budget_net_sum × warning_rate */
-              warning: boolean;
+              /** @description Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the budget's dates, for its project, else its client, else the whole company (null to a key without financials) */
+              spent_net_sum: number | null;
+              /** @description Read-only: spent_net_sum >= budget_net_sum × warning_rate (null to a key without financials) */
+              warning: boolean | null;
               /**
                * Format: date-time
                * @description Creation time (UTC)
@@ -5270,8 +5270,8 @@ export interface operations {
               frequency: 'week' | 'month' | 'quarter' | 'year';
               /** @description true (default): watched; the client reads has_monitor 1 while one is active */
               active: boolean;
-              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match */
-              value: number;
+              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match (null to a key without financials) */
+              value: number | null;
               range_value: number | null;
               /**
                * Format: date-time
@@ -5399,8 +5399,8 @@ export interface operations {
               frequency: 'week' | 'month' | 'quarter' | 'year';
               /** @description true (default): watched; the client reads has_monitor 1 while one is active */
               active: boolean;
-              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match */
-              value: number;
+              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match (null to a key without financials) */
+              value: number | null;
               range_value: number | null;
               /**
                * Format: date-time
@@ -5512,8 +5512,8 @@ export interface operations {
               frequency: 'week' | 'month' | 'quarter' | 'year';
               /** @description true (default): watched; the client reads has_monitor 1 while one is active */
               active: boolean;
-              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match */
-              value: number;
+              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match (null to a key without financials) */
+              value: number | null;
               range_value: number | null;
               /**
                * Format: date-time
@@ -5736,8 +5736,8 @@ export interface operations {
               frequency: 'week' | 'month' | 'quarter' | 'year';
               /** @description true (default): watched; the client reads has_monitor 1 while one is active */
               active: boolean;
-              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match */
-              value: number;
+              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match (null to a key without financials) */
+              value: number | null;
               range_value: number | null;
               /**
                * Format: date-time
@@ -5892,8 +5892,8 @@ export interface operations {
               frequency: 'week' | 'month' | 'quarter' | 'year';
               /** @description true (default): watched; the client reads has_monitor 1 while one is active */
               active: boolean;
-              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match */
-              value: number;
+              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match (null to a key without financials) */
+              value: number | null;
               range_value: number | null;
               /**
                * Format: date-time
@@ -6031,8 +6031,8 @@ export interface operations {
               frequency: 'week' | 'month' | 'quarter' | 'year';
               /** @description true (default): watched; the client reads has_monitor 1 while one is active */
               active: boolean;
-              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match */
-              value: number;
+              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match (null to a key without financials) */
+              value: number | null;
               range_value: number | null;
               /**
                * Format: date-time
@@ -6162,8 +6162,8 @@ export interface operations {
                * @description The day the adjustment belongs to (YYYY-MM-DD); decides which balance window counts it
                */
               date: string;
-              /** @description Seconds; negative for a deduction */
-              duration: number;
+              /** @description Seconds; negative for a deduction (null to a key without financials) */
+              duration: number | null;
               description: string;
               /**
                * Format: date-time
@@ -6287,8 +6287,8 @@ export interface operations {
                * @description The day the adjustment belongs to (YYYY-MM-DD); decides which balance window counts it
                */
               date: string;
-              /** @description Seconds; negative for a deduction */
-              duration: number;
+              /** @description Seconds; negative for a deduction (null to a key without financials) */
+              duration: number | null;
               description: string;
               /**
                * Format: date-time
@@ -6521,8 +6521,8 @@ export interface operations {
                * @description The day the adjustment belongs to (YYYY-MM-DD); decides which balance window counts it
                */
               date: string;
-              /** @description Seconds; negative for a deduction */
-              duration: number;
+              /** @description Seconds; negative for a deduction (null to a key without financials) */
+              duration: number | null;
               description: string;
               /**
                * Format: date-time
@@ -6733,8 +6733,8 @@ export interface operations {
                * @description The day the adjustment belongs to (YYYY-MM-DD); decides which balance window counts it
                */
               date: string;
-              /** @description Seconds; negative for a deduction */
-              duration: number;
+              /** @description Seconds; negative for a deduction (null to a key without financials) */
+              duration: number | null;
               description: string;
               /**
                * Format: date-time
@@ -12638,7 +12638,7 @@ export interface operations {
               invoice_period: 'month' | 'quarter' | 'half_year' | 'year';
               /** @description Day of the month invoices are made, 1-31 (clamped to short months) */
               invoice_day: number;
-              /** ContractSettings */
+              /** @description (null to a key without financials) */
               settings: {
                 ext_user_id: string | null;
                 currency: string | null;
@@ -12659,8 +12659,8 @@ export interface operations {
                 reference_number: string | null;
                 reply_to: string | null;
                 summarized_description: string | null;
-              };
-              /** @description Up to 200 rows, oldest first */
+              } | null;
+              /** @description Up to 200 rows, oldest first; [] to a key without financials */
               rows: {
                 id: number;
                 contract_id: number;
@@ -12884,7 +12884,7 @@ export interface operations {
               invoice_period: 'month' | 'quarter' | 'half_year' | 'year';
               /** @description Day of the month invoices are made, 1-31 (clamped to short months) */
               invoice_day: number;
-              /** ContractSettings */
+              /** @description (null to a key without financials) */
               settings: {
                 ext_user_id: string | null;
                 currency: string | null;
@@ -12905,8 +12905,8 @@ export interface operations {
                 reference_number: string | null;
                 reply_to: string | null;
                 summarized_description: string | null;
-              };
-              /** @description Up to 200 rows, oldest first */
+              } | null;
+              /** @description Up to 200 rows, oldest first; [] to a key without financials */
               rows: {
                 id: number;
                 contract_id: number;
@@ -13249,7 +13249,7 @@ export interface operations {
               invoice_period: 'month' | 'quarter' | 'half_year' | 'year';
               /** @description Day of the month invoices are made, 1-31 (clamped to short months) */
               invoice_day: number;
-              /** ContractSettings */
+              /** @description (null to a key without financials) */
               settings: {
                 ext_user_id: string | null;
                 currency: string | null;
@@ -13270,8 +13270,8 @@ export interface operations {
                 reference_number: string | null;
                 reply_to: string | null;
                 summarized_description: string | null;
-              };
-              /** @description Up to 200 rows, oldest first */
+              } | null;
+              /** @description Up to 200 rows, oldest first; [] to a key without financials */
               rows: {
                 id: number;
                 contract_id: number;
@@ -13579,7 +13579,7 @@ export interface operations {
               invoice_period: 'month' | 'quarter' | 'half_year' | 'year';
               /** @description Day of the month invoices are made, 1-31 (clamped to short months) */
               invoice_day: number;
-              /** ContractSettings */
+              /** @description (null to a key without financials) */
               settings: {
                 ext_user_id: string | null;
                 currency: string | null;
@@ -13600,8 +13600,8 @@ export interface operations {
                 reference_number: string | null;
                 reply_to: string | null;
                 summarized_description: string | null;
-              };
-              /** @description Up to 200 rows, oldest first */
+              } | null;
+              /** @description Up to 200 rows, oldest first; [] to a key without financials */
               rows: {
                 id: number;
                 contract_id: number;
@@ -23445,10 +23445,10 @@ export interface operations {
             data: {
               id: number;
               name: string;
-              /** @description Tax rate as a fraction, 0-1 with up to 6 decimals (22 % is 0.22) */
-              rate: number;
-              /** @description The same rate as a percent, 0-100 with up to 4 decimals (22 % is 22) */
-              percent: number;
+              /** @description Tax rate as a fraction, 0-1 with up to 6 decimals (22 % is 0.22) (null to a key without financials) */
+              rate: number | null;
+              /** @description The same rate as a percent, 0-100 with up to 4 decimals (22 % is 22) (null to a key without financials) */
+              percent: number | null;
               /** @description active (default) or inactive; an inactive tax cannot be newly assigned to a product */
               status: 'active' | 'inactive';
               /**
@@ -23565,10 +23565,10 @@ export interface operations {
             data: {
               id: number;
               name: string;
-              /** @description Tax rate as a fraction, 0-1 with up to 6 decimals (22 % is 0.22) */
-              rate: number;
-              /** @description The same rate as a percent, 0-100 with up to 4 decimals (22 % is 22) */
-              percent: number;
+              /** @description Tax rate as a fraction, 0-1 with up to 6 decimals (22 % is 0.22) (null to a key without financials) */
+              rate: number | null;
+              /** @description The same rate as a percent, 0-100 with up to 4 decimals (22 % is 22) (null to a key without financials) */
+              percent: number | null;
               /** @description active (default) or inactive; an inactive tax cannot be newly assigned to a product */
               status: 'active' | 'inactive';
               /**
@@ -23673,10 +23673,10 @@ export interface operations {
             data: {
               id: number;
               name: string;
-              /** @description Tax rate as a fraction, 0-1 with up to 6 decimals (22 % is 0.22) */
-              rate: number;
-              /** @description The same rate as a percent, 0-100 with up to 4 decimals (22 % is 22) */
-              percent: number;
+              /** @description Tax rate as a fraction, 0-1 with up to 6 decimals (22 % is 0.22) (null to a key without financials) */
+              rate: number | null;
+              /** @description The same rate as a percent, 0-100 with up to 4 decimals (22 % is 22) (null to a key without financials) */
+              percent: number | null;
               /** @description active (default) or inactive; an inactive tax cannot be newly assigned to a product */
               status: 'active' | 'inactive';
               /**
@@ -23795,10 +23795,10 @@ export interface operations {
             data: {
               id: number;
               name: string;
-              /** @description Tax rate as a fraction, 0-1 with up to 6 decimals (22 % is 0.22) */
-              rate: number;
-              /** @description The same rate as a percent, 0-100 with up to 4 decimals (22 % is 22) */
-              percent: number;
+              /** @description Tax rate as a fraction, 0-1 with up to 6 decimals (22 % is 0.22) (null to a key without financials) */
+              rate: number | null;
+              /** @description The same rate as a percent, 0-100 with up to 4 decimals (22 % is 22) (null to a key without financials) */
+              percent: number | null;
               /** @description active (default) or inactive; an inactive tax cannot be newly assigned to a product */
               status: 'active' | 'inactive';
               /**

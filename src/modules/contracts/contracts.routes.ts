@@ -14,6 +14,7 @@ import {
   ContractPreview,
   ContractUpdate,
   CONTRACT_FILTERS,
+  CONTRACT_MONEY,
   MAX_APPLY_CLIENTS,
 } from './contracts.schemas.ts';
 import * as service from './contracts.service.ts';
@@ -28,7 +29,10 @@ export async function contractFirst(request: FastifyRequest): Promise<void> {
   if (Number.isInteger(id) && id >= 1 && id <= 2147483647) await service.assertContractExists(request.ctx, id);
 }
 
-/** Every route is financial (reads too): read, write and personal keys get 403 FINANCIAL_SCOPE_REQUIRED. */
+/**
+ * Every route is financial (reads too): read, write and personal keys get 403 FINANCIAL_SCOPE_REQUIRED, except that
+ * PATCH is write-tier for the fields that are not money (spec table, decision 0049).
+ */
 export default async function contractRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -100,9 +104,13 @@ export default async function contractRoutes(fastify: FastifyInstance) {
       summary: 'Update a contract (If-Match required); settings merge key by key',
       description:
         'status: active → pending, finished → pending, pending → active (others 409). A date_until up to today ' +
-        'finishes an active contract; a later one leaves it active until that day.',
+        'finishes an active contract; a later one leaves it active until that day. client_id, invoice_period and ' +
+        'settings currency, is_reverse_charge and invoice_time_rounding need an admin key (403 ' +
+        'FINANCIAL_SCOPE_REQUIRED); the rest is write-tier. A key without financials reads settings as null, rows [].',
       tags,
-      tier: 'financials',
+      tier: 'write',
+      financial: true,
+      money: CONTRACT_MONEY,
       errors: ['NOT_FOUND', 'INVALID_CLIENT', 'INVALID_STATUS_TRANSITION', ...PRECONDITIONS],
       schema: { params: Params, body: ContractUpdate, response: { 200: Single(Contract) } },
     }),

@@ -2,7 +2,6 @@ import type { Static } from 'typebox';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { domainValidation, fail, invalidReference, notFound } from '../../platform/errors.ts';
-import { assertFieldTier } from '../../platform/field-tier.ts';
 import type { Warning } from '../../platform/http.ts';
 import { orNotFound } from '../../platform/mutate.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
@@ -23,9 +22,6 @@ import { localToday as todayIn } from '../../platform/dates.ts';
 import { assertDeletable, assertStatusMove, settleStatus } from './contracts.status.ts';
 
 type WarningRecord = Static<typeof Warning>;
-
-/** Fields that decide what is billed: admin only (spec: money fields of a contract need admin). */
-const MONEY_FIELDS = ['client_id', 'date_from', 'date_until', 'invoice_period', 'invoice_day', 'settings', 'status'];
 
 export const listContracts = (ctx: Ctx, params: object) => repo.listContracts(ctx, params);
 
@@ -179,7 +175,6 @@ async function updateColumns(ctx: Ctx, current: repo.LockedContract, body: Contr
 
 /** PATCH: If-Match always (financial write), checked under the row lock; settings merge key by key. */
 export async function updateContract(ctx: Ctx, id: number, body: ContractUpdateBody, precondition: Precondition) {
-  assertFieldTier(ctx, body, MONEY_FIELDS, 'admin');
   return inTransaction(ctx, async (tx) => {
     const current = orNotFound(await repo.lockContract(tx, id), 'Contract');
     assertFresh(precondition, current.updated_at);

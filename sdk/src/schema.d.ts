@@ -1031,7 +1031,7 @@ export interface paths {
     put?: never;
     /**
      * Mail the invoice PDF to its recipients (queued; 202)
-     * @description Queues an invoice_send job (GET /jobs/{job_id}). Recipients: the invoice's own recipients, else the contract's settings.invoice_recipients, else the client's primary contact. Once the mail is out the invoice is sent (a paid one stays paid) with sent_at set; an SMTP refusal is retried after 1, 5 and 30 minutes and leaves the invoice unchanged. Only created, sent and paid invoices are sent (else 409 INVOICE_NOT_SENDABLE); If-Match is required.
+     * @description Queues an invoice_send job (GET /jobs/{job_id}). Recipients: the invoice's own recipients, else the contract's settings.invoice_recipients, else the client's primary contact; none is 409 INVOICE_NOT_SENDABLE (reason NO_RECIPIENT). Once the mail is out a created, sent or paid invoice is sent (a paid one keeps paid_at and paid_sum) with sent_at set; an SMTP refusal is retried after 1, 5 and 30 minutes. A send that gives up leaves the status as it was and says why in send_error and send_failed_at. Only created, sent and paid invoices are sent (else 409 INVOICE_NOT_SENDABLE, whatever the If-Match); If-Match is required.
      */
     post: operations['sendInvoice'];
     delete?: never;
@@ -1093,7 +1093,7 @@ export interface paths {
     put?: never;
     /**
      * Mark a created or sent invoice paid (paid_at now, paid_sum = total_sum)
-     * @description Needs admin and If-Match.
+     * @description Needs admin and If-Match. Any other status is 409 INVOICE_NOT_PAYABLE, checked before If-Match (as send).
      */
     post: operations['markInvoicePaid'];
     delete?: never;
@@ -1113,7 +1113,7 @@ export interface paths {
     put?: never;
     /**
      * Undo mark-paid: back to sent (if it was sent) or created; paid_at cleared, paid_sum 0
-     * @description If-Match is optional; when sent it must match.
+     * @description Takes a paid invoice, or a paid one sent again since (status sent, paid_at set), which stays sent. If-Match is optional; when sent it must match.
      */
     post: operations['markInvoiceUnpaid'];
     delete?: never;
@@ -8332,6 +8332,8 @@ export interface operations {
                 exported_at: string | null;
                 sent_at: string | null;
                 paid_at: string | null;
+                send_error: string | null;
+                send_failed_at: string | null;
                 /** @description Up to 200 rows, oldest first */
                 rows: {
                   id: number;
@@ -8464,6 +8466,8 @@ export interface operations {
                 exported_at: string | null;
                 sent_at: string | null;
                 paid_at: string | null;
+                send_error: string | null;
+                send_failed_at: string | null;
                 /** @description Up to 200 rows, oldest first */
                 rows: {
                   id: number;
@@ -15305,6 +15309,8 @@ export interface operations {
               exported_at: string | null;
               sent_at: string | null;
               paid_at: string | null;
+              send_error: string | null;
+              send_failed_at: string | null;
               /** @description Up to 200 rows, oldest first */
               rows: {
                 id: number;
@@ -15528,6 +15534,8 @@ export interface operations {
               exported_at: string | null;
               sent_at: string | null;
               paid_at: string | null;
+              send_error: string | null;
+              send_failed_at: string | null;
               /** @description Up to 200 rows, oldest first */
               rows: {
                 id: number;
@@ -15708,6 +15716,8 @@ export interface operations {
               exported_at: string | null;
               sent_at: string | null;
               paid_at: string | null;
+              send_error: string | null;
+              send_failed_at: string | null;
               /** @description Up to 200 rows, oldest first */
               rows: {
                 id: number;
@@ -15905,6 +15915,8 @@ export interface operations {
               exported_at: string | null;
               sent_at: string | null;
               paid_at: string | null;
+              send_error: string | null;
+              send_failed_at: string | null;
               /** @description Up to 200 rows, oldest first */
               rows: {
                 id: number;
@@ -16112,6 +16124,8 @@ export interface operations {
               exported_at: string | null;
               sent_at: string | null;
               paid_at: string | null;
+              send_error: string | null;
+              send_failed_at: string | null;
               /** @description Up to 200 rows, oldest first */
               rows: {
                 id: number;
@@ -16319,6 +16333,8 @@ export interface operations {
               exported_at: string | null;
               sent_at: string | null;
               paid_at: string | null;
+              send_error: string | null;
+              send_failed_at: string | null;
               /** @description Up to 200 rows, oldest first */
               rows: {
                 id: number;
@@ -16517,6 +16533,8 @@ export interface operations {
               exported_at: string | null;
               sent_at: string | null;
               paid_at: string | null;
+              send_error: string | null;
+              send_failed_at: string | null;
               /** @description Up to 200 rows, oldest first */
               rows: {
                 id: number;

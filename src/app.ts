@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import { registerSerializerCache, registerValidators } from './platform/validation.ts';
 import { registerErrorHandling } from './platform/error-handler.ts';
 import { registerPipeline } from './platform/pipeline.ts';
+import { registerMoneyFields } from './platform/field-tier.ts';
 import { KeyCache, listenForAuthChanges } from './platform/key-cache.ts';
 import type { KeyRow } from './platform/auth.ts';
 import { registerIdempotency } from './platform/idempotency.ts';
@@ -182,6 +183,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const limits = new RateLimits(config.rateLimits, options.redis);
   const keyCache = keyCacheFor(app, options);
   registerPipeline(app, { db: db.db, config, limits, keyCache });
+  registerMoneyFields(app);
   registerIdempotency(app, db.db);
   registerRequestTransaction(app, db.db);
   if (keyCache) evictOnOwnAuthWrites(app, keyCache);

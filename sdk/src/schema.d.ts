@@ -175,7 +175,7 @@ export interface paths {
     head?: never;
     /**
      * Update a budget (send only the fields to change)
-     * @description budget_net_sum, warning_rate and status need an admin key and If-Match; other fields honour If-Match when sent.
+     * @description budget_net_sum, warning_rate and status need an admin key (403 FINANCIAL_SCOPE_REQUIRED) and If-Match; other fields are write-tier and honour If-Match when sent. A key without financials reads the sums as null.
      */
     patch: operations['updateBudget'];
     trace?: never;
@@ -218,7 +218,7 @@ export interface paths {
     head?: never;
     /**
      * Update a monitor (send only the fields to change)
-     * @description value and range_value need an admin key and If-Match; other fields honour If-Match when sent. An active monitor of the same client and type whose band overlaps gives warning MONITOR_OVERLAP (also in the legacy X-Service-Warning header).
+     * @description value and range_value need an admin key (403 FINANCIAL_SCOPE_REQUIRED) and If-Match; other fields are write-tier and honour If-Match when sent; a key without financials reads the thresholds as null. An active monitor of the same client and type whose band overlaps gives warning MONITOR_OVERLAP (also in the legacy X-Service-Warning header).
      */
     patch: operations['updateMonitor'];
     trace?: never;
@@ -302,7 +302,7 @@ export interface paths {
     head?: never;
     /**
      * Update a flextime row (send only the fields to change)
-     * @description duration needs an admin key. An If-Match header is honoured when sent (412 when stale).
+     * @description person_id, date and description are write-tier; duration needs an admin key (403 FINANCIAL_SCOPE_REQUIRED). An If-Match header is honoured when sent (412 when stale). A key without financials reads duration as null.
      */
     patch: operations['updateFlextimeRow'];
     trace?: never;
@@ -878,7 +878,7 @@ export interface paths {
     head?: never;
     /**
      * Update a contract (If-Match required); settings merge key by key
-     * @description status: active → pending, finished → pending, pending → active (others 409). A date_until up to today finishes an active contract; a later one leaves it active until that day.
+     * @description status: active → pending, finished → pending, pending → active (others 409). A date_until up to today finishes an active contract; a later one leaves it active until that day. client_id, invoice_period and settings currency, is_reverse_charge and invoice_time_rounding need an admin key (403 FINANCIAL_SCOPE_REQUIRED); the rest is write-tier. A key without financials reads settings as null, rows [].
      */
     patch: operations['updateContract'];
     trace?: never;
@@ -894,7 +894,7 @@ export interface paths {
     put?: never;
     /**
      * Apply a template to up to 200 clients (add, replace or append)
-     * @description Synchronous, one transaction, one result per client; dry_run=true answers the plan and writes nothing. Unknown client ids give a per-client INVALID_CLIENT result. Never creates invoices.
+     * @description Synchronous, one transaction, one result per client; dry_run=true (query or body) answers the plan and writes nothing. Unknown client ids give a per-client INVALID_CLIENT result. Never creates invoices.
      */
     post: operations['applyContractTemplate'];
     delete?: never;
@@ -1031,7 +1031,7 @@ export interface paths {
     put?: never;
     /**
      * Mail the invoice PDF to its recipients (queued; 202)
-     * @description Queues an invoice_send job (GET /jobs/{job_id}). Recipients: the invoice's own recipients, else the contract's settings.invoice_recipients, else the client's primary contact. Once the mail is out the invoice is sent (a paid one stays paid) with sent_at set; an SMTP refusal is retried after 1, 5 and 30 minutes and leaves the invoice unchanged. Only created, sent and paid invoices are sent (else 409 INVOICE_NOT_SENDABLE); If-Match is required.
+     * @description Queues an invoice_send job (GET /jobs/{job_id}). Recipients: the invoice's own recipients, else the contract's settings.invoice_recipients, else the client's primary contact; none is 409 INVOICE_NOT_SENDABLE (reason NO_RECIPIENT). Once the mail is out a created, sent or paid invoice is sent (a paid one keeps paid_at and paid_sum) with sent_at set; an SMTP refusal is retried after 1, 5 and 30 minutes. A send that gives up leaves the status as it was and says why in send_error and send_failed_at. Only created, sent and paid invoices are sent (else 409 INVOICE_NOT_SENDABLE, whatever the If-Match); If-Match is required.
      */
     post: operations['sendInvoice'];
     delete?: never;
@@ -1093,7 +1093,7 @@ export interface paths {
     put?: never;
     /**
      * Mark a created or sent invoice paid (paid_at now, paid_sum = total_sum)
-     * @description Needs admin and If-Match.
+     * @description Needs admin and If-Match. Any other status is 409 INVOICE_NOT_PAYABLE, checked before If-Match (as send).
      */
     post: operations['markInvoicePaid'];
     delete?: never;
@@ -1113,7 +1113,7 @@ export interface paths {
     put?: never;
     /**
      * Undo mark-paid: back to sent (if it was sent) or created; paid_at cleared, paid_sum 0
-     * @description If-Match is optional; when sent it must match.
+     * @description Takes a paid invoice, or a paid one sent again since (status sent, paid_at set), which stays sent. If-Match is optional; when sent it must match.
      */
     post: operations['markInvoiceUnpaid'];
     delete?: never;
@@ -1219,7 +1219,7 @@ export interface paths {
     head?: never;
     /**
      * Update an invoice seller (send only the fields to change); archive with status archived
-     * @description status and logo_url are write-tier; name, address, company_number, vat_number, bank_1, bank_2, iban_1 and iban_2 need admin. An If-Match header is honoured when sent (412 STALE_WRITE when the seller changed).
+     * @description status and logo_url are write-tier; name, address, company_number, vat_number, bank_1, bank_2, iban_1 and iban_2 need admin (403 FINANCIAL_SCOPE_REQUIRED). An If-Match header is honoured when sent (412 STALE_WRITE when the seller changed). A key without financials reads the profile fields but name as null.
      */
     patch: operations['updateInvoiceSeller'];
     trace?: never;
@@ -1710,7 +1710,7 @@ export interface paths {
     head?: never;
     /**
      * Update a tax (send only the fields to change); taxes cannot be deleted, set status inactive
-     * @description rate and percent need an admin key and If-Match carrying the ETag of the last read.
+     * @description name and status are write-tier; rate and percent need an admin key (403 FINANCIAL_SCOPE_REQUIRED) and If-Match carrying the ETag of the last read. A key without financials reads rate and percent as null.
      */
     patch: operations['updateTax'];
     trace?: never;
@@ -3531,7 +3531,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3723,7 +3723,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3878,7 +3878,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4174,7 +4174,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4379,7 +4379,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4536,7 +4536,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4649,16 +4649,16 @@ export interface operations {
               project_id: number | null;
               date_from: string | null;
               date_until: string | null;
-              /** @description The budget, net of tax, in the company currency; 0 or more, 2 decimals; needs admin and If-Match */
-              budget_net_sum: number;
-              /** @description A fraction 0-1 (default 0.8): warning turns true once spent_net_sum reaches budget_net_sum × warning_rate; needs admin and If-Match */
-              warning_rate: number;
+              /** @description The budget, net of tax, in the company currency; 0 or more, 2 decimals; needs admin and If-Match (null to a key without financials) */
+              budget_net_sum: number | null;
+              /** @description A fraction 0-1 (default 0.8): warning turns true once spent_net_sum reaches budget_net_sum × warning_rate; needs admin and If-Match (null to a key without financials) */
+              warning_rate: number | null;
               /** @description active (default) or closed; needs admin and If-Match to change */
               status: 'active' | 'closed';
-              /** @description Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the budget's dates, for its project, else its client, else the whole company */
-              spent_net_sum: number;
-              /** @description Read-only: spent_net_sum >= budget_net_sum × warning_rate */
-              warning: boolean;
+              /** @description Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the budget's dates, for its project, else its client, else the whole company (null to a key without financials) */
+              spent_net_sum: number | null;
+              /** @description Read-only: spent_net_sum >= budget_net_sum × warning_rate (null to a key without financials) */
+              warning: boolean | null;
               /**
                * Format: date-time
                * @description Creation time (UTC)
@@ -4781,16 +4781,16 @@ export interface operations {
               project_id: number | null;
               date_from: string | null;
               date_until: string | null;
-              /** @description The budget, net of tax, in the company currency; 0 or more, 2 decimals; needs admin and If-Match */
-              budget_net_sum: number;
-              /** @description A fraction 0-1 (default 0.8): warning turns true once spent_net_sum reaches budget_net_sum × warning_rate; needs admin and If-Match */
-              warning_rate: number;
+              /** @description The budget, net of tax, in the company currency; 0 or more, 2 decimals; needs admin and If-Match (null to a key without financials) */
+              budget_net_sum: number | null;
+              /** @description A fraction 0-1 (default 0.8): warning turns true once spent_net_sum reaches budget_net_sum × warning_rate; needs admin and If-Match (null to a key without financials) */
+              warning_rate: number | null;
               /** @description active (default) or closed; needs admin and If-Match to change */
               status: 'active' | 'closed';
-              /** @description Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the budget's dates, for its project, else its client, else the whole company */
-              spent_net_sum: number;
-              /** @description Read-only: spent_net_sum >= budget_net_sum × warning_rate */
-              warning: boolean;
+              /** @description Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the budget's dates, for its project, else its client, else the whole company (null to a key without financials) */
+              spent_net_sum: number | null;
+              /** @description Read-only: spent_net_sum >= budget_net_sum × warning_rate (null to a key without financials) */
+              warning: boolean | null;
               /**
                * Format: date-time
                * @description Creation time (UTC)
@@ -4814,7 +4814,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PROJECT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PROJECT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4898,16 +4898,16 @@ export interface operations {
               project_id: number | null;
               date_from: string | null;
               date_until: string | null;
-              /** @description The budget, net of tax, in the company currency; 0 or more, 2 decimals; needs admin and If-Match */
-              budget_net_sum: number;
-              /** @description A fraction 0-1 (default 0.8): warning turns true once spent_net_sum reaches budget_net_sum × warning_rate; needs admin and If-Match */
-              warning_rate: number;
+              /** @description The budget, net of tax, in the company currency; 0 or more, 2 decimals; needs admin and If-Match (null to a key without financials) */
+              budget_net_sum: number | null;
+              /** @description A fraction 0-1 (default 0.8): warning turns true once spent_net_sum reaches budget_net_sum × warning_rate; needs admin and If-Match (null to a key without financials) */
+              warning_rate: number | null;
               /** @description active (default) or closed; needs admin and If-Match to change */
               status: 'active' | 'closed';
-              /** @description Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the budget's dates, for its project, else its client, else the whole company */
-              spent_net_sum: number;
-              /** @description Read-only: spent_net_sum >= budget_net_sum × warning_rate */
-              warning: boolean;
+              /** @description Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the budget's dates, for its project, else its client, else the whole company (null to a key without financials) */
+              spent_net_sum: number | null;
+              /** @description Read-only: spent_net_sum >= budget_net_sum × warning_rate (null to a key without financials) */
+              warning: boolean | null;
               /**
                * Format: date-time
                * @description Creation time (UTC)
@@ -5006,7 +5006,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5117,16 +5117,16 @@ export interface operations {
               project_id: number | null;
               date_from: string | null;
               date_until: string | null;
-              /** @description The budget, net of tax, in the company currency; 0 or more, 2 decimals; needs admin and If-Match */
-              budget_net_sum: number;
-              /** @description A fraction 0-1 (default 0.8): warning turns true once spent_net_sum reaches budget_net_sum × warning_rate; needs admin and If-Match */
-              warning_rate: number;
+              /** @description The budget, net of tax, in the company currency; 0 or more, 2 decimals; needs admin and If-Match (null to a key without financials) */
+              budget_net_sum: number | null;
+              /** @description A fraction 0-1 (default 0.8): warning turns true once spent_net_sum reaches budget_net_sum × warning_rate; needs admin and If-Match (null to a key without financials) */
+              warning_rate: number | null;
               /** @description active (default) or closed; needs admin and If-Match to change */
               status: 'active' | 'closed';
-              /** @description Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the budget's dates, for its project, else its client, else the whole company */
-              spent_net_sum: number;
-              /** @description Read-only: spent_net_sum >= budget_net_sum × warning_rate */
-              warning: boolean;
+              /** @description Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the budget's dates, for its project, else its client, else the whole company (null to a key without financials) */
+              spent_net_sum: number | null;
+              /** @description Read-only: spent_net_sum >= budget_net_sum × warning_rate (null to a key without financials) */
+              warning: boolean | null;
               /**
                * Format: date-time
                * @description Creation time (UTC)
@@ -5150,7 +5150,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PROJECT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PROJECT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5270,8 +5270,8 @@ export interface operations {
               frequency: 'week' | 'month' | 'quarter' | 'year';
               /** @description true (default): watched; the client reads has_monitor 1 while one is active */
               active: boolean;
-              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match */
-              value: number;
+              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match (null to a key without financials) */
+              value: number | null;
               range_value: number | null;
               /**
                * Format: date-time
@@ -5399,8 +5399,8 @@ export interface operations {
               frequency: 'week' | 'month' | 'quarter' | 'year';
               /** @description true (default): watched; the client reads has_monitor 1 while one is active */
               active: boolean;
-              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match */
-              value: number;
+              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match (null to a key without financials) */
+              value: number | null;
               range_value: number | null;
               /**
                * Format: date-time
@@ -5425,7 +5425,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5512,8 +5512,8 @@ export interface operations {
               frequency: 'week' | 'month' | 'quarter' | 'year';
               /** @description true (default): watched; the client reads has_monitor 1 while one is active */
               active: boolean;
-              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match */
-              value: number;
+              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match (null to a key without financials) */
+              value: number | null;
               range_value: number | null;
               /**
                * Format: date-time
@@ -5613,7 +5613,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5736,8 +5736,8 @@ export interface operations {
               frequency: 'week' | 'month' | 'quarter' | 'year';
               /** @description true (default): watched; the client reads has_monitor 1 while one is active */
               active: boolean;
-              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match */
-              value: number;
+              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match (null to a key without financials) */
+              value: number | null;
               range_value: number | null;
               /**
                * Format: date-time
@@ -5762,7 +5762,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5892,8 +5892,8 @@ export interface operations {
               frequency: 'week' | 'month' | 'quarter' | 'year';
               /** @description true (default): watched; the client reads has_monitor 1 while one is active */
               active: boolean;
-              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match */
-              value: number;
+              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match (null to a key without financials) */
+              value: number | null;
               range_value: number | null;
               /**
                * Format: date-time
@@ -6031,8 +6031,8 @@ export interface operations {
               frequency: 'week' | 'month' | 'quarter' | 'year';
               /** @description true (default): watched; the client reads has_monitor 1 while one is active */
               active: boolean;
-              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match */
-              value: number;
+              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match (null to a key without financials) */
+              value: number | null;
               range_value: number | null;
               /**
                * Format: date-time
@@ -6057,7 +6057,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6162,8 +6162,8 @@ export interface operations {
                * @description The day the adjustment belongs to (YYYY-MM-DD); decides which balance window counts it
                */
               date: string;
-              /** @description Seconds; negative for a deduction */
-              duration: number;
+              /** @description Seconds; negative for a deduction (null to a key without financials) */
+              duration: number | null;
               description: string;
               /**
                * Format: date-time
@@ -6287,8 +6287,8 @@ export interface operations {
                * @description The day the adjustment belongs to (YYYY-MM-DD); decides which balance window counts it
                */
               date: string;
-              /** @description Seconds; negative for a deduction */
-              duration: number;
+              /** @description Seconds; negative for a deduction (null to a key without financials) */
+              duration: number | null;
               description: string;
               /**
                * Format: date-time
@@ -6313,7 +6313,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6521,8 +6521,8 @@ export interface operations {
                * @description The day the adjustment belongs to (YYYY-MM-DD); decides which balance window counts it
                */
               date: string;
-              /** @description Seconds; negative for a deduction */
-              duration: number;
+              /** @description Seconds; negative for a deduction (null to a key without financials) */
+              duration: number | null;
               description: string;
               /**
                * Format: date-time
@@ -6622,7 +6622,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6733,8 +6733,8 @@ export interface operations {
                * @description The day the adjustment belongs to (YYYY-MM-DD); decides which balance window counts it
                */
               date: string;
-              /** @description Seconds; negative for a deduction */
-              duration: number;
+              /** @description Seconds; negative for a deduction (null to a key without financials) */
+              duration: number | null;
               description: string;
               /**
                * Format: date-time
@@ -6759,7 +6759,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7136,7 +7136,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7269,7 +7269,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7413,7 +7413,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_TASK, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_TASK, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7691,7 +7691,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8332,6 +8332,8 @@ export interface operations {
                 exported_at: string | null;
                 sent_at: string | null;
                 paid_at: string | null;
+                send_error: string | null;
+                send_failed_at: string | null;
                 /** @description Up to 200 rows, oldest first */
                 rows: {
                   id: number;
@@ -8464,6 +8466,8 @@ export interface operations {
                 exported_at: string | null;
                 sent_at: string | null;
                 paid_at: string | null;
+                send_error: string | null;
+                send_failed_at: string | null;
                 /** @description Up to 200 rows, oldest first */
                 rows: {
                   id: number;
@@ -8544,7 +8548,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8919,7 +8923,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9018,7 +9022,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9102,7 +9106,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9417,7 +9421,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_SELLER, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_SELLER, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9690,7 +9694,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9883,7 +9887,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10032,7 +10036,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10270,7 +10274,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10451,7 +10455,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10576,7 +10580,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10812,7 +10816,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_WORKFLOW_ROLE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_WORKFLOW_ROLE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10994,7 +10998,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11112,7 +11116,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_WORKFLOW_ROLE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_WORKFLOW_ROLE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11493,7 +11497,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11731,7 +11735,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11927,7 +11931,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12197,7 +12201,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12390,7 +12394,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12533,7 +12537,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12638,7 +12642,7 @@ export interface operations {
               invoice_period: 'month' | 'quarter' | 'half_year' | 'year';
               /** @description Day of the month invoices are made, 1-31 (clamped to short months) */
               invoice_day: number;
-              /** ContractSettings */
+              /** @description (null to a key without financials) */
               settings: {
                 ext_user_id: string | null;
                 currency: string | null;
@@ -12659,8 +12663,8 @@ export interface operations {
                 reference_number: string | null;
                 reply_to: string | null;
                 summarized_description: string | null;
-              };
-              /** @description Up to 200 rows, oldest first */
+              } | null;
+              /** @description Up to 200 rows, oldest first; [] to a key without financials */
               rows: {
                 id: number;
                 contract_id: number;
@@ -12884,7 +12888,7 @@ export interface operations {
               invoice_period: 'month' | 'quarter' | 'half_year' | 'year';
               /** @description Day of the month invoices are made, 1-31 (clamped to short months) */
               invoice_day: number;
-              /** ContractSettings */
+              /** @description (null to a key without financials) */
               settings: {
                 ext_user_id: string | null;
                 currency: string | null;
@@ -12905,8 +12909,8 @@ export interface operations {
                 reference_number: string | null;
                 reply_to: string | null;
                 summarized_description: string | null;
-              };
-              /** @description Up to 200 rows, oldest first */
+              } | null;
+              /** @description Up to 200 rows, oldest first; [] to a key without financials */
               rows: {
                 id: number;
                 contract_id: number;
@@ -12982,7 +12986,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_CONTRACT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_CONTRACT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13166,7 +13170,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_CONTRACT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_CONTRACT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13249,7 +13253,7 @@ export interface operations {
               invoice_period: 'month' | 'quarter' | 'half_year' | 'year';
               /** @description Day of the month invoices are made, 1-31 (clamped to short months) */
               invoice_day: number;
-              /** ContractSettings */
+              /** @description (null to a key without financials) */
               settings: {
                 ext_user_id: string | null;
                 currency: string | null;
@@ -13270,8 +13274,8 @@ export interface operations {
                 reference_number: string | null;
                 reply_to: string | null;
                 summarized_description: string | null;
-              };
-              /** @description Up to 200 rows, oldest first */
+              } | null;
+              /** @description Up to 200 rows, oldest first; [] to a key without financials */
               rows: {
                 id: number;
                 contract_id: number;
@@ -13422,7 +13426,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13579,7 +13583,7 @@ export interface operations {
               invoice_period: 'month' | 'quarter' | 'half_year' | 'year';
               /** @description Day of the month invoices are made, 1-31 (clamped to short months) */
               invoice_day: number;
-              /** ContractSettings */
+              /** @description (null to a key without financials) */
               settings: {
                 ext_user_id: string | null;
                 currency: string | null;
@@ -13600,8 +13604,8 @@ export interface operations {
                 reference_number: string | null;
                 reply_to: string | null;
                 summarized_description: string | null;
-              };
-              /** @description Up to 200 rows, oldest first */
+              } | null;
+              /** @description Up to 200 rows, oldest first; [] to a key without financials */
               rows: {
                 id: number;
                 contract_id: number;
@@ -13677,7 +13681,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13762,7 +13766,10 @@ export interface operations {
   };
   applyContractTemplate: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description true: answer the plan and write nothing (true here or in the body is a dry run) */
+        dry_run?: boolean;
+      };
       header?: never;
       path: {
         /** @description Record id */
@@ -13829,7 +13836,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14140,7 +14147,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_COMPANY, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_COMPANY, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14384,7 +14391,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14561,7 +14568,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_COMPANY, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_COMPANY, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14702,7 +14709,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15037,7 +15044,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15143,7 +15150,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15302,6 +15309,8 @@ export interface operations {
               exported_at: string | null;
               sent_at: string | null;
               paid_at: string | null;
+              send_error: string | null;
+              send_failed_at: string | null;
               /** @description Up to 200 rows, oldest first */
               rows: {
                 id: number;
@@ -15525,6 +15534,8 @@ export interface operations {
               exported_at: string | null;
               sent_at: string | null;
               paid_at: string | null;
+              send_error: string | null;
+              send_failed_at: string | null;
               /** @description Up to 200 rows, oldest first */
               rows: {
                 id: number;
@@ -15586,7 +15597,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_CLIENT, INVALID_COMPANY, INVALID_CONTRACT, INVALID_PERSON, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_SELLER, INVALID_TAX, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_CLIENT, INVALID_COMPANY, INVALID_CONTRACT, INVALID_PERSON, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_SELLER, INVALID_TAX, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15705,6 +15716,8 @@ export interface operations {
               exported_at: string | null;
               sent_at: string | null;
               paid_at: string | null;
+              send_error: string | null;
+              send_failed_at: string | null;
               /** @description Up to 200 rows, oldest first */
               rows: {
                 id: number;
@@ -15902,6 +15915,8 @@ export interface operations {
               exported_at: string | null;
               sent_at: string | null;
               paid_at: string | null;
+              send_error: string | null;
+              send_failed_at: string | null;
               /** @description Up to 200 rows, oldest first */
               rows: {
                 id: number;
@@ -15963,7 +15978,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -16109,6 +16124,8 @@ export interface operations {
               exported_at: string | null;
               sent_at: string | null;
               paid_at: string | null;
+              send_error: string | null;
+              send_failed_at: string | null;
               /** @description Up to 200 rows, oldest first */
               rows: {
                 id: number;
@@ -16170,7 +16187,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -16316,6 +16333,8 @@ export interface operations {
               exported_at: string | null;
               sent_at: string | null;
               paid_at: string | null;
+              send_error: string | null;
+              send_failed_at: string | null;
               /** @description Up to 200 rows, oldest first */
               rows: {
                 id: number;
@@ -16377,7 +16396,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -16514,6 +16533,8 @@ export interface operations {
               exported_at: string | null;
               sent_at: string | null;
               paid_at: string | null;
+              send_error: string | null;
+              send_failed_at: string | null;
               /** @description Up to 200 rows, oldest first */
               rows: {
                 id: number;
@@ -16575,7 +16596,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -16867,7 +16888,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -17079,7 +17100,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -17240,7 +17261,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -17499,7 +17520,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -17743,7 +17764,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -18159,7 +18180,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -18445,7 +18466,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -18829,7 +18850,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_COMPANY, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_COMPANY, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19063,7 +19084,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19271,7 +19292,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_COMPANY, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_COMPANY, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19522,7 +19543,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19720,7 +19741,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19854,7 +19875,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -20132,7 +20153,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT_TYPE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT_TYPE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -20321,7 +20342,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -20457,7 +20478,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT_TYPE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT_TYPE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -20891,7 +20912,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -21069,7 +21090,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -21179,7 +21200,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -21508,7 +21529,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_TASK, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_TASK, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -21688,7 +21709,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -22094,7 +22115,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -22233,7 +22254,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_TASK, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_TASK, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -22477,7 +22498,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -22695,7 +22716,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -22864,7 +22885,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -23042,7 +23063,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -23234,7 +23255,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -23345,7 +23366,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -23442,10 +23463,10 @@ export interface operations {
             data: {
               id: number;
               name: string;
-              /** @description Tax rate as a fraction, 0-1 with up to 6 decimals (22 % is 0.22) */
-              rate: number;
-              /** @description The same rate as a percent, 0-100 with up to 4 decimals (22 % is 22) */
-              percent: number;
+              /** @description Tax rate as a fraction, 0-1 with up to 6 decimals (22 % is 0.22) (null to a key without financials) */
+              rate: number | null;
+              /** @description The same rate as a percent, 0-100 with up to 4 decimals (22 % is 22) (null to a key without financials) */
+              percent: number | null;
               /** @description active (default) or inactive; an inactive tax cannot be newly assigned to a product */
               status: 'active' | 'inactive';
               /**
@@ -23562,10 +23583,10 @@ export interface operations {
             data: {
               id: number;
               name: string;
-              /** @description Tax rate as a fraction, 0-1 with up to 6 decimals (22 % is 0.22) */
-              rate: number;
-              /** @description The same rate as a percent, 0-100 with up to 4 decimals (22 % is 22) */
-              percent: number;
+              /** @description Tax rate as a fraction, 0-1 with up to 6 decimals (22 % is 0.22) (null to a key without financials) */
+              rate: number | null;
+              /** @description The same rate as a percent, 0-100 with up to 4 decimals (22 % is 22) (null to a key without financials) */
+              percent: number | null;
               /** @description active (default) or inactive; an inactive tax cannot be newly assigned to a product */
               status: 'active' | 'inactive';
               /**
@@ -23591,7 +23612,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -23670,10 +23691,10 @@ export interface operations {
             data: {
               id: number;
               name: string;
-              /** @description Tax rate as a fraction, 0-1 with up to 6 decimals (22 % is 0.22) */
-              rate: number;
-              /** @description The same rate as a percent, 0-100 with up to 4 decimals (22 % is 22) */
-              percent: number;
+              /** @description Tax rate as a fraction, 0-1 with up to 6 decimals (22 % is 0.22) (null to a key without financials) */
+              rate: number | null;
+              /** @description The same rate as a percent, 0-100 with up to 4 decimals (22 % is 22) (null to a key without financials) */
+              percent: number | null;
               /** @description active (default) or inactive; an inactive tax cannot be newly assigned to a product */
               status: 'active' | 'inactive';
               /**
@@ -23792,10 +23813,10 @@ export interface operations {
             data: {
               id: number;
               name: string;
-              /** @description Tax rate as a fraction, 0-1 with up to 6 decimals (22 % is 0.22) */
-              rate: number;
-              /** @description The same rate as a percent, 0-100 with up to 4 decimals (22 % is 22) */
-              percent: number;
+              /** @description Tax rate as a fraction, 0-1 with up to 6 decimals (22 % is 0.22) (null to a key without financials) */
+              rate: number | null;
+              /** @description The same rate as a percent, 0-100 with up to 4 decimals (22 % is 22) (null to a key without financials) */
+              percent: number | null;
               /** @description active (default) or inactive; an inactive tax cannot be newly assigned to a product */
               status: 'active' | 'inactive';
               /**
@@ -23821,7 +23842,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -24069,7 +24090,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -24251,7 +24272,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -24369,7 +24390,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -24642,7 +24663,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, INVALID_TASK, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, INVALID_TASK, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -24778,7 +24799,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, INVALID_TASK, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, INVALID_TASK, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -24972,7 +24993,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -25109,7 +25130,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, INVALID_TASK, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, INVALID_TASK, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -25353,7 +25374,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -25536,7 +25557,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -25656,7 +25677,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -25941,7 +25962,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -26354,7 +26375,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -26503,7 +26524,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -26628,7 +26649,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -26885,7 +26906,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -27117,7 +27138,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -27298,7 +27319,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -27423,7 +27444,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -27499,7 +27520,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -27617,7 +27638,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PARENT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PARENT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -27762,7 +27783,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PARENT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PARENT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -28101,7 +28122,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -28455,7 +28476,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_SUPPLIER, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_SUPPLIER, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -28642,7 +28663,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -28769,7 +28790,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_SUPPLIER, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_SUPPLIER, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29021,7 +29042,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29209,7 +29230,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29337,7 +29358,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29624,7 +29645,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29981,7 +30002,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PARENT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PARENT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30192,7 +30213,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30388,7 +30409,7 @@ export interface operations {
           };
         };
       };
-      /** @description FOLDER_PROVISION_FAILED, INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description FOLDER_PROVISION_FAILED, INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30632,7 +30653,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30814,7 +30835,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30931,7 +30952,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -31191,7 +31212,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -31576,7 +31597,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_SUPPLIER_TYPE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_SUPPLIER_TYPE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -31767,7 +31788,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -31903,7 +31924,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_SUPPLIER_TYPE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_SUPPLIER_TYPE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -32237,7 +32258,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -32483,7 +32504,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -32669,7 +32690,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -32800,7 +32821,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33120,7 +33141,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33331,7 +33352,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33482,7 +33503,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33641,7 +33662,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33727,7 +33748,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33846,7 +33867,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33966,7 +33987,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_CONTACT, INVALID_CONTENT_TEMPLATE, MISSING_COMPANY, NO_RECIPIENTS, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_CONTACT, INVALID_CONTENT_TEMPLATE, MISSING_COMPANY, NO_RECIPIENTS, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -34286,7 +34307,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_TOPIC, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_TOPIC, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -34493,7 +34514,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -34664,7 +34685,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_TOPIC, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_TOPIC, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -34940,7 +34961,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35136,7 +35157,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35282,7 +35303,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35518,7 +35539,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35704,7 +35725,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35824,7 +35845,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36080,7 +36101,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36166,7 +36187,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36300,7 +36321,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36433,7 +36454,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36565,7 +36586,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36812,7 +36833,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PROJECT_TYPE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PROJECT_TYPE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36998,7 +37019,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37120,7 +37141,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PROJECT_TYPE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PROJECT_TYPE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37376,7 +37397,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37462,7 +37483,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37596,7 +37617,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37729,7 +37750,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37861,7 +37882,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37973,7 +37994,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -38178,7 +38199,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, INVALID_WORKFLOW_ROLE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, INVALID_WORKFLOW_ROLE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -38441,7 +38462,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_WORKFLOW_ROLE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_WORKFLOW_ROLE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -38638,7 +38659,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;

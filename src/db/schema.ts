@@ -648,6 +648,8 @@ export interface InvoicesTable {
   finalized_at: string | null;
   created_at: Generated<string>;
   updated_at: Generated<string>;
+  send_error: string | null;
+  send_failed_at: string | null;
   bills_time: Generated<boolean>;
 }
 

@@ -26,6 +26,10 @@ declare module 'fastify' {
     filters?: readonly string[];
     /** Route-specific error codes (the OpenAPI document lists them). */
     errorCodes?: readonly string[];
+    /** The route's money fields (RouteSpec `money`); field-tier.ts enforces them. */
+    money?: MoneyFields;
+    /** A route of a financial resource: a personal key is refused whatever the tier (RouteSpec `financial`). */
+    financial?: boolean;
     /** A covered path of the spec's idempotency list: Idempotency-Key is honoured. */
     idempotent?: boolean;
     /** The route's plugin authenticates by itself (legacy v1.0 tokens); the v3 pipeline leaves it alone. */
@@ -104,6 +108,16 @@ const COMMON_ERRORS: readonly ErrorCode[] = [
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
+/**
+ * Money fields of a route open below the financials tier (spec Authentication 5): `write`, body fields that need
+ * financials (admin keys), refused with 403 FINANCIAL_SCOPE_REQUIRED naming those sent ('settings.currency' names a
+ * key of an object field); `read`, fields of the answered record that read as null ([] for lists) without it.
+ */
+export interface MoneyFields {
+  write: readonly string[];
+  read?: readonly string[];
+}
+
 export interface RouteSpec<S extends FastifySchema> {
   operationId: string;
   summary: string;
@@ -114,6 +128,13 @@ export interface RouteSpec<S extends FastifySchema> {
   personalKeys?: boolean;
   /** Writes company-wide configuration (teams, topics...): refused to a plain member's personal key. */
   companyConfig?: boolean;
+  /** Money fields of a route open below financials: written and read only with the financials tier. */
+  money?: MoneyFields;
+  /**
+   * A route of a financial resource (spec Authentication 4) open to a lower tier: personal keys, which never carry
+   * financials, get 403 FINANCIAL_SCOPE_REQUIRED on it all the same (Authentication 8).
+   */
+  financial?: boolean;
   filters?: readonly string[];
   /** Route-specific error codes beyond the common ones (idempotency and list codes are added by themselves). */
   errors?: readonly ErrorCode[];
@@ -143,12 +164,42 @@ function errorResponses(tier: Tier, errors: readonly ErrorCode[], write: boolean
   if (tier !== 'none' && tier !== 'operator') COMMON_ERRORS.forEach(add);
   if (tier === 'operator') add('UNAUTHORIZED');
   if (write) add('SUBSCRIPTION_READ_ONLY');
-  if (tier === 'financials') add('FINANCIAL_SCOPE_REQUIRED');
   errors.forEach(add);
   const out: Record<number, TSchema> = {};
   for (const [status, codes] of byStatus)
     out[status] = Type.Ref('Error', { description: [...codes].sort().join(', ') });
   return out;
+}
+
+/** The query of a write that declares none: no parameter at all. */
+const NO_QUERY = Type.Object({}, { additionalProperties: false });
+
+/**
+ * A write answers an unknown query parameter with 400 UNKNOWN_FILTER_FIELD rather than ignoring it: an ignored
+ * `?dry_run=true` would write for real. Its declared query must be closed too (a mistake found at start).
+ */
+function writeQuery(method: HttpMethod, url: string, declared: unknown): unknown {
+  if (declared === undefined) return NO_QUERY;
+  if ((declared as { additionalProperties?: unknown }).additionalProperties !== false)
+    throw new Error(`${method} ${url}: a write's querystring schema must set additionalProperties: false`);
+  return declared;
+}
+
+/** What the platform enforces for a route (pipeline, money fields, idempotency, audit), from its declaration. */
+function routeConfig(spec: RouteSpec<FastifySchema>, errors: readonly ErrorCode[], idempotent: boolean) {
+  return {
+    tier: spec.tier,
+    preview: spec.preview ?? false,
+    allowWhenLapsed: spec.allowWhenLapsed ?? false,
+    personalKeys: spec.personalKeys ?? true,
+    companyConfig: spec.companyConfig ?? false,
+    financial: spec.tier === 'financials' || spec.financial === true,
+    ...(spec.money ? { money: spec.money } : {}),
+    filters: spec.filters ?? [],
+    errorCodes: errors,
+    idempotent,
+    ...(spec.entity ? { activity: spec.entity } : {}),
+  };
 }
 
 /**
@@ -158,8 +209,9 @@ function errorResponses(tier: Tier, errors: readonly ErrorCode[], write: boolean
 export function route<S extends FastifySchema, M extends HttpMethod>(method: M, url: string, spec: RouteSpec<S>) {
   const write = method !== 'GET';
   const idempotent = isIdempotentRoute(method, url);
-  const filters = spec.filters ?? [];
-  const implicit = implicitErrors(idempotent, spec.schema.querystring as TSchema | undefined, filters);
+  const querystring = write ? writeQuery(method, url, spec.schema.querystring) : spec.schema.querystring;
+  const implicit = implicitErrors(idempotent, querystring as TSchema | undefined, spec.filters ?? []);
+  if (spec.tier === 'financials' || spec.money || spec.financial) implicit.push('FINANCIAL_SCOPE_REQUIRED');
   const errors = [...new Set([...(spec.errors ?? []), ...implicit])];
   const response = {
     ...(spec.schema.response as Record<number, TSchema>),
@@ -170,6 +222,7 @@ export function route<S extends FastifySchema, M extends HttpMethod>(method: M, 
     url,
     schema: {
       ...spec.schema,
+      ...(querystring === undefined ? {} : { querystring }),
       response,
       operationId: spec.operationId,
       summary: spec.summary,
@@ -180,17 +233,7 @@ export function route<S extends FastifySchema, M extends HttpMethod>(method: M, 
       'x-error-codes': errors,
       'x-idempotent': idempotent,
     } as S,
-    config: {
-      tier: spec.tier,
-      preview: spec.preview ?? false,
-      allowWhenLapsed: spec.allowWhenLapsed ?? false,
-      personalKeys: spec.personalKeys ?? true,
-      companyConfig: spec.companyConfig ?? false,
-      filters,
-      errorCodes: errors,
-      idempotent,
-      ...(spec.entity ? { activity: spec.entity } : {}),
-    },
+    config: routeConfig(spec, errors, idempotent),
   };
 }
 

@@ -54,14 +54,16 @@ export function checkGates(ctx: Ctx, request: FastifyRequest): void {
   }
 }
 
-export function checkTier(ctx: Ctx, tier: Tier, personalKeys: boolean): void {
+export function checkTier(ctx: Ctx, tier: Tier, personalKeys: boolean, financial = false): void {
   if (!personalKeys && ctx.key.kind === 'personal') {
     throw new AppError('PERSONAL_KEY_CANNOT_MANAGE_KEYS', 'Personal keys cannot manage API keys', {
       required_scope: 'admin',
     });
   }
-  if (!hasTier(ctx.key.scopes, tier)) {
-    if (tier === 'financials') {
+  // A personal key never carries financials, so a financial resource refuses it even where `write` would do.
+  const refused = !hasTier(ctx.key.scopes, tier) || (financial && ctx.key.kind === 'personal');
+  if (refused) {
+    if (tier === 'financials' || financial) {
       throw new AppError(
         'FINANCIAL_SCOPE_REQUIRED',
         'This resource needs the financials tier (carried by admin keys)',
@@ -115,7 +117,8 @@ export function registerPipeline(
       `${ctx.companyId}:${ctx.key.id}`,
       reply,
     );
-    checkTier(ctx, tier, request.routeOptions.config.personalKeys !== false);
+    const { personalKeys, financial } = request.routeOptions.config;
+    checkTier(ctx, tier, personalKeys !== false, financial === true);
     checkCompanyConfig(ctx, request.routeOptions.config.companyConfig);
   });
 }

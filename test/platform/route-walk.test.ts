@@ -39,8 +39,10 @@ test('scope walk: every route answers each key kind according to its declared ti
     const url = fill(route.url, Object.fromEntries(paramsOf(route.url).map((p) => [p, 2147483000])));
     for (const key of ['read', 'write', 'admin', 'personal'] as KeyName[]) {
       const response = await t.request(route.method, url, { key, body: bodyFor(route.method) });
+      // A financial resource refuses personal keys whatever its tier (spec Authentication 8).
       const personalRefused =
-        key === 'personal' && (route.config.personalKeys === false || route.config.companyConfig === true);
+        key === 'personal' &&
+        (route.config.personalKeys === false || route.config.companyConfig === true || route.config.financial === true);
       const allowed = !personalRefused && hasTier(scopesOf[key], route.config.tier as Tier);
       const code = response.body?.error?.code;
       if (allowed && (response.status === 401 || (response.status === 403 && ACCESS_CODES.has(code)))) {
@@ -61,6 +63,63 @@ test('scope walk: every route answers each key kind according to its declared ti
       ) {
         problems.push(`${route.method} ${route.url} with ${key}: 403 body does not name the tier ${route.config.tier}`);
       }
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+/** A body sending one money field: 'settings.currency' is `{settings: {currency: null}}`. */
+const moneyBody = (field: string) => {
+  const [head, key] = field.split('.') as [string, string | undefined];
+  return key === undefined ? { [head]: null } : { [head]: { [key]: null } };
+};
+
+test('money walk: every money field is 403 FINANCIAL_SCOPE_REQUIRED naming it for a write key, never for admin', async () => {
+  const declared = routes.filter((r) => r.config.money);
+  const names = new Set(declared.map((r) => `${r.method} ${r.url.slice(V3.length)}`));
+  for (const name of [
+    'PATCH /invoice-sellers/:invoice_seller_id',
+    'PATCH /monitors/:monitor_id',
+    'PATCH /taxes/:tax_id',
+    'PATCH /contracts/:contract_id',
+    'PATCH /budgets/:budget_id',
+    'PATCH /flextime/:flextime_id',
+    'PATCH /products/:product_id',
+  ])
+    assert.ok(names.has(name), `${name} declares no money fields`);
+  const mine = await makeFixtures(t, t.tenant, new Set(declared.flatMap((r) => paramsOf(r.url))));
+  const problems: string[] = [];
+  for (const route of declared) {
+    if (route.config.tier === 'financials') problems.push(`${route.url}: money fields on a financials route`);
+    const url = fill(route.url, mine);
+    for (const field of route.config.money!.write) {
+      const body = moneyBody(field);
+      const write = await t.request(route.method, url, { key: 'write', body });
+      const error = write.body?.error;
+      if (write.status !== 403 || error?.code !== 'FINANCIAL_SCOPE_REQUIRED' || error.details?.fields?.join() !== field)
+        problems.push(`${route.method} ${route.url} ${field} with write: ${write.status} ${JSON.stringify(error)}`);
+      const admin = await t.request(route.method, url, { key: 'admin', body });
+      if (admin.status === 403 && ACCESS_CODES.has(admin.body?.error?.code))
+        problems.push(`${route.method} ${route.url} ${field} with admin: ${admin.status} ${admin.body.error.code}`);
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('read money walk: a key without financials is answered the record with its money fields null, lists []', async () => {
+  const declared = routes.filter((r) => r.config.money?.read);
+  assert.ok(declared.length >= 6, `only ${declared.length} routes hide money on read`);
+  const mine = await makeFixtures(t, t.tenant, new Set(declared.flatMap((r) => paramsOf(r.url))));
+  const problems: string[] = [];
+  for (const route of declared) {
+    const url = fill(route.url, mine);
+    const etag = (await t.request('GET', url, { key: 'admin' })).headers.get('etag')!;
+    const res = await t.request(route.method, url, { key: 'write', body: {}, headers: { 'if-match': etag } });
+    if (res.status !== 200) problems.push(`${route.method} ${route.url} with write: ${res.status} ${res.text}`);
+    for (const field of route.config.money!.read!) {
+      const value = res.body?.data?.[field];
+      if (!(value === null || (Array.isArray(value) && value.length === 0)))
+        problems.push(`${route.method} ${route.url}: ${field} reads ${JSON.stringify(value)} to a write key`);
     }
   }
   assert.deepEqual(problems, []);

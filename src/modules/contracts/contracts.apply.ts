@@ -15,13 +15,19 @@ import { settleStatus } from './contracts.status.ts';
  * POST /contracts/{id}/apply: a template onto up to 200 clients, synchronously, in the request's one transaction.
  * The plan is worked out from reads first (a dry run answers it and stops); the writes then carry it out.
  */
-export async function applyTemplate(ctx: Ctx, templateId: number, body: ApplyBodyType): Promise<ApplyOutcomeRecord> {
+export async function applyTemplate(
+  ctx: Ctx,
+  templateId: number,
+  body: ApplyBodyType,
+  query: { dry_run?: boolean } = {},
+): Promise<ApplyOutcomeRecord> {
   const start = body.start_date ?? null;
   if (body.mode !== 'append' && start === null)
     throw domainValidation('START_DATE_REQUIRED', `start_date is required for mode ${body.mode}`, {
       field: 'start_date',
     });
-  const dryRun = body.dry_run === true;
+  // A dry run said anywhere is one: writing when either place asked for none would be the harmful reading.
+  const dryRun = body.dry_run === true || query.dry_run === true;
   return inTransaction(ctx, async (tx) => {
     const template = orNotFound(await repo.lockContract(tx, templateId), 'Contract');
     if (template.type !== 'template')

@@ -87,6 +87,10 @@ export const Invoice = Type.Object(
     exported_at: Nullable(Timestamp('Last document export')),
     sent_at: Nullable(Timestamp('When it was sent')),
     paid_at: Nullable(Timestamp('When it was marked paid')),
+    send_error: Nullable(
+      Type.String({ description: "Why the last send's mail never went out; null once a later send goes out" }),
+    ),
+    send_failed_at: Nullable(Timestamp('When the last failed send gave up; null once a later send goes out')),
     rows: Type.Array(InvoiceRow, { description: `Up to ${ROWS_INLINE_CAP} rows, oldest first` }),
     rows_truncated: Type.Boolean(),
     created_at: Timestamp('Creation time (UTC)'),

@@ -25,6 +25,8 @@ export interface Config {
   mailFrom: string;
   /** Where attachment bytes live: an S3-compatible bucket when configured, else files under dataDir. */
   storage: { s3: S3Config | undefined };
+  /** A digitization's rules run in a worker thread that is stopped after this long (the job fails). */
+  digitizeTimeLimitMs: number;
 }
 
 export interface S3Config {
@@ -155,5 +157,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.SVC_MAIL_FROM || 'Service API <no-reply@localhost>',
     storage: { s3: s3Config(env) },
+    digitizeTimeLimitMs: secondsFrom(env, 'SVC_DIGITIZE_TIME_LIMIT', 10),
   };
 }

@@ -1,3 +1,4 @@
+import { asBigRead } from '../../platform/big-read.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { calendarWindow } from '../../platform/date-window.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -50,7 +51,7 @@ export function windowOf(ctx: Ctx, query: MissedQuery): WorkWindow {
 const dataFailure = (error: unknown) => /^(22|23|42|XX)/.test(String((error as { code?: unknown })?.code ?? ''));
 
 const partsOf = (ctx: Ctx, w: WorkWindow) =>
-  repo.asBigRead(ctx, async (tx) => [...(await repo.missedWork(tx, w)), ...(await repo.missedFees(tx, w))]);
+  asBigRead(ctx, async (tx) => [...(await repo.missedWork(tx, w)), ...(await repo.missedFees(tx, w))]);
 
 /**
  * One set-based pass for every client; should one client's data break it, each client is computed on its own

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { asReport } from '../../platform/big-read.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { systemActor } from '../../platform/system-actor.ts';
 import { scoped } from '../../platform/tenant-table.ts';
@@ -33,15 +34,16 @@ export interface Snapshot {
 
 /** The figures of a window for the whole company (never narrowed by a personal key's visibility). */
 export async function computeFigures(ctx: Ctx, w: ReportWindow): Promise<Figures> {
-  const company: Ctx = { ...ctx, actor: { ...ctx.actor, restricted: false } };
-  const facts = await repo.biFacts(company, w);
-  return {
-    facts,
-    work: await repo.workTotals(company, w),
-    invoices: await repo.invoiceTotals(company, w),
-    other_currencies: await repo.otherCurrencies(company, w),
-    gap: facts.billing ? await missedBillingTotals(company, { date_from: w.from, date_to: w.to }) : null,
-  };
+  return asReport({ ...ctx, actor: { ...ctx.actor, restricted: false } }, async (company) => {
+    const facts = await repo.biFacts(company, w);
+    return {
+      facts,
+      work: await repo.workTotals(company, w),
+      invoices: await repo.invoiceTotals(company, w),
+      other_currencies: await repo.otherCurrencies(company, w),
+      gap: facts.billing ? await missedBillingTotals(company, { date_from: w.from, date_to: w.to }) : null,
+    };
+  });
 }
 
 /** Computes and stores the window's snapshot now. */

@@ -3212,6 +3212,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getActivity: {
@@ -3313,6 +3322,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3442,6 +3460,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3585,6 +3612,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getAgreement: {
@@ -3702,6 +3738,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteAgreement: {
@@ -3788,6 +3833,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3950,6 +4004,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listMemberAgreements: {
@@ -4082,6 +4145,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4237,6 +4309,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getMemberAgreement: {
@@ -4356,6 +4437,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteMemberAgreement: {
@@ -4444,6 +4534,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4608,6 +4707,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listBudgets: {
@@ -4730,6 +4838,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4868,6 +4985,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getBudget: {
@@ -4985,6 +5111,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteBudget: {
@@ -5062,6 +5197,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5222,6 +5366,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listMonitors: {
@@ -5344,6 +5497,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5479,6 +5641,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getMonitor: {
@@ -5592,6 +5763,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteMonitor: {
@@ -5678,6 +5858,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5843,6 +6032,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listClientMonitors: {
@@ -5975,6 +6173,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6120,6 +6327,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listFlextimeRows: {
@@ -6236,6 +6452,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6367,6 +6592,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getFlextimeBalance: {
@@ -6490,6 +6724,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getFlextimeRow: {
@@ -6601,6 +6844,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteFlextimeRow: {
@@ -6678,6 +6930,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6822,6 +7083,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listReclaims: {
@@ -6953,6 +7223,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getReclaim: {
@@ -7061,6 +7340,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -7208,6 +7496,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   undoReclaim: {
@@ -7334,6 +7631,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -7469,6 +7775,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -7625,6 +7940,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   syncReferenceData: {
@@ -7738,6 +8062,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -7863,6 +8196,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getTimeSummary: {
@@ -7977,6 +8319,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -8151,6 +8502,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   refreshBi: {
@@ -8251,6 +8611,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   billClient: {
@@ -8268,7 +8637,7 @@ export interface operations {
         'application/json': {
           /**
            * Format: date
-           * @description First day billed; sent with date_to. Default: each contract’s due period
+           * @description First day billed; sent with date_to, at most 366 days before it. Default: each contract’s due period
            */
           date_from?: string;
           /**
@@ -8607,6 +8976,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getMissedBilling: {
@@ -8614,9 +8992,9 @@ export interface operations {
       query?: {
         /** @description Only this client */
         client_id?: number;
-        /** @description Window start; default 1 January of the current year (company time zone) */
+        /** @description Window start; default 1 January of the year of date_to, else of the current year (company time zone) */
         date_from?: string;
-        /** @description Window end; default 31 December of the current year */
+        /** @description Window end; default 31 December of the year of date_from, else of the current year. At most 366 days */
         date_to?: string;
       };
       header?: never;
@@ -8739,6 +9117,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listApiKeys: {
@@ -8841,6 +9228,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -8957,6 +9353,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -9081,6 +9486,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   revokeApiKey: {
@@ -9149,6 +9563,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -9258,6 +9681,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getBillingSettings: {
@@ -9345,6 +9777,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -9464,6 +9905,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -9600,6 +10050,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -9744,6 +10203,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getCalendarEntry: {
@@ -9862,6 +10330,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteCalendarEntry: {
@@ -9939,6 +10416,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -10095,6 +10581,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listClientGroups: {
@@ -10204,6 +10699,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -10324,6 +10828,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getClientGroup: {
@@ -10430,6 +10943,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteClientGroup: {
@@ -10507,6 +11029,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -10623,6 +11154,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -10751,6 +11291,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createClientMember: {
@@ -10866,6 +11415,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getClientMember: {
@@ -10973,6 +11531,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteClientMember: {
@@ -11041,6 +11608,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -11168,6 +11744,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -11347,6 +11932,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -11547,6 +12141,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getClient: {
@@ -11710,6 +12313,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteClient: {
@@ -11778,6 +12390,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -11981,6 +12602,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listContacts: {
@@ -12104,6 +12734,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -12251,6 +12890,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getContact: {
@@ -12369,6 +13017,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteContact: {
@@ -12437,6 +13094,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -12580,6 +13246,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -12784,6 +13459,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -13045,6 +13729,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   previewContract: {
@@ -13204,6 +13897,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -13401,6 +14103,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteContract: {
@@ -13496,6 +14207,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -13758,6 +14478,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   applyContractTemplate: {
@@ -13885,6 +14614,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -14030,6 +14768,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -14221,6 +14968,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getContractRow: {
@@ -14361,6 +15117,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteContractRow: {
@@ -14449,6 +15214,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -14633,6 +15407,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createContractRowPrice: {
@@ -14783,6 +15566,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listEvents: {
@@ -14903,6 +15695,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getInvoiceDocument: {
@@ -14977,6 +15778,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -15093,6 +15903,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -15217,6 +16036,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -15411,6 +16239,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -15640,6 +16477,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getInvoice: {
@@ -15813,6 +16659,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -16044,6 +16899,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   markInvoicePaid: {
@@ -16251,6 +17115,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   markInvoiceUnpaid: {
@@ -16449,6 +17322,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   refreshInvoicePaymentStatus: {
@@ -16638,6 +17520,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listInvoiceRows: {
@@ -16764,6 +17655,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -16930,6 +17830,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getInvoiceRow: {
@@ -17056,6 +17965,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteInvoiceRow: {
@@ -17135,6 +18053,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -17303,6 +18230,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listInvoiceSellers: {
@@ -17419,6 +18355,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -17553,6 +18498,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getInvoiceSeller: {
@@ -17659,6 +18613,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -17806,6 +18769,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getJob: {
@@ -17915,6 +18887,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -18058,6 +19039,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -18213,6 +19203,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getMember: {
@@ -18337,6 +19336,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -18517,6 +19525,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listProducts: {
@@ -18681,6 +19698,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -18883,6 +19909,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getProduct: {
@@ -19042,6 +20077,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteProduct: {
@@ -19119,6 +20163,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -19334,6 +20387,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listProductPrices: {
@@ -19446,6 +20508,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -19585,6 +20656,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getProductPrice: {
@@ -19697,6 +20777,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteProductPrice: {
@@ -19776,6 +20865,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -19926,6 +21024,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listProjects: {
@@ -20049,6 +21156,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -20186,6 +21302,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getProject: {
@@ -20300,6 +21425,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteProject: {
@@ -20368,6 +21502,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -20520,6 +21663,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listProjectTypes: {
@@ -20635,6 +21787,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getProjectType: {
@@ -20740,6 +21901,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listRoles: {
@@ -20831,6 +22001,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -20945,6 +22124,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getRole: {
@@ -21048,6 +22236,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteRole: {
@@ -21116,6 +22313,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -21233,6 +22439,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   search: {
@@ -21329,6 +22544,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -21451,6 +22675,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createTaskRelation: {
@@ -21555,6 +22788,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -21667,6 +22909,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteTaskRelation: {
@@ -21735,6 +22986,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -21926,6 +23186,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -22148,6 +23417,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   bulkTaskAction: {
@@ -22280,6 +23558,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -22456,6 +23743,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteTask: {
@@ -22524,6 +23820,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -22749,6 +24054,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   completeTask: {
@@ -22927,6 +24241,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   reopenTask: {
@@ -23098,6 +24421,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -23288,6 +24620,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createTaskComment: {
@@ -23408,6 +24749,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listTaxes: {
@@ -23519,6 +24869,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -23645,6 +25004,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getTax: {
@@ -23746,6 +25114,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -23893,6 +25270,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listTeams: {
@@ -24001,6 +25387,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -24123,6 +25518,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getTeam: {
@@ -24230,6 +25634,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteTeam: {
@@ -24298,6 +25711,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -24416,6 +25838,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -24562,6 +25993,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createTimeEntry: {
@@ -24689,6 +26129,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -24832,6 +26281,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getTimeEntry: {
@@ -24951,6 +26409,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteTimeEntry: {
@@ -25019,6 +26486,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -25172,6 +26648,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listTopics: {
@@ -25283,6 +26768,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -25407,6 +26901,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getTopic: {
@@ -25515,6 +27018,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteTopic: {
@@ -25583,6 +27095,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -25703,6 +27224,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -25849,7 +27379,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -25995,7 +27525,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26087,7 +27617,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26201,7 +27731,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26324,7 +27854,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26408,7 +27938,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26557,7 +28087,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26682,7 +28212,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26829,7 +28359,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26948,7 +28478,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -27051,6 +28581,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -27171,6 +28710,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getWorkflowRole: {
@@ -27277,6 +28825,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteWorkflowRole: {
@@ -27354,6 +28911,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -27477,6 +29043,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   mcp: {
@@ -27537,6 +29112,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -27689,6 +29273,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   uploadNoteAttachment: {
@@ -27834,6 +29427,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listAttachments: {
@@ -27963,6 +29565,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getAttachment: {
@@ -28080,6 +29691,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteAttachment: {
@@ -28148,6 +29768,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -28252,6 +29881,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -28385,6 +30023,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createNote: {
@@ -28509,6 +30156,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getNote: {
@@ -28621,6 +30277,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteNote: {
@@ -28689,6 +30354,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -28823,6 +30497,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listCustomFields: {
@@ -28943,6 +30626,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -29075,6 +30767,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getCustomField: {
@@ -29188,6 +30889,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteCustomField: {
@@ -29256,6 +30966,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -29400,6 +31119,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listFolderTemplates: {
@@ -29524,6 +31252,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -29678,6 +31415,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getFolderTemplate: {
@@ -29794,6 +31540,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -29920,6 +31675,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createFolder: {
@@ -30035,6 +31799,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getFolder: {
@@ -30135,6 +31908,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -30246,6 +32028,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getClientFolderTree: {
@@ -30337,6 +32128,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -30444,6 +32244,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -30570,6 +32379,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createDocument: {
@@ -30686,6 +32504,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getDocument: {
@@ -30793,6 +32620,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteDocument: {
@@ -30861,6 +32697,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -30978,6 +32823,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -31117,6 +32971,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createDigitization: {
@@ -31238,6 +33101,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -31369,6 +33241,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listSuppliers: {
@@ -31490,6 +33371,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -31630,6 +33520,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getSupplier: {
@@ -31746,6 +33645,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteSupplier: {
@@ -31814,6 +33722,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -31957,6 +33874,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listSupplierTypes: {
@@ -32072,6 +33998,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getSupplierType: {
@@ -32170,6 +34105,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -32284,6 +34228,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -32416,6 +34369,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createProductField: {
@@ -32537,6 +34499,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getProductField: {
@@ -32648,6 +34619,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteProductField: {
@@ -32725,6 +34705,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -32856,6 +34845,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -33006,6 +35004,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -33174,6 +35181,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getContentTemplate: {
@@ -33310,6 +35326,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteContentTemplate: {
@@ -33378,6 +35403,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -33529,6 +35563,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -33704,6 +35747,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteContentTemplateRow: {
@@ -33774,6 +35826,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -33893,6 +35954,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -34022,6 +36092,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -34166,6 +36245,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -34340,6 +36428,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getTaskAutomation: {
@@ -34472,6 +36569,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteTaskAutomation: {
@@ -34540,6 +36646,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -34718,6 +36833,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listDelegations: {
@@ -34844,6 +36968,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -34994,6 +37127,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getDelegation: {
@@ -35115,6 +37257,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteDelegation: {
@@ -35183,6 +37334,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -35336,6 +37496,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listWorkflowTemplates: {
@@ -35448,6 +37617,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -35572,6 +37750,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getWorkflowTemplate: {
@@ -35683,6 +37870,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteWorkflowTemplate: {
@@ -35751,6 +37947,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -35878,6 +38083,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listWorkflowTemplateTasks: {
@@ -35995,6 +38209,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -36143,6 +38366,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteWorkflowTemplateTask: {
@@ -36213,6 +38445,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -36347,6 +38588,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -36496,6 +38746,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   pushWorkflowTemplate: {
@@ -36628,6 +38887,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listProjectWorkflows: {
@@ -36740,6 +39008,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -36866,6 +39143,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getProjectWorkflow: {
@@ -36977,6 +39263,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteProjectWorkflow: {
@@ -37045,6 +39340,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -37174,6 +39478,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listProjectWorkflowTasks: {
@@ -37291,6 +39604,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -37439,6 +39761,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteProjectWorkflowTask: {
@@ -37509,6 +39840,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -37643,6 +39983,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -37792,6 +40141,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   pushProjectWorkflow: {
@@ -37924,6 +40282,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   setClientManager: {
@@ -38027,6 +40394,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getClientMemberRoles: {
@@ -38117,6 +40493,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -38225,6 +40610,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -38368,6 +40762,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   bulkClientMemberAction: {
@@ -38495,6 +40898,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listCompanyApps: {
@@ -38585,6 +40997,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -38694,6 +41115,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };

@@ -27,6 +27,12 @@ export interface Config {
   clientMailQuota: { mails: number; windowSeconds: number };
   /** Where attachment bytes live: an S3-compatible bucket when configured, else files under dataDir. */
   storage: { s3: S3Config | undefined };
+  /** Longest a statement of a request (or of background work) may run; 0 turns it off (decision 0046). */
+  statementTimeoutMs: number;
+  /** Longest a statement of a report (missed billing, KPI figures, time summary, BI) may run; 0 turns it off. */
+  reportStatementTimeoutMs: number;
+  /** A digitization's rules run in a worker thread that is stopped after this long (the job fails). */
+  digitizeTimeLimitMs: number;
 }
 
 export interface S3Config {
@@ -164,5 +170,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.SVC_MAIL_FROM || 'Service API <no-reply@localhost>',
     clientMailQuota: clientMailQuota(env),
     storage: { s3: s3Config(env) },
+    statementTimeoutMs: secondsFrom(env, 'SVC_STATEMENT_TIMEOUT', 15),
+    reportStatementTimeoutMs: secondsFrom(env, 'SVC_REPORT_STATEMENT_TIMEOUT', 120),
+    digitizeTimeLimitMs: secondsFrom(env, 'SVC_DIGITIZE_TIME_LIMIT', 10),
   };
 }

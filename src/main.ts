@@ -90,7 +90,10 @@ interface Running {
 async function start(): Promise<Running> {
   const config = loadConfig();
   const connection = await connectDatabase(config, log);
-  const database = openDatabase(connection.url);
+  const database = openDatabase(connection.url, {
+    statementTimeoutMs: config.statementTimeoutMs,
+    reportStatementTimeoutMs: config.reportStatementTimeoutMs,
+  });
   // ioredis is loaded only when REDIS_URL asks for it.
   const redis = config.redisUrl
     ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })

@@ -3212,6 +3212,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getActivity: {
@@ -3313,6 +3322,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3442,6 +3460,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3585,6 +3612,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getAgreement: {
@@ -3702,6 +3738,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteAgreement: {
@@ -3788,6 +3833,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3950,6 +4004,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listMemberAgreements: {
@@ -4082,6 +4145,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4237,6 +4309,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getMemberAgreement: {
@@ -4356,6 +4437,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteMemberAgreement: {
@@ -4444,6 +4534,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4608,6 +4707,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listBudgets: {
@@ -4730,6 +4838,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4868,6 +4985,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getBudget: {
@@ -4985,6 +5111,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteBudget: {
@@ -5062,6 +5197,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5222,6 +5366,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listMonitors: {
@@ -5344,6 +5497,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5479,6 +5641,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getMonitor: {
@@ -5592,6 +5763,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteMonitor: {
@@ -5678,6 +5858,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5843,6 +6032,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listClientMonitors: {
@@ -5975,6 +6173,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6120,6 +6327,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listFlextimeRows: {
@@ -6236,6 +6452,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6367,6 +6592,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getFlextimeBalance: {
@@ -6490,6 +6724,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getFlextimeRow: {
@@ -6601,6 +6844,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteFlextimeRow: {
@@ -6678,6 +6930,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6822,6 +7083,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listReclaims: {
@@ -6953,6 +7223,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getReclaim: {
@@ -7061,6 +7340,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -7208,6 +7496,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   undoReclaim: {
@@ -7334,6 +7631,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -7469,6 +7775,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -7625,6 +7940,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   syncReferenceData: {
@@ -7738,6 +8062,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -7863,6 +8196,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getTimeSummary: {
@@ -7977,6 +8319,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -8151,6 +8502,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   refreshBi: {
@@ -8251,6 +8611,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   billClient: {
@@ -8268,7 +8637,7 @@ export interface operations {
         'application/json': {
           /**
            * Format: date
-           * @description First day billed; sent with date_to. Default: each contract’s due period
+           * @description First day billed; sent with date_to, at most 366 days before it. Default: each contract’s due period
            */
           date_from?: string;
           /**
@@ -8611,6 +8980,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getMissedBilling: {
@@ -8618,9 +8996,9 @@ export interface operations {
       query?: {
         /** @description Only this client */
         client_id?: number;
-        /** @description Window start; default 1 January of the current year (company time zone) */
+        /** @description Window start; default 1 January of the year of date_to, else of the current year (company time zone) */
         date_from?: string;
-        /** @description Window end; default 31 December of the current year */
+        /** @description Window end; default 31 December of the year of date_from, else of the current year. At most 366 days */
         date_to?: string;
       };
       header?: never;
@@ -8743,6 +9121,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listApiKeys: {
@@ -8845,6 +9232,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -8961,6 +9357,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -9085,6 +9490,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   revokeApiKey: {
@@ -9153,6 +9567,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -9262,6 +9685,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getBillingSettings: {
@@ -9349,6 +9781,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -9468,6 +9909,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -9604,6 +10054,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -9748,6 +10207,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getCalendarEntry: {
@@ -9866,6 +10334,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteCalendarEntry: {
@@ -9943,6 +10420,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -10099,6 +10585,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listClientGroups: {
@@ -10208,6 +10703,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -10328,6 +10832,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getClientGroup: {
@@ -10434,6 +10947,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteClientGroup: {
@@ -10511,6 +11033,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -10627,6 +11158,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -10755,6 +11295,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createClientMember: {
@@ -10870,6 +11419,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getClientMember: {
@@ -10977,6 +11535,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteClientMember: {
@@ -11045,6 +11612,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -11172,6 +11748,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -11351,6 +11936,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -11551,6 +12145,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getClient: {
@@ -11714,6 +12317,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteClient: {
@@ -11782,6 +12394,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -11985,6 +12606,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listContacts: {
@@ -12108,6 +12738,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -12255,6 +12894,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getContact: {
@@ -12373,6 +13021,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteContact: {
@@ -12441,6 +13098,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -12584,6 +13250,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -12788,6 +13463,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -13049,6 +13733,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   previewContract: {
@@ -13208,6 +13901,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -13405,6 +14107,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteContract: {
@@ -13500,6 +14211,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -13762,6 +14482,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   applyContractTemplate: {
@@ -13892,6 +14621,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -14037,6 +14775,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -14228,6 +14975,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getContractRow: {
@@ -14368,6 +15124,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteContractRow: {
@@ -14456,6 +15221,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -14640,6 +15414,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createContractRowPrice: {
@@ -14790,6 +15573,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listEvents: {
@@ -14910,6 +15702,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getInvoiceDocument: {
@@ -14984,6 +15785,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -15100,6 +15910,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -15224,6 +16043,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -15420,6 +16248,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -15651,6 +16488,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getInvoice: {
@@ -15826,6 +16672,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -16059,6 +16914,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   markInvoicePaid: {
@@ -16268,6 +17132,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   markInvoiceUnpaid: {
@@ -16468,6 +17341,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   refreshInvoicePaymentStatus: {
@@ -16659,6 +17541,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listInvoiceRows: {
@@ -16785,6 +17676,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -16951,6 +17851,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getInvoiceRow: {
@@ -17077,6 +17986,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteInvoiceRow: {
@@ -17156,6 +18074,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -17324,6 +18251,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listInvoiceSellers: {
@@ -17440,6 +18376,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -17574,6 +18519,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getInvoiceSeller: {
@@ -17680,6 +18634,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -17827,6 +18790,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getJob: {
@@ -17936,6 +18908,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -18079,6 +19060,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -18234,6 +19224,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getMember: {
@@ -18358,6 +19357,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -18538,6 +19546,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listProducts: {
@@ -18702,6 +19719,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -18904,6 +19930,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getProduct: {
@@ -19063,6 +20098,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteProduct: {
@@ -19140,6 +20184,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -19355,6 +20408,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listProductPrices: {
@@ -19467,6 +20529,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -19606,6 +20677,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getProductPrice: {
@@ -19718,6 +20798,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteProductPrice: {
@@ -19797,6 +20886,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -19947,6 +21045,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listProjects: {
@@ -20070,6 +21177,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -20207,6 +21323,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getProject: {
@@ -20321,6 +21446,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteProject: {
@@ -20389,6 +21523,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -20541,6 +21684,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listProjectTypes: {
@@ -20656,6 +21808,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getProjectType: {
@@ -20761,6 +21922,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listRoles: {
@@ -20852,6 +22022,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -20966,6 +22145,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getRole: {
@@ -21069,6 +22257,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteRole: {
@@ -21137,6 +22334,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -21254,6 +22460,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   search: {
@@ -21350,6 +22565,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -21472,6 +22696,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createTaskRelation: {
@@ -21576,6 +22809,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -21688,6 +22930,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteTaskRelation: {
@@ -21756,6 +23007,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -21947,6 +23207,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -22169,6 +23438,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   bulkTaskAction: {
@@ -22301,6 +23579,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -22477,6 +23764,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteTask: {
@@ -22545,6 +23841,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -22770,6 +24075,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   completeTask: {
@@ -22948,6 +24262,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   reopenTask: {
@@ -23119,6 +24442,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -23309,6 +24641,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createTaskComment: {
@@ -23429,6 +24770,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listTaxes: {
@@ -23540,6 +24890,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -23666,6 +25025,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getTax: {
@@ -23767,6 +25135,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -23914,6 +25291,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listTeams: {
@@ -24022,6 +25408,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -24144,6 +25539,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getTeam: {
@@ -24251,6 +25655,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteTeam: {
@@ -24319,6 +25732,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -24437,6 +25859,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -24583,6 +26014,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createTimeEntry: {
@@ -24710,6 +26150,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -24853,6 +26302,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getTimeEntry: {
@@ -24972,6 +26430,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteTimeEntry: {
@@ -25040,6 +26507,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -25193,6 +26669,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listTopics: {
@@ -25304,6 +26789,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -25428,6 +26922,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getTopic: {
@@ -25536,6 +27039,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteTopic: {
@@ -25604,6 +27116,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -25724,6 +27245,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -25870,7 +27400,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26016,7 +27546,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26108,7 +27638,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26222,7 +27752,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26345,7 +27875,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26429,7 +27959,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26578,7 +28108,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26703,7 +28233,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26850,7 +28380,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26969,7 +28499,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -27072,6 +28602,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -27192,6 +28731,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getWorkflowRole: {
@@ -27298,6 +28846,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteWorkflowRole: {
@@ -27375,6 +28932,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -27498,6 +29064,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   mcp: {
@@ -27558,6 +29133,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -27710,6 +29294,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   uploadNoteAttachment: {
@@ -27855,6 +29448,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listAttachments: {
@@ -27984,6 +29586,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getAttachment: {
@@ -28101,6 +29712,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteAttachment: {
@@ -28169,6 +29789,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -28273,6 +29902,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -28406,6 +30044,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createNote: {
@@ -28530,6 +30177,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getNote: {
@@ -28642,6 +30298,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteNote: {
@@ -28710,6 +30375,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -28844,6 +30518,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listCustomFields: {
@@ -28964,6 +30647,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -29096,6 +30788,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getCustomField: {
@@ -29209,6 +30910,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteCustomField: {
@@ -29277,6 +30987,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -29421,6 +31140,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listFolderTemplates: {
@@ -29545,6 +31273,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -29699,6 +31436,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getFolderTemplate: {
@@ -29815,6 +31561,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -29941,6 +31696,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createFolder: {
@@ -30056,6 +31820,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getFolder: {
@@ -30156,6 +31929,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -30267,6 +32049,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getClientFolderTree: {
@@ -30358,6 +32149,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -30465,6 +32265,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -30591,6 +32400,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createDocument: {
@@ -30707,6 +32525,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getDocument: {
@@ -30814,6 +32641,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteDocument: {
@@ -30882,6 +32718,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -30999,6 +32844,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -31138,6 +32992,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createDigitization: {
@@ -31259,6 +33122,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -31390,6 +33262,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listSuppliers: {
@@ -31511,6 +33392,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -31651,6 +33541,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getSupplier: {
@@ -31767,6 +33666,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteSupplier: {
@@ -31835,6 +33743,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -31978,6 +33895,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listSupplierTypes: {
@@ -32093,6 +34019,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getSupplierType: {
@@ -32191,6 +34126,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -32305,6 +34249,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -32437,6 +34390,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createProductField: {
@@ -32558,6 +34520,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getProductField: {
@@ -32669,6 +34640,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteProductField: {
@@ -32746,6 +34726,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -32877,6 +34866,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -33027,6 +35025,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -33195,6 +35202,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getContentTemplate: {
@@ -33331,6 +35347,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteContentTemplate: {
@@ -33399,6 +35424,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -33550,6 +35584,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -33725,6 +35768,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteContentTemplateRow: {
@@ -33795,6 +35847,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -33914,6 +35975,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -34043,6 +36113,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -34187,6 +36266,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -34361,6 +36449,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getTaskAutomation: {
@@ -34493,6 +36590,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteTaskAutomation: {
@@ -34561,6 +36667,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -34739,6 +36854,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listDelegations: {
@@ -34865,6 +36989,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -35015,6 +37148,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getDelegation: {
@@ -35136,6 +37278,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteDelegation: {
@@ -35204,6 +37355,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -35357,6 +37517,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listWorkflowTemplates: {
@@ -35469,6 +37638,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -35593,6 +37771,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getWorkflowTemplate: {
@@ -35704,6 +37891,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteWorkflowTemplate: {
@@ -35772,6 +37968,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -35899,6 +38104,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listWorkflowTemplateTasks: {
@@ -36016,6 +38230,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -36164,6 +38387,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteWorkflowTemplateTask: {
@@ -36234,6 +38466,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -36368,6 +38609,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -36517,6 +38767,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   pushWorkflowTemplate: {
@@ -36649,6 +38908,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listProjectWorkflows: {
@@ -36761,6 +39029,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -36887,6 +39164,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getProjectWorkflow: {
@@ -36998,6 +39284,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteProjectWorkflow: {
@@ -37066,6 +39361,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -37195,6 +39499,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listProjectWorkflowTasks: {
@@ -37312,6 +39625,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -37460,6 +39782,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteProjectWorkflowTask: {
@@ -37530,6 +39861,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -37664,6 +40004,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -37813,6 +40162,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   pushProjectWorkflow: {
@@ -37945,6 +40303,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   setClientManager: {
@@ -38048,6 +40415,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getClientMemberRoles: {
@@ -38138,6 +40514,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -38246,6 +40631,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -38389,6 +40783,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   bulkClientMemberAction: {
@@ -38516,6 +40919,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listCompanyApps: {
@@ -38606,6 +41018,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -38715,6 +41136,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };

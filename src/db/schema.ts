@@ -896,6 +896,7 @@ export interface ReportSnapshotsTable {
   figures: ColumnType<Json, string, string>;
   computed_at: string;
   read_at: string;
+  read_computed_at: string | null;
 }
 
 export interface RolesTable {

@@ -103,6 +103,7 @@ export const ERRORS = {
   // 500, 503
   INTERNAL_ERROR: 500,
   WEBHOOKS_COMING_SOON: 503,
+  QUERY_TIMEOUT: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERRORS;

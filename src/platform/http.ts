@@ -104,6 +104,7 @@ const COMMON_ERRORS: readonly ErrorCode[] = [
   'PLAN_UPGRADE_REQUIRED',
   'RATE_LIMIT_EXCEEDED',
   'INTERNAL_ERROR',
+  'QUERY_TIMEOUT',
 ];
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';

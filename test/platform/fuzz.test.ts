@@ -215,3 +215,42 @@ test('hostile query strings and path parameters on every route: no 5xx', async (
   await inBatches(jobs);
   assert.deepEqual(problems, []);
 });
+
+test('the widest window on every route that takes date_from and date_to: never a 5xx, never slow, capped where it is work', async () => {
+  const WIDE = { date_from: '0001-01-01', date_to: '9999-12-31' };
+  // Where the window is the work (a fee period per month of every contract, a company-wide snapshot): refused.
+  const CAPPED = [
+    'GET /missed-billing',
+    'GET /reports/kpi-summary',
+    'GET /reports/time-summary',
+    'POST /reports/bi/refresh',
+    'POST /clients/:client_id/invoices',
+  ];
+  const problems: string[] = [];
+  const seen: string[] = [];
+  for (const route of routes) {
+    const operation = operationOf(route.method, route.url);
+    const query = new Set((operation?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name));
+    const schema = operation?.requestBody?.content?.['application/json']?.schema;
+    const inBody = 'date_from' in (schema?.properties ?? {}) && 'date_to' in (schema?.properties ?? {});
+    if (!(query.has('date_from') && query.has('date_to')) && !inBody) continue;
+    const label = `${route.method} ${route.url.slice(V3.length)}`;
+    seen.push(label);
+    const url = fill(route.url, made);
+    const started = performance.now();
+    const res = inBody
+      ? await send(route.method, url, JSON.stringify({ ...minimalBody(schema!), ...WIDE }))
+      : await send(route.method, `${url}?${new URLSearchParams(WIDE)}`, route.method === 'GET' ? undefined : '{}');
+    const ms = performance.now() - started;
+    check(problems, label, res);
+    if (ms > 3000) problems.push(`${label}: ${Math.round(ms)} ms for the widest window`);
+    if (CAPPED.includes(label) && res.body?.error?.details?.reason !== 'RANGE_TOO_LONG')
+      problems.push(`${label}: ${res.status} ${res.text.slice(0, 160)}, not RANGE_TOO_LONG`);
+  }
+  assert.deepEqual(
+    CAPPED.filter((label) => !seen.includes(label)),
+    [],
+    'every capped route was walked',
+  );
+  assert.deepEqual(problems, []);
+});

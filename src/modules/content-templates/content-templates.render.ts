@@ -31,13 +31,18 @@ export const PLACEHOLDERS: Record<TemplateType, readonly string[]> = {
 
 export type PlaceholderValues = Partial<Record<string, string | null | undefined>>;
 
-const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
+/**
+ * `{{ name }}`: the name is trimmed in code, not by `\s*` around a lazy run of the same characters (three adjacent
+ * quantifiers over spaces backtracked cubically: "{{" and 2,000 spaces took 5 s), and is at most 200 characters,
+ * so a scan does bounded work per "{{" (decision 0046). Anything longer is text, not a placeholder.
+ */
+const PLACEHOLDER = /\{\{([^{}]{0,200})\}\}/g;
 
 /** 400 VALIDATION_ERROR (reason UNKNOWN_PLACEHOLDER) naming the first placeholder the type does not offer. */
 export function assertPlaceholders(type: TemplateType, field: string, text: string): void {
   const allowed = PLACEHOLDERS[type];
   for (const match of text.matchAll(PLACEHOLDER)) {
-    const name = match[1]!;
+    const name = match[1]!.trim();
     if (!allowed.includes(name))
       throw domainValidation('UNKNOWN_PLACEHOLDER', `${field}: unknown placeholder {{${name}}} for ${type} templates`, {
         field,
@@ -108,7 +113,7 @@ export const escapeHtml = (value: string): string =>
     .replace(/'/g, '&#39;');
 
 function fill(text: string, values: PlaceholderValues, escape: (v: string) => string): string {
-  return text.replace(PLACEHOLDER, (_all, name: string) => escape(values[name] ?? ''));
+  return text.replace(PLACEHOLDER, (_all, name: string) => escape(values[name.trim()] ?? ''));
 }
 
 export interface RenderedMail {

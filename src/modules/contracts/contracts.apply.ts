@@ -5,6 +5,7 @@ import { orNotFound } from '../../platform/mutate.ts';
 import { liveIds } from '../../platform/references.ts';
 import { scoped } from '../../platform/tenant-table.ts';
 import { copyRows } from './contract-rows.repository.ts';
+import { assertApplySize } from './contracts.limits.ts';
 import * as repo from './contracts.repository.ts';
 import type { ApplyBodyType, ApplyOutcomeRecord, ApplyResultRecord } from './contracts.schemas.ts';
 import { mergeSettings } from './contracts.settings.ts';
@@ -48,6 +49,8 @@ export async function applyTemplate(
           )
         : unknownClient(clientId),
     );
+    const created = results.filter((r) => r.action === 'created').length;
+    await assertApplySize(tx, templateId, created, appendTargets(results));
     if (!dryRun) await carryOut(tx, template, results, live, start);
     return {
       template_id: templateId,
@@ -59,6 +62,10 @@ export async function applyTemplate(
     };
   });
 }
+
+/** The live contracts an append copies the template's rows onto. */
+const appendTargets = (results: readonly ApplyResultRecord[]) =>
+  results.flatMap((r) => (r.action === 'appended' ? r.contract_ids! : []));
 
 function unknownClient(clientId: number): ApplyResultRecord {
   return {
@@ -127,7 +134,7 @@ async function carryOut(
       start!,
       today,
     );
-  const appendTo = results.flatMap((r) => (r.action === 'appended' ? r.contract_ids! : []));
+  const appendTo = appendTargets(results);
   if (appendTo.length > 0) {
     await copyRows(ctx, template.id, appendTo);
     // Appending makes the contract the client's own: the package link is cleared.

@@ -7,7 +7,8 @@ import { contractKit } from './support.ts';
 const t = await createTestApp();
 const kit = contractKit(t);
 const company = t.tenant.companyId;
-const ANY = { 'if-match': '*' };
+/** The record's current version: these writes need a concrete If-Match (decision 0049), and each moves it on. */
+const current = async (path: string) => ({ 'if-match': (await t.request('GET', path)).headers.get('etag')! });
 
 /** Adds `n` plain rows to a contract in one statement (the caps are what is under test, not the row checks). */
 const addRows = (contractId: number, n: number) =>
@@ -36,9 +37,10 @@ function assertRefused(res: Response, reason: string): void {
 test('a contract holds at most 500 rows: the 501st is 400 TOO_MANY_ROWS naming the limit', async () => {
   const contract = await kit.contract({ client_id: await kit.client('Full'), name: 'Full' });
   await addRows(contract.id, 499);
-  const last = await t.request('POST', `/contracts/${contract.id}/rows`, { body: { net_price: 1 }, headers: ANY });
+  const self = `/contracts/${contract.id}`;
+  const last = await t.request('POST', `${self}/rows`, { body: { net_price: 1 }, headers: await current(self) });
   assert.equal(last.status, 201, last.text);
-  const over = await t.request('POST', `/contracts/${contract.id}/rows`, { body: { net_price: 1 }, headers: ANY });
+  const over = await t.request('POST', `${self}/rows`, { body: { net_price: 1 }, headers: await current(self) });
   assertRefused(over, 'TOO_MANY_ROWS');
   assert.equal(over.body.error.details.max_rows, 500);
   assert.deepEqual(over.body.error.details.contract_ids, [contract.id]);
@@ -60,9 +62,11 @@ test("a row's price list holds at most 50 prices: the 51st is 400 TOO_MANY_PRICE
   await sql`insert into contract_row_prices (company_id, contract_row_id, net_price, active_from)
     select ${company}, ${rowId}, g, date '2001-01-01' + g from generate_series(1, 49) g`.execute(t.db.db);
   const path = `/contracts/${contract.id}/rows/${rowId}/prices`;
-  const last = await t.request('POST', path, { body: { net_price: 7, active_from: '2030-01-01' }, headers: ANY });
+  const row = `/contracts/${contract.id}/rows/${rowId}`;
+  const body = (net_price: number, active_from: string) => ({ net_price, active_from });
+  const last = await t.request('POST', path, { body: body(7, '2030-01-01'), headers: await current(row) });
   assert.equal(last.status, 201, last.text);
-  const over = await t.request('POST', path, { body: { net_price: 8, active_from: '2031-01-01' }, headers: ANY });
+  const over = await t.request('POST', path, { body: body(8, '2031-01-01'), headers: await current(row) });
   assertRefused(over, 'TOO_MANY_PRICES');
   assert.equal(over.body.error.details.max_prices, 50);
   assert.match(over.body.error.message, /at most 50 prices/);

@@ -143,3 +143,56 @@ test("list walk: another company's lists and id filters never show this company'
   }
   assert.deepEqual(problems, []);
 });
+
+/** Conventions 3: the spec's cursor-mode lists, plus the change feed (a stable addition, decision 0050). */
+const CURSOR_LISTS = new Set(
+  [
+    '/clients',
+    '/tasks',
+    '/time-entries',
+    '/contacts',
+    '/invoices',
+    '/members',
+    '/products',
+    '/topics',
+    '/contracts',
+    '/client-groups',
+    '/invoice-sellers',
+    '/projects',
+    '/monitors',
+    '/clients/:client_id/monitors',
+    '/suppliers',
+    '/events',
+  ].map((path) => `${V3}${path}`),
+);
+
+test("cursor walk: only the spec's cursor-mode lists answer next_cursor; every other list refuses a cursor", async () => {
+  const document = (await t.request('GET', `${V3}/openapi.json`, { key: null, company: null })).body;
+  const toOpenApi = (url: string) => url.slice(V3.length).replace(/:(\w+)/g, '{$1}');
+  const lists = routes.filter((r) => {
+    const parameters: Array<{ in: string; name: string }> = document.paths[toOpenApi(r.url)]?.get?.parameters ?? [];
+    return r.method === 'GET' && parameters.some((p) => p.in === 'query' && p.name === 'cursor');
+  });
+  for (const path of CURSOR_LISTS)
+    assert.ok(
+      lists.some((r) => r.url === path),
+      `${path} is not a list route`,
+    );
+  const mine = await makeFixtures(t, t.tenant, new Set(lists.flatMap((r) => paramsOf(r.url))));
+  const problems: string[] = [];
+  for (const route of lists) {
+    const url = fill(route.url, mine);
+    const page = await t.request('GET', `${url}?limit=1`, { key: 'admin' });
+    if (page.status !== 200 || !page.body?.meta) continue; // needs a filter (e.g. ?task_id=): not a plain list
+    const cursorMode = CURSOR_LISTS.has(route.url);
+    if (cursorMode !== 'next_cursor' in page.body.meta)
+      problems.push(`${route.url}: next_cursor ${cursorMode ? 'missing' : 'present on an offset-only list'}`);
+    const refused = await t.request('GET', `${url}?cursor=${encodeURIComponent('eyJ9.x')}`, { key: 'admin' });
+    const reason = refused.body?.error?.details?.reason;
+    if (refused.status !== 400 || refused.body?.error?.code !== 'INVALID_CURSOR')
+      problems.push(`${route.url}: a cursor got ${refused.status} ${refused.body?.error?.code}`);
+    else if (!cursorMode && reason !== 'OFFSET_ONLY')
+      problems.push(`${route.url}: a cursor on an offset-only list was refused as ${reason ?? 'malformed'}`);
+  }
+  assert.deepEqual(problems, []);
+});

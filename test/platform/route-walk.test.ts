@@ -196,3 +196,36 @@ test("cursor walk: only the spec's cursor-mode lists answer next_cursor; every o
   }
   assert.deepEqual(problems, []);
 });
+
+/**
+ * Item 16 (decision 0050): every row of the spec written "GET/POST/PATCH/DELETE, write" (and the supplier types'
+ * "GET/PATCH, write") needs write on every method, reads included; endpoints.tsv reads them the same way.
+ */
+const WRITE_TIER_RESOURCES = [
+  '/projects',
+  '/suppliers',
+  '/supplier-types',
+  '/notes',
+  '/product-fields',
+  '/workflow-roles',
+  '/roles',
+  '/content-templates',
+  '/client-members',
+  '/task-automations',
+  '/delegations',
+];
+
+test('write-tier walk: the resources the spec lists as write need write for GET too', async () => {
+  const problems: string[] = [];
+  for (const resource of WRITE_TIER_RESOURCES) {
+    const own = routes.filter((r) => new RegExp(`^${V3}${resource}(/:\\w+)?$`).test(r.url));
+    const reads = own.filter((r) => r.method === 'GET');
+    if (reads.length !== 2) problems.push(`${resource}: expected a list and a single read, found ${reads.length} GETs`);
+    for (const route of own)
+      if (route.config.tier !== 'write') problems.push(`${route.method} ${route.url} declares ${route.config.tier}`);
+  }
+  assert.deepEqual(problems, []);
+  const read = await t.request('GET', '/suppliers', { key: 'read' });
+  assert.equal(read.status, 403);
+  assert.deepEqual(read.body.error.details, { required_scope: 'write' });
+});

@@ -3,7 +3,7 @@ import billingRoutes from './billing.routes.ts';
 
 /** The KPI report's billing gap; time entries' locked periods. */
 export { missedBillingTotals, type MissedTotals } from './missed-billing.service.ts';
-export { lockedEntries, lockedPeriods, lockedPeriodsQuery, type BillingLock } from './billing.locks.ts';
+export { entryLocks, lockedPeriods, lockedPeriodsQuery, type BillingLock } from './billing.locks.ts';
 
 // The engine writes invoices through the invoices module, which records invoice.created; nothing of its own fires.
 export default defineModule({

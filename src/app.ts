@@ -187,7 +187,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   if (keyCache) evictOnOwnAuthWrites(app, keyCache);
   await registerDocs(app);
 
-  await app.register(healthRoutes, { prefix: V3_PREFIX, db: db.db, redis: options.redis });
+  await app.register(healthRoutes, {
+    prefix: V3_PREFIX,
+    db: db.db,
+    redis: options.redis,
+    limits,
+    trustProxy: config.trustProxy,
+  });
   const registry = loadModules();
   await app.register(
     async (v3) => {

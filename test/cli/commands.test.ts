@@ -111,7 +111,7 @@ test('help documents the API commands and the exit codes', SLOW, async () => {
   const help = await svc(home, ['help']);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /company create/, 'the operator commands stay');
-  assert.match(help.stdout, /login --company <uuid> --key <key>/);
+  assert.match(help.stdout, /login --company <uuid> \[--url <base>\] \[--profile <name>\] < key/);
   assert.match(help.stdout, /Exit codes: 0 ok, 1 failed .+ 2 usage .+\n.+4 the API answered 4xx, 5 .+5xx, 6 network/);
   const group = await svc(home, ['clients', '--help'], env);
   assert.equal(group.code, 0);

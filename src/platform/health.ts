@@ -15,7 +15,7 @@ const CHECK_TIMEOUT_MS = 2000;
 export const PROBE_REUSE_MS = 1000;
 type Components = { database: 'up' | 'down'; cache: 'up' | 'down' };
 // Inline rather than a reference: the probe is registered on apps without the shared Error schema too.
-const { $id: _id, ...errorShape } = ErrorBody;
+const { $id: _id, ...errorShape } = ErrorBody as typeof ErrorBody & { $id?: string };
 const Component = Type.Union([Type.Literal('up'), Type.Literal('down')]);
 const healthBody = (description: string) =>
   Type.Object(

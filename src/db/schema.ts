@@ -124,6 +124,7 @@ export interface ActivitiesTable {
   path: string;
   request_id: string | null;
   occurred_at: Generated<string>;
+  financial: Generated<boolean>;
 }
 
 export interface AgreementsTable {

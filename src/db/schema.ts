@@ -603,6 +603,12 @@ export interface InvoiceSellersTable {
   updated_at: Generated<string>;
 }
 
+export interface InvoicedWorkTasksTable {
+  company_id: string;
+  client_id: number;
+  task_id: number;
+}
+
 export interface InvoicesTable {
   company_id: string;
   id: Generated<number>;
@@ -1225,6 +1231,7 @@ export interface DB {
   invoice_row_fees: InvoiceRowFeesTable;
   invoice_rows: InvoiceRowsTable;
   invoice_sellers: InvoiceSellersTable;
+  invoiced_work_tasks: InvoicedWorkTasksTable;
   invoices: InvoicesTable;
   jobs: JobsTable;
   legacy_tokens: LegacyTokensTable;

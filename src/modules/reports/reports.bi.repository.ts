@@ -11,16 +11,17 @@ import {
   SECS,
 } from './reports.sql.ts';
 import type { ReportWindow } from './reports.window.ts';
+import { workClient } from '../billing/index.ts';
 
 // tenant: deliberate SQL — every query below filters each table by company_id = ctx.companyId (see reports.sql.ts).
 
 export type GroupBy = 'person' | 'client' | 'project' | 'topic';
 export type Interval = 'month' | 'quarter' | 'year';
 
-/** What time is grouped by: a column of the entry or of its task. */
+/** What time is grouped by: a column of the entry or of its task; invoiced work stays with its invoice's client. */
 export const ENTRY_KEY: Record<GroupBy, RawBuilder<number | null>> = {
   person: sql`e.person_id`,
-  client: sql`t.client_id`,
+  client: workClient('e', 't'),
   project: sql`t.project_id`,
   topic: sql`t.topic_id`,
 };

@@ -9,7 +9,7 @@ export interface paths {
     };
     /**
      * Availability probe
-     * @description Checks each component with a real round trip; needs no credentials.
+     * @description Checks each component with a real round trip (one probe answers every request for a second); needs no credentials; counts against the per-address limit (429 RATE_LIMIT_EXCEEDED).
      */
     get: operations['getHealth'];
     put?: never;
@@ -1801,11 +1801,17 @@ export interface paths {
     get: operations['getTimeEntry'];
     put?: never;
     post?: never;
-    /** Delete a time entry (soft delete) */
+    /**
+     * Delete a time entry (soft delete)
+     * @description An entry billed on a finalized invoice, or lying in a period a finalized invoice has billed, is locked: deleting it or changing start, end, duration, billable, task_id or person_id gives 409 TIME_ENTRY_LOCKED, as does creating or moving an entry into such a period. The description stays editable.
+     */
     delete: operations['deleteTimeEntry'];
     options?: never;
     head?: never;
-    /** Update a time entry (send only the fields to change) */
+    /**
+     * Update a time entry (send only the fields to change)
+     * @description An entry billed on a finalized invoice, or lying in a period a finalized invoice has billed, is locked: deleting it or changing start, end, duration, billable, task_id or person_id gives 409 TIME_ENTRY_LOCKED, as does creating or moving an entry into such a period. The description stays editable.
+     */
     patch: operations['updateTimeEntry'];
     trace?: never;
   };
@@ -3071,6 +3077,26 @@ export interface operations {
           };
         };
       };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Stable machine-readable code, e.g. NOT_FOUND */
+              code: string;
+              /** @description Human-readable explanation */
+              message: string;
+              /** @description Extra facts about the error */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
       /** @description A component is down (status degraded) */
       503: {
         headers: {
@@ -3095,7 +3121,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, occurred_at */
         sort?: string;
@@ -3329,7 +3355,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: date_from, id, created_at, updated_at */
         sort?: string;
@@ -3959,7 +3985,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: date_from, id, created_at, updated_at */
         sort?: string;
@@ -4617,7 +4643,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, budget_net_sum, created_at, updated_at */
         sort?: string;
@@ -6129,7 +6155,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, date, person_id, duration, created_at, updated_at */
         sort?: string;
@@ -6376,7 +6402,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Only this person */
         person_id?: number;
@@ -6831,7 +6857,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, created_at, updated_at */
         sort?: string;
@@ -7485,7 +7511,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, invoice_date, updated_at */
         sort?: string;
@@ -8748,7 +8774,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at */
         sort?: string;
@@ -9480,7 +9506,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: date_from, date_until, id, created_at, updated_at */
         sort?: string;
@@ -10639,7 +10665,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, created_at, updated_at */
         sort?: string;
@@ -13901,7 +13927,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
       };
       header?: never;
@@ -14792,7 +14818,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Only these events; comma list of client.created, client.updated, client.deleted, contact.created, contact.updated, contact.deleted, invoice.created, invoice.updated, project.created, project.updated, project.deleted, task.created, task.updated, task.deleted, time_entry.created */
         event?: string;
@@ -16647,7 +16673,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id */
         sort?: string;
@@ -19343,7 +19369,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, active_from, created_at */
         sort?: string;
@@ -20529,7 +20555,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at */
         sort?: string;
@@ -20749,7 +20775,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
       };
       header?: never;
@@ -21345,7 +21371,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, created_at */
         sort?: string;
@@ -23417,7 +23443,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, rate, created_at, updated_at */
         sort?: string;
@@ -23902,7 +23928,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -24669,7 +24695,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description IDEMPOTENCY_CONFLICT, IDEMPOTENCY_KEY_REUSED, TIMER_ALREADY_RUNNING */
+      /** @description IDEMPOTENCY_CONFLICT, IDEMPOTENCY_KEY_REUSED, TIMER_ALREADY_RUNNING, TIME_ENTRY_LOCKED */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24805,7 +24831,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description IDEMPOTENCY_CONFLICT, IDEMPOTENCY_KEY_REUSED, TIMER_ALREADY_RUNNING */
+      /** @description IDEMPOTENCY_CONFLICT, IDEMPOTENCY_KEY_REUSED, TIMER_ALREADY_RUNNING, TIME_ENTRY_LOCKED */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25008,6 +25034,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description TIME_ENTRY_LOCKED */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
       /** @description RATE_LIMIT_EXCEEDED */
       429: {
         headers: {
@@ -25145,7 +25180,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description TIMER_ALREADY_RUNNING */
+      /** @description TIMER_ALREADY_RUNNING, TIME_ENTRY_LOCKED */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25719,7 +25754,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, created_at */
         sort?: string;
@@ -26700,7 +26735,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id */
         sort?: string;
@@ -26966,7 +27001,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
       };
       header?: never;
@@ -27843,7 +27878,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, file_name, size, created_at, updated_at */
         sort?: string;
@@ -28268,7 +28303,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, created_at, updated_at */
         sort?: string;
@@ -28832,7 +28867,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -29409,7 +29444,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -29810,7 +29845,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at */
         sort?: string;
@@ -30460,7 +30495,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -30994,7 +31029,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, created_at */
         sort?: string;
@@ -31966,7 +32001,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -32300,7 +32335,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, code, name, created_at, updated_at */
         sort?: string;
@@ -32872,7 +32907,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -34038,7 +34073,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -34727,7 +34762,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, date_from, created_at, updated_at */
         sort?: string;
@@ -35345,7 +35380,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -35887,7 +35922,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, title */
         sort?: string;
@@ -36637,7 +36672,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -37183,7 +37218,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, title */
         sort?: string;
@@ -38241,7 +38276,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, created_at, updated_at */
         sort?: string;
@@ -38504,7 +38539,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id */
         sort?: string;

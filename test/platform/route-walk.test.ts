@@ -179,6 +179,11 @@ test("cursor walk: only the spec's cursor-mode lists answer next_cursor; every o
       `${path} is not a list route`,
     );
   const mine = await makeFixtures(t, t.tenant, new Set(lists.flatMap((r) => paramsOf(r.url))));
+  for (const name of ['Cursor walk A', 'Cursor walk B'])
+    assert.equal((await t.request('POST', '/clients', { body: { name } })).status, 201);
+  // A genuine cursor (signed, of another list) is refused by an offset-only list all the same.
+  const issued: string = (await t.request('GET', '/clients?limit=1')).body.meta.next_cursor;
+  assert.ok(issued, 'the client list issues cursors');
   const problems: string[] = [];
   for (const route of lists) {
     const url = fill(route.url, mine);
@@ -187,7 +192,8 @@ test("cursor walk: only the spec's cursor-mode lists answer next_cursor; every o
     const cursorMode = CURSOR_LISTS.has(route.url);
     if (cursorMode !== 'next_cursor' in page.body.meta)
       problems.push(`${route.url}: next_cursor ${cursorMode ? 'missing' : 'present on an offset-only list'}`);
-    const refused = await t.request('GET', `${url}?cursor=${encodeURIComponent('eyJ9.x')}`, { key: 'admin' });
+    const cursor = encodeURIComponent(route.url === `${V3}/clients` ? 'eyJ9.x' : issued);
+    const refused = await t.request('GET', `${url}?cursor=${cursor}`, { key: 'admin' });
     const reason = refused.body?.error?.details?.reason;
     if (refused.status !== 400 || refused.body?.error?.code !== 'INVALID_CURSOR')
       problems.push(`${route.url}: a cursor got ${refused.status} ${refused.body?.error?.code}`);

@@ -12,7 +12,7 @@ import { KeyCache, listenForAuthChanges } from './platform/key-cache.ts';
 import type { KeyRow } from './platform/auth.ts';
 import { registerIdempotency } from './platform/idempotency.ts';
 import { ErrorBody, V3_PREFIX } from './platform/http.ts';
-import { WRITE_METHODS } from './platform/activities.ts';
+import { FinancialEntities, WRITE_METHODS } from './platform/activities.ts';
 import { registerRequestTransaction } from './platform/request-transaction.ts';
 import { RateLimits } from './platform/ratelimit.ts';
 import { setCursorSecret } from './platform/lists.ts';
@@ -92,6 +92,7 @@ function moduleScope(module: ServiceModule, registry: Registry) {
     scope.addHook('onRoute', (route) => {
       const config = (route.config ??= {}) as FastifyContextConfig;
       config.activity ??= module.entity;
+      for (const method of [route.method].flat()) scope.financialEntities.noteRoute(method, config);
       const writes = [route.method].flat().some((m) => WRITE_METHODS.has(m));
       if (writes && config.activity === undefined)
         throw new Error(`${route.url}: module ${module.name} declares no entity for the audit trail`);
@@ -153,6 +154,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const routeTable: RouteInfo[] = [];
   app.decorate('routeTable', routeTable);
   app.decorate('config', config);
+  app.decorate('financialEntities', new FinancialEntities());
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat())
       routeTable.push({ method, url: route.url, config: (route.config ?? {}) as FastifyContextConfig });
@@ -189,7 +191,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   if (keyCache) evictOnOwnAuthWrites(app, keyCache);
   await registerDocs(app);
 
-  await app.register(healthRoutes, { prefix: V3_PREFIX, db: db.db, redis: options.redis });
+  await app.register(healthRoutes, {
+    prefix: V3_PREFIX,
+    db: db.db,
+    redis: options.redis,
+    limits,
+    trustProxy: config.trustProxy,
+  });
   const registry = loadModules();
   await app.register(
     async (v3) => {

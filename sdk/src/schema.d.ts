@@ -9,7 +9,7 @@ export interface paths {
     };
     /**
      * Availability probe
-     * @description Checks each component with a real round trip; needs no credentials.
+     * @description Checks each component with a real round trip (one probe answers every request for a second); needs no credentials; counts against the per-address limit (429 RATE_LIMIT_EXCEEDED).
      */
     get: operations['getHealth'];
     put?: never;
@@ -1801,11 +1801,17 @@ export interface paths {
     get: operations['getTimeEntry'];
     put?: never;
     post?: never;
-    /** Delete a time entry (soft delete) */
+    /**
+     * Delete a time entry (soft delete)
+     * @description An entry billed on a finalized invoice, or lying in a period a finalized invoice has billed, is locked: deleting it or changing start, end, duration, billable, task_id or person_id gives 409 TIME_ENTRY_LOCKED, as does creating or moving an entry into such a period. The description stays editable.
+     */
     delete: operations['deleteTimeEntry'];
     options?: never;
     head?: never;
-    /** Update a time entry (send only the fields to change) */
+    /**
+     * Update a time entry (send only the fields to change)
+     * @description An entry billed on a finalized invoice, or lying in a period a finalized invoice has billed, is locked: deleting it or changing start, end, duration, billable, task_id or person_id gives 409 TIME_ENTRY_LOCKED, as does creating or moving an entry into such a period. The description stays editable.
+     */
     patch: operations['updateTimeEntry'];
     trace?: never;
   };
@@ -3071,6 +3077,26 @@ export interface operations {
           };
         };
       };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Stable machine-readable code, e.g. NOT_FOUND */
+              code: string;
+              /** @description Human-readable explanation */
+              message: string;
+              /** @description Extra facts about the error */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
       /** @description A component is down (status degraded) */
       503: {
         headers: {
@@ -3095,7 +3121,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, occurred_at */
         sort?: string;
@@ -3347,7 +3373,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: date_from, id, created_at, updated_at */
         sort?: string;
@@ -4022,7 +4048,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: date_from, id, created_at, updated_at */
         sort?: string;
@@ -4725,7 +4751,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, budget_net_sum, created_at, updated_at */
         sort?: string;
@@ -6345,7 +6371,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, date, person_id, duration, created_at, updated_at */
         sort?: string;
@@ -6610,7 +6636,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Only this person */
         person_id?: number;
@@ -7101,7 +7127,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, created_at, updated_at */
         sort?: string;
@@ -7800,7 +7826,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, invoice_date, updated_at */
         sort?: string;
@@ -9139,7 +9165,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at */
         sort?: string;
@@ -9934,7 +9960,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: date_from, date_until, id, created_at, updated_at */
         sort?: string;
@@ -11183,7 +11209,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, created_at, updated_at */
         sort?: string;
@@ -14646,7 +14672,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
       };
       header?: never;
@@ -15591,7 +15617,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Only these events; comma list of client.created, client.updated, client.deleted, contact.created, contact.updated, contact.deleted, invoice.created, invoice.updated, project.created, project.updated, project.deleted, task.created, task.updated, task.deleted, time_entry.created */
         event?: string;
@@ -17559,7 +17585,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id */
         sort?: string;
@@ -20426,7 +20452,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, active_from, created_at */
         sort?: string;
@@ -21702,7 +21728,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at */
         sort?: string;
@@ -21940,7 +21966,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
       };
       header?: never;
@@ -22590,7 +22616,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, created_at */
         sort?: string;
@@ -24788,7 +24814,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, rate, created_at, updated_at */
         sort?: string;
@@ -25309,7 +25335,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -26130,7 +26156,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description IDEMPOTENCY_CONFLICT, IDEMPOTENCY_KEY_REUSED, TIMER_ALREADY_RUNNING */
+      /** @description IDEMPOTENCY_CONFLICT, IDEMPOTENCY_KEY_REUSED, TIMER_ALREADY_RUNNING, TIME_ENTRY_LOCKED */
       409: {
         headers: {
           [name: string]: unknown;
@@ -26275,7 +26301,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description IDEMPOTENCY_CONFLICT, IDEMPOTENCY_KEY_REUSED, TIMER_ALREADY_RUNNING */
+      /** @description IDEMPOTENCY_CONFLICT, IDEMPOTENCY_KEY_REUSED, TIMER_ALREADY_RUNNING, TIME_ENTRY_LOCKED */
       409: {
         headers: {
           [name: string]: unknown;
@@ -26496,6 +26522,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description TIME_ENTRY_LOCKED */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
       /** @description RATE_LIMIT_EXCEEDED */
       429: {
         headers: {
@@ -26642,7 +26677,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description TIMER_ALREADY_RUNNING */
+      /** @description TIMER_ALREADY_RUNNING, TIME_ENTRY_LOCKED */
       409: {
         headers: {
           [name: string]: unknown;
@@ -27270,7 +27305,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, created_at */
         sort?: string;
@@ -28251,7 +28286,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id */
         sort?: string;
@@ -28517,7 +28552,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
       };
       header?: never;
@@ -29466,7 +29501,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, file_name, size, created_at, updated_at */
         sort?: string;
@@ -29927,7 +29962,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, created_at, updated_at */
         sort?: string;
@@ -30536,7 +30571,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -31158,7 +31193,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -31586,7 +31621,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at */
         sort?: string;
@@ -32290,7 +32325,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -32869,7 +32904,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, created_at */
         sort?: string;
@@ -33913,7 +33948,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -34274,7 +34309,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, code, name, created_at, updated_at */
         sort?: string;
@@ -34891,7 +34926,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -36138,7 +36173,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -36872,7 +36907,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, date_from, created_at, updated_at */
         sort?: string;
@@ -37535,7 +37570,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -38122,7 +38157,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, title */
         sort?: string;
@@ -38926,7 +38961,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -39517,7 +39552,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, title */
         sort?: string;
@@ -40656,7 +40691,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, created_at, updated_at */
         sort?: string;
@@ -40937,7 +40972,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id */
         sort?: string;

@@ -124,6 +124,7 @@ export interface ActivitiesTable {
   path: string;
   request_id: string | null;
   occurred_at: Generated<string>;
+  financial: Generated<boolean>;
 }
 
 export interface AgreementsTable {
@@ -606,6 +607,12 @@ export interface InvoiceSellersTable {
   logo_url: string | null;
   created_at: Generated<string>;
   updated_at: Generated<string>;
+}
+
+export interface InvoicedWorkTasksTable {
+  company_id: string;
+  client_id: number;
+  task_id: number;
 }
 
 export interface InvoicesTable {
@@ -1234,6 +1241,7 @@ export interface DB {
   invoice_row_fees: InvoiceRowFeesTable;
   invoice_rows: InvoiceRowsTable;
   invoice_sellers: InvoiceSellersTable;
+  invoiced_work_tasks: InvoicedWorkTasksTable;
   invoices: InvoicesTable;
   jobs: JobsTable;
   legacy_tokens: LegacyTokensTable;

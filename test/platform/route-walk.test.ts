@@ -202,3 +202,95 @@ test("list walk: another company's lists and id filters never show this company'
   }
   assert.deepEqual(problems, []);
 });
+
+/** Conventions 3: the spec's cursor-mode lists, plus the change feed (a stable addition, decision 0050). */
+const CURSOR_LISTS = new Set(
+  [
+    '/clients',
+    '/tasks',
+    '/time-entries',
+    '/contacts',
+    '/invoices',
+    '/members',
+    '/products',
+    '/topics',
+    '/contracts',
+    '/client-groups',
+    '/invoice-sellers',
+    '/projects',
+    '/monitors',
+    '/clients/:client_id/monitors',
+    '/suppliers',
+    '/events',
+  ].map((path) => `${V3}${path}`),
+);
+
+test("cursor walk: only the spec's cursor-mode lists answer next_cursor; every other list refuses a cursor", async () => {
+  const document = (await t.request('GET', `${V3}/openapi.json`, { key: null, company: null })).body;
+  const toOpenApi = (url: string) => url.slice(V3.length).replace(/:(\w+)/g, '{$1}');
+  const lists = routes.filter((r) => {
+    const parameters: Array<{ in: string; name: string }> = document.paths[toOpenApi(r.url)]?.get?.parameters ?? [];
+    return r.method === 'GET' && parameters.some((p) => p.in === 'query' && p.name === 'cursor');
+  });
+  for (const path of CURSOR_LISTS)
+    assert.ok(
+      lists.some((r) => r.url === path),
+      `${path} is not a list route`,
+    );
+  const mine = await makeFixtures(t, t.tenant, new Set(lists.flatMap((r) => paramsOf(r.url))));
+  for (const name of ['Cursor walk A', 'Cursor walk B'])
+    assert.equal((await t.request('POST', '/clients', { body: { name } })).status, 201);
+  // A genuine cursor (signed, of another list) is refused by an offset-only list all the same.
+  const issued: string = (await t.request('GET', '/clients?limit=1')).body.meta.next_cursor;
+  assert.ok(issued, 'the client list issues cursors');
+  const problems: string[] = [];
+  for (const route of lists) {
+    const url = fill(route.url, mine);
+    const page = await t.request('GET', `${url}?limit=1`, { key: 'admin' });
+    if (page.status !== 200 || !page.body?.meta) continue; // needs a filter (e.g. ?task_id=): not a plain list
+    const cursorMode = CURSOR_LISTS.has(route.url);
+    if (cursorMode !== 'next_cursor' in page.body.meta)
+      problems.push(`${route.url}: next_cursor ${cursorMode ? 'missing' : 'present on an offset-only list'}`);
+    const cursor = encodeURIComponent(route.url === `${V3}/clients` ? 'eyJ9.x' : issued);
+    const refused = await t.request('GET', `${url}?cursor=${cursor}`, { key: 'admin' });
+    const reason = refused.body?.error?.details?.reason;
+    if (refused.status !== 400 || refused.body?.error?.code !== 'INVALID_CURSOR')
+      problems.push(`${route.url}: a cursor got ${refused.status} ${refused.body?.error?.code}`);
+    else if (!cursorMode && reason !== 'OFFSET_ONLY')
+      problems.push(`${route.url}: a cursor on an offset-only list was refused as ${reason ?? 'malformed'}`);
+  }
+  assert.deepEqual(problems, []);
+});
+
+/**
+ * Item 16 (decision 0050): every row of the spec written "GET/POST/PATCH/DELETE, write" (and the supplier types'
+ * "GET/PATCH, write") needs write on every method, reads included; endpoints.tsv reads them the same way.
+ */
+const WRITE_TIER_RESOURCES = [
+  '/projects',
+  '/suppliers',
+  '/supplier-types',
+  '/notes',
+  '/product-fields',
+  '/workflow-roles',
+  '/roles',
+  '/content-templates',
+  '/client-members',
+  '/task-automations',
+  '/delegations',
+];
+
+test('write-tier walk: the resources the spec lists as write need write for GET too', async () => {
+  const problems: string[] = [];
+  for (const resource of WRITE_TIER_RESOURCES) {
+    const own = routes.filter((r) => new RegExp(`^${V3}${resource}(/:\\w+)?$`).test(r.url));
+    const reads = own.filter((r) => r.method === 'GET');
+    if (reads.length !== 2) problems.push(`${resource}: expected a list and a single read, found ${reads.length} GETs`);
+    for (const route of own)
+      if (route.config.tier !== 'write') problems.push(`${route.method} ${route.url} declares ${route.config.tier}`);
+  }
+  assert.deepEqual(problems, []);
+  const read = await t.request('GET', '/suppliers', { key: 'read' });
+  assert.equal(read.status, 403);
+  assert.deepEqual(read.body.error.details, { required_scope: 'write' });
+});

@@ -1,5 +1,6 @@
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
+import { hasTier } from '../../platform/scopes.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { ACTIVITY_LIST_OPTIONS, type ActivityRecord } from './activities.schemas.ts';
 
@@ -22,6 +23,12 @@ const COLUMNS = [
 export const activities = tenantTable('activities', { alias: 'a' });
 type Query = BaseQuery<'activities', 'a'>;
 
+/** Financial writes (platform/activities.ts) are hidden, as if absent, from keys without the financials tier. */
+function readable(ctx: Ctx): Query {
+  const query = activities.base(ctx);
+  return hasTier(ctx.key.scopes, 'financials') ? query : query.where('a.financial', '=', false);
+}
+
 const project = (query: Query) => query.select(COLUMNS);
 
 function applyFilters(query: Query, f: Record<string, unknown>) {
@@ -43,10 +50,10 @@ export function listActivities(ctx: Ctx, params: object) {
     options: OPTIONS,
     idColumn: 'a.id',
     project,
-    base: (filters) => applyFilters(activities.base(ctx), filters),
+    base: (filters) => applyFilters(readable(ctx), filters),
   });
 }
 
 export async function findActivity(ctx: Ctx, id: number) {
-  return project(activities.base(ctx).where('a.id', '=', id)).executeTakeFirst() as Promise<ActivityRecord | undefined>;
+  return project(readable(ctx).where('a.id', '=', id)).executeTakeFirst() as Promise<ActivityRecord | undefined>;
 }

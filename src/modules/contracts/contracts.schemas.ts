@@ -219,6 +219,7 @@ export type ApplyOutcomeRecord = Static<typeof ApplyOutcome>;
 export const CONTRACT_LIST_OPTIONS = {
   sortable: { id: 'k.id', name: 'k.name', created_at: 'k.created_at', updated_at: 'k.updated_at' },
   defaultSort: 'id',
+  cursor: true, // in the spec's cursor-mode list (Endpoints, conventions 3)
 };
 export const CONTRACT_FILTERS = ['status', 'type', 'client_id', 'q'] as const;
 export const ContractListQuery = listQuery(

@@ -67,6 +67,7 @@ export type InvoiceSellerUpdateBody = Static<typeof InvoiceSellerUpdate>;
 export const SELLER_LIST_OPTIONS = {
   sortable: { id: 's.id', name: 's.name', created_at: 's.created_at', updated_at: 's.updated_at' },
   defaultSort: 'id',
+  cursor: true, // in the spec's cursor-mode list (Endpoints, conventions 3)
 };
 export const SELLER_FILTERS = ['status', 'q'] as const;
 export const InvoiceSellerListQuery = listQuery(

@@ -173,6 +173,7 @@ export const INVOICE_LIST_OPTIONS = {
     updated_at: 'i.updated_at',
   },
   defaultSort: 'id',
+  cursor: true, // in the spec's cursor-mode list (Endpoints, conventions 3)
 };
 export const INVOICE_FILTERS = ['status', 'client_id', 'invoice_date_from', 'invoice_date_to'] as const;
 export const InvoiceListQuery = listQuery(

@@ -74,6 +74,7 @@ export type MonitorUpdateBody = Static<typeof MonitorUpdate>;
 export const MONITOR_LIST_OPTIONS: ListOptions = {
   sortable: { id: 'mo.id', created_at: 'mo.created_at', updated_at: 'mo.updated_at' },
   defaultSort: 'id',
+  cursor: true, // in the spec's cursor-mode list (Endpoints, conventions 3)
 };
 const commonFilters = {
   type: Type.Optional(EnumList(MONITOR_TYPES, 'Type filter')),

@@ -132,7 +132,7 @@ const NAMES: Record<BreakdownBy, bi.NamedTable> = { client: 'clients', person: '
 
 async function breakdownRows(ctx: Ctx, w: ReportWindow, metric: Metric, by: BreakdownBy) {
   if (metric === 'revenue') return bi.revenueBy(ctx, w, by);
-  if (metric === 'hours') return bi.hoursBy(ctx, w, bi.ENTRY_KEY[by === 'person' ? 'person' : 'client']);
+  if (metric === 'hours') return bi.hoursBy(ctx, w, bi.entryKey(ctx, by === 'person' ? 'person' : 'client'));
   return bi.costBy(ctx, w, (alias) => sql.ref(`${alias}.person_id`));
 }
 

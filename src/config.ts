@@ -25,6 +25,10 @@ export interface Config {
   mailFrom: string;
   /** Where attachment bytes live: an S3-compatible bucket when configured, else files under dataDir. */
   storage: { s3: S3Config | undefined };
+  /** Web sign-in sessions: idle and absolute time-outs, in milliseconds (docs/decisions/0051). */
+  sessions: { idleMs: number; absoluteMs: number };
+  /** SVC_PUBLIC_URL: where people open the web application (links in mails); see publicUrlOf. */
+  publicUrl: string | undefined;
 }
 
 export interface S3Config {
@@ -131,6 +135,29 @@ function s3Config(env: NodeJS.ProcessEnv): S3Config | undefined {
   };
 }
 
+/** A positive whole number of minutes or hours (the unit's length in ms), for the session time-outs. */
+function durationFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, unitMs: number): number {
+  const value = intFrom(env, name, fallback);
+  if (value < 1) throw new Error(`${name} must be at least 1, got "${env[name]}"`);
+  return value * unitMs;
+}
+
+function publicUrlFrom(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`SVC_PUBLIC_URL must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`SVC_PUBLIC_URL must be an absolute http(s) URL, got "${raw}"`);
+  return url.href.replace(/\/+$/, '');
+}
+
+/** The web application's public address: SVC_PUBLIC_URL, else this machine's port on loopback. */
+export const publicUrlOf = (config: Config): string => config.publicUrl ?? `http://127.0.0.1:${config.port}`;
+
 /** Reads the whole configuration once, at start-up; nothing else reads process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
@@ -155,5 +182,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.SVC_MAIL_FROM || 'Service API <no-reply@localhost>',
     storage: { s3: s3Config(env) },
+    sessions: {
+      idleMs: durationFrom(env, 'SVC_SESSION_IDLE_MINUTES', 30, 60_000),
+      absoluteMs: durationFrom(env, 'SVC_SESSION_ABSOLUTE_HOURS', 12, 3_600_000),
+    },
+    publicUrl: publicUrlFrom(env.SVC_PUBLIC_URL),
   };
 }

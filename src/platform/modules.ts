@@ -11,6 +11,8 @@ export interface ClaimedJob {
   type: string;
   params: unknown;
   api_key_id: number | null;
+  /** The member a job started from a web session acts for (api_key_id is then null). */
+  session_person_id: number | null;
   processed_count: number;
   failed_count: number | null;
   target_ids: number[] | null;

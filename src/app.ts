@@ -2,7 +2,7 @@ import Fastify, { LogController, type FastifyContextConfig, type FastifyInstance
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { Database } from './db/database.ts';
+import type { Database, Db } from './db/database.ts';
 import type { Config } from './config.ts';
 import { registerSerializerCache, registerValidators } from './platform/validation.ts';
 import { registerErrorHandling } from './platform/error-handler.ts';
@@ -88,7 +88,7 @@ declare module 'fastify' {
 }
 
 /** A module's routes in a scope of their own, where each route's audit entity defaults to the module's. */
-function moduleScope(module: ServiceModule, registry: Registry) {
+function moduleScope(module: ServiceModule, registry: Registry, db: Db) {
   return async (scope: FastifyInstance) => {
     scope.addHook('onRoute', (route) => {
       const config = (route.config ??= {}) as FastifyContextConfig;
@@ -97,7 +97,7 @@ function moduleScope(module: ServiceModule, registry: Registry) {
       if (writes && config.activity === undefined)
         throw new Error(`${route.url}: module ${module.name} declares no entity for the audit trail`);
     });
-    if (module.routes) await scope.register(module.routes, { registry });
+    if (module.routes) await scope.register(module.routes, { registry, db });
   };
 }
 
@@ -205,7 +205,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const registry = loadModules();
   await app.register(
     async (v3) => {
-      for (const module of registry.modules) await v3.register(moduleScope(module, registry));
+      for (const module of registry.modules) await v3.register(moduleScope(module, registry, db.db));
     },
     { prefix: V3_PREFIX },
   );

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Response, TestApp, TenantFixture } from '../helpers.ts';
 import { linkAccount, setAccountPassword } from '../../src/modules/sessions/index.ts';
+import { addMember } from '../../src/modules/companies/index.ts';
 
 /** A browser's session in the tests: the cookie it sends, and the CSRF token its writes carry. */
 export interface Session {
@@ -55,13 +56,29 @@ export async function signIn(
   return { cookie: cookieFrom(res), csrf: res.body.data.csrf_token, id: res.body.data.session_id, body: res.body };
 }
 
-/** An account for the member and a signed-in session of it (the tenant's owner by default). */
+/** A new member of the tenant's company (a member row has one account: tests that need several make several). */
+export async function newMember(t: TestApp, role: 'owner' | 'admin' | 'member', tenant = t.tenant): Promise<number> {
+  const member = await addMember(t.db.db, tenant.companyId, {
+    name: `Web ${role}`,
+    surname: String(++counter),
+    email: uniqueEmail('member'),
+    role,
+    status: 'active',
+  });
+  return member.person_id;
+}
+
+/**
+ * An account for a member and a signed-in session of it: the member of `personId`, else a new member of `role`
+ * (owner by default).
+ */
 export async function sessionFor(
   t: TestApp,
-  options: { tenant?: TenantFixture; personId?: number } = {},
-): Promise<Session & { email: string; password: string; accountId: number }> {
-  const account = await makeAccount(t, options);
-  return { ...account, ...(await signIn(t, account.email, account.password)) };
+  options: { tenant?: TenantFixture; personId?: number; role?: 'owner' | 'admin' | 'member' } = {},
+): Promise<Session & { email: string; password: string; accountId: number; personId: number }> {
+  const personId = options.personId ?? (await newMember(t, options.role ?? 'owner', options.tenant));
+  const account = await makeAccount(t, { ...options, personId });
+  return { ...account, personId, ...(await signIn(t, account.email, account.password)) };
 }
 
 /** Request options that authenticate with the session instead of a key (writes carry the CSRF token). */

@@ -6,7 +6,7 @@ import { as, sessionFor, signIn } from '../../support/sessions.ts';
 
 // A session as the credential of API v3: it acts as its member, in the company of X-Service-Company.
 const t = await createTestApp();
-const owner = await sessionFor(t);
+const owner = await sessionFor(t, { personId: t.tenant.ownerPersonId });
 const member = await sessionFor(t, { personId: t.tenant.memberPersonId });
 
 async function client(name: string, defaultPerson: number | null) {
@@ -214,7 +214,7 @@ test('rate limits count per member for sessions: two sessions of one member shar
   assert.equal(over.body.error.code, 'RATE_LIMIT_EXCEEDED');
   assert.match(over.body.error.message, /for this member/);
   assert.ok(Number(over.headers.get('retry-after')) >= 1);
-  const owners = await sessionFor(limited);
+  const owners = await sessionFor(limited, { personId: limited.tenant.ownerPersonId });
   assert.equal((await limited.request('GET', '/clients', as(owners))).status, 200, 'another member counts apart');
   assert.equal((await limited.request('GET', '/clients', { key: 'personal' })).status, 200, 'and so does a key');
 });

@@ -82,7 +82,7 @@ export async function sessionFor(
 }
 
 /** Request options that authenticate with the session instead of a key (writes carry the CSRF token). */
-export const as = (session: Session, extra: Record<string, string> = {}) => ({
+export const as = (session: Pick<Session, 'cookie' | 'csrf'>, extra: Record<string, string> = {}) => ({
   key: null,
   headers: { cookie: session.cookie, 'x-csrf-token': session.csrf, ...extra },
 });

@@ -1509,6 +1509,120 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/auth/sessions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The account's live sessions (up to 20), the current one marked */
+    get: operations['listSessions'];
+    put?: never;
+    /**
+     * Sign in with e-mail and password: sets the session cookie
+     * @description A new session (and token) at every sign-in. A wrong address, a wrong password and an account without an active member answer alike. Failed attempts are limited per account (5 in 15 minutes) and per address (20).
+     */
+    post: operations['signIn'];
+    /** Sign out everywhere: ends every session of the account, this one included */
+    delete: operations['signOutEverywhere'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/session': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The signed-in session: account, companies, CSRF token and time-outs */
+    get: operations['getSession'];
+    put?: never;
+    post?: never;
+    /** Sign out: ends this session and clears its cookie */
+    delete: operations['signOut'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/sessions/{session_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** End one of the account's own sessions (another browser) */
+    delete: operations['endSession'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/password': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Change the password: every session of the account ends, this browser gets a new one
+     * @description current_password must be right (400 VALIDATION_ERROR naming it; wrong ones count against the account like failed sign-ins); new_password has 10-200 characters and is not the e-mail address.
+     */
+    put: operations['changePassword'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/password-resets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mail a password-reset link (always 202: never tells whether the address has an account)
+     * @description The link (valid 30 minutes, once) is <public URL>/reset-password#token=...; a new request voids older links. Limited per e-mail address (3 in 15 minutes) and per client address (10).
+     */
+    post: operations['requestPasswordReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/password-resets/complete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Set a new password with a reset link's token: ends every session, signs this browser in */
+    post: operations['completePasswordReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/task-relations': {
     parameters: {
       query?: never;
@@ -3136,6 +3250,8 @@ export interface operations {
               fields: string[];
               api_key_id: number | null;
               person_id: number | null;
+              /** @description api: an API key wrote; web: a member signed in to the web application (a session) */
+              source: 'api' | 'web';
               method: string;
               path: string;
               request_id: string | null;
@@ -3245,6 +3361,8 @@ export interface operations {
               fields: string[];
               api_key_id: number | null;
               person_id: number | null;
+              /** @description api: an API key wrote; web: a member signed in to the web application (a session) */
+              source: 'api' | 'web';
               method: string;
               path: string;
               request_id: string | null;
@@ -3549,7 +3667,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3741,7 +3859,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3896,7 +4014,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4192,7 +4310,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4397,7 +4515,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4554,7 +4672,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4832,7 +4950,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5024,7 +5142,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5168,7 +5286,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5443,7 +5561,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5631,7 +5749,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5780,7 +5898,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6075,7 +6193,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6331,7 +6449,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6640,7 +6758,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6777,7 +6895,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7154,7 +7272,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7287,7 +7405,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7431,7 +7549,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7709,7 +7827,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8224,7 +8342,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8562,7 +8680,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8937,7 +9055,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PERSONAL_KEY_CANNOT_MANAGE_KEYS, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PERSONAL_KEY_CANNOT_MANAGE_KEYS, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9036,7 +9154,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PERSONAL_KEY_CANNOT_MANAGE_KEYS, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PERSONAL_KEY_CANNOT_MANAGE_KEYS, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9120,7 +9238,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PERSONAL_KEY_CANNOT_MANAGE_KEYS, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PERSONAL_KEY_CANNOT_MANAGE_KEYS, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9183,6 +9301,8 @@ export interface operations {
                 /** @description IANA time zone; offset-less time-entry datetimes are read in it */
                 timezone: string;
               };
+              /** @description api_key: the request carried X-API-Key; session: a member signed in to the web application */
+              credential: 'api_key' | 'session';
               key: {
                 id: number;
                 name: string;
@@ -9191,7 +9311,7 @@ export interface operations {
                 /** @description Granted scopes, including the tiers they imply (admin ⊃ write ⊃ read) */
                 scopes: string[];
                 key_prefix: string;
-              };
+              } | null;
               person: {
                 person_id: number;
                 member_id: number | null;
@@ -9435,7 +9555,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9708,7 +9828,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9901,7 +10021,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10050,7 +10170,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10288,7 +10408,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10469,7 +10589,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10594,7 +10714,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10830,7 +10950,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11012,7 +11132,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11130,7 +11250,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11511,7 +11631,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11749,7 +11869,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11945,7 +12065,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12215,7 +12335,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12408,7 +12528,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12551,7 +12671,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13000,7 +13120,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13184,7 +13304,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13440,7 +13560,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13695,7 +13815,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13847,7 +13967,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14158,7 +14278,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14402,7 +14522,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14579,7 +14699,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14720,7 +14840,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15055,7 +15175,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15161,7 +15281,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15604,7 +15724,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15981,7 +16101,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16188,7 +16308,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16395,7 +16515,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16593,7 +16713,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16885,7 +17005,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17097,7 +17217,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17258,7 +17378,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17517,7 +17637,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17761,7 +17881,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18177,7 +18297,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18463,7 +18583,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, MANAGEMENT_UI_ONLY, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, MANAGEMENT_UI_ONLY, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18847,7 +18967,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19081,7 +19201,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19289,7 +19409,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19540,7 +19660,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19738,7 +19858,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19872,7 +19992,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20150,7 +20270,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20339,7 +20459,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20475,7 +20595,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20909,7 +21029,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21087,7 +21207,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21197,7 +21317,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21311,6 +21431,839 @@ export interface operations {
       };
       /** @description INVALID_FILTER_VALUE */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  listSessions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              /**
+               * Format: date-time
+               * @description When it was signed in
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description Its last request (to the minute)
+               */
+              last_seen_at: string;
+              /**
+               * Format: date-time
+               * @description When it ends without activity
+               */
+              idle_expires_at: string;
+              /**
+               * Format: date-time
+               * @description When it ends whatever happens
+               */
+              absolute_expires_at: string;
+              user_agent: string | null;
+              ip: string | null;
+              /** @description The session of this request */
+              current: boolean;
+            }[];
+          };
+        };
+      };
+      /** @description MISSING_AUTH, UNAUTHORIZED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description HTTPS_REQUIRED */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  signIn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The e-mail address the account signs in with */
+          email: string;
+          /** @description The password */
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** SessionView */
+            data: {
+              /** @description This session (current: true in GET /auth/sessions) */
+              session_id: number;
+              account: {
+                id: number;
+                email: string;
+              };
+              /** @description Where the account has an active member (up to 100) */
+              companies: {
+                /** @description Company UUID: the X-Service-Company of requests made for it */
+                id: string;
+                name: string;
+                /** @description IANA time zone of the company */
+                timezone: string;
+                /** @description The signed-in member in this company */
+                member_id: number;
+                /** @description Its person (assignees, time entries, visibility) */
+                person_id: number;
+                role: 'member' | 'admin' | 'owner';
+                /**
+                 * @description Only companies where the member is active are listed
+                 * @enum {string}
+                 */
+                status: 'active';
+                locale_code: string | null;
+                person: {
+                  name: string;
+                  surname: string | null;
+                };
+              }[];
+              /** @description Send as X-CSRF-Token on every write made with this session */
+              csrf_token: string;
+              /**
+               * Format: date-time
+               * @description When the session ends without activity (moved on by requests, to the minute)
+               */
+              idle_expires_at: string;
+              /**
+               * Format: date-time
+               * @description When the session ends whatever happens
+               */
+              absolute_expires_at: string;
+            };
+            warnings?: {
+              code: string;
+              message: string;
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description Position in a bulk request */
+              index?: number;
+            }[];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INVALID_CREDENTIALS */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  signOutEverywhere: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No Content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description MISSING_AUTH, UNAUTHORIZED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  getSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** SessionView */
+            data: {
+              /** @description This session (current: true in GET /auth/sessions) */
+              session_id: number;
+              account: {
+                id: number;
+                email: string;
+              };
+              /** @description Where the account has an active member (up to 100) */
+              companies: {
+                /** @description Company UUID: the X-Service-Company of requests made for it */
+                id: string;
+                name: string;
+                /** @description IANA time zone of the company */
+                timezone: string;
+                /** @description The signed-in member in this company */
+                member_id: number;
+                /** @description Its person (assignees, time entries, visibility) */
+                person_id: number;
+                role: 'member' | 'admin' | 'owner';
+                /**
+                 * @description Only companies where the member is active are listed
+                 * @enum {string}
+                 */
+                status: 'active';
+                locale_code: string | null;
+                person: {
+                  name: string;
+                  surname: string | null;
+                };
+              }[];
+              /** @description Send as X-CSRF-Token on every write made with this session */
+              csrf_token: string;
+              /**
+               * Format: date-time
+               * @description When the session ends without activity (moved on by requests, to the minute)
+               */
+              idle_expires_at: string;
+              /**
+               * Format: date-time
+               * @description When the session ends whatever happens
+               */
+              absolute_expires_at: string;
+            };
+            warnings?: {
+              code: string;
+              message: string;
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description Position in a bulk request */
+              index?: number;
+            }[];
+          };
+        };
+      };
+      /** @description MISSING_AUTH, UNAUTHORIZED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description HTTPS_REQUIRED */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  signOut: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No Content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description MISSING_AUTH, UNAUTHORIZED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  endSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Record id */
+        session_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No Content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description MISSING_AUTH, UNAUTHORIZED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  changePassword: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The password the account has now */
+          current_password: string;
+          /** @description The new password: 10-200 characters, not the e-mail address */
+          new_password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** SessionView */
+            data: {
+              /** @description This session (current: true in GET /auth/sessions) */
+              session_id: number;
+              account: {
+                id: number;
+                email: string;
+              };
+              /** @description Where the account has an active member (up to 100) */
+              companies: {
+                /** @description Company UUID: the X-Service-Company of requests made for it */
+                id: string;
+                name: string;
+                /** @description IANA time zone of the company */
+                timezone: string;
+                /** @description The signed-in member in this company */
+                member_id: number;
+                /** @description Its person (assignees, time entries, visibility) */
+                person_id: number;
+                role: 'member' | 'admin' | 'owner';
+                /**
+                 * @description Only companies where the member is active are listed
+                 * @enum {string}
+                 */
+                status: 'active';
+                locale_code: string | null;
+                person: {
+                  name: string;
+                  surname: string | null;
+                };
+              }[];
+              /** @description Send as X-CSRF-Token on every write made with this session */
+              csrf_token: string;
+              /**
+               * Format: date-time
+               * @description When the session ends without activity (moved on by requests, to the minute)
+               */
+              idle_expires_at: string;
+              /**
+               * Format: date-time
+               * @description When the session ends whatever happens
+               */
+              absolute_expires_at: string;
+            };
+            warnings?: {
+              code: string;
+              message: string;
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description Position in a bulk request */
+              index?: number;
+            }[];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description MISSING_AUTH, UNAUTHORIZED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  requestPasswordReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The e-mail address the account signs in with */
+          email: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** PasswordResetAccepted */
+            data: {
+              /**
+               * @description Always; a mail goes out only when the address has an account
+               * @enum {string}
+               */
+              status: 'accepted';
+            };
+            warnings?: {
+              code: string;
+              message: string;
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description Position in a bulk request */
+              index?: number;
+            }[];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  completePasswordReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The token of the reset link (after #token=) */
+          token: string;
+          /** @description The new password: 10-200 characters, not the e-mail address */
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** SessionView */
+            data: {
+              /** @description This session (current: true in GET /auth/sessions) */
+              session_id: number;
+              account: {
+                id: number;
+                email: string;
+              };
+              /** @description Where the account has an active member (up to 100) */
+              companies: {
+                /** @description Company UUID: the X-Service-Company of requests made for it */
+                id: string;
+                name: string;
+                /** @description IANA time zone of the company */
+                timezone: string;
+                /** @description The signed-in member in this company */
+                member_id: number;
+                /** @description Its person (assignees, time entries, visibility) */
+                person_id: number;
+                role: 'member' | 'admin' | 'owner';
+                /**
+                 * @description Only companies where the member is active are listed
+                 * @enum {string}
+                 */
+                status: 'active';
+                locale_code: string | null;
+                person: {
+                  name: string;
+                  surname: string | null;
+                };
+              }[];
+              /** @description Send as X-CSRF-Token on every write made with this session */
+              csrf_token: string;
+              /**
+               * Format: date-time
+               * @description When the session ends without activity (moved on by requests, to the minute)
+               */
+              idle_expires_at: string;
+              /**
+               * Format: date-time
+               * @description When the session ends whatever happens
+               */
+              absolute_expires_at: string;
+            };
+            warnings?: {
+              code: string;
+              message: string;
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description Position in a bulk request */
+              index?: number;
+            }[];
+          };
+        };
+      };
+      /** @description INVALID_TOKEN, VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -21526,7 +22479,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21706,7 +22659,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -22112,7 +23065,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -22251,7 +23204,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -22495,7 +23448,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -22713,7 +23666,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -22882,7 +23835,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -23060,7 +24013,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -23252,7 +24205,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -23363,7 +24316,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -23609,7 +24562,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -23839,7 +24792,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -24087,7 +25040,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -24269,7 +25222,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -24387,7 +25340,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -24660,7 +25613,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -24796,7 +25749,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -24990,7 +25943,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -25127,7 +26080,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -25371,7 +26324,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -25554,7 +26507,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -25674,7 +26627,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -25959,7 +26912,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26372,7 +27325,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26521,7 +27474,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26646,7 +27599,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26903,7 +27856,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27135,7 +28088,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27316,7 +28269,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27441,7 +28394,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27517,7 +28470,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27635,7 +28588,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27780,7 +28733,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28119,7 +29072,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28473,7 +29426,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28660,7 +29613,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28787,7 +29740,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29039,7 +29992,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29227,7 +30180,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description CUSTOM_FIELD_NOT_DELETABLE, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, CUSTOM_FIELD_NOT_DELETABLE, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29355,7 +30308,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description CUSTOM_FIELD_READ_ONLY, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, CUSTOM_FIELD_READ_ONLY, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29642,7 +30595,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29999,7 +30952,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30210,7 +31163,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30406,7 +31359,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30650,7 +31603,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30832,7 +31785,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30949,7 +31902,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31209,7 +32162,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31594,7 +32547,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31785,7 +32738,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31921,7 +32874,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32255,7 +33208,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32501,7 +33454,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32687,7 +33640,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, PRODUCT_FIELD_READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, PRODUCT_FIELD_READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32818,7 +33771,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, PRODUCT_FIELD_READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, PRODUCT_FIELD_READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33138,7 +34091,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33349,7 +34302,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33500,7 +34453,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33659,7 +34612,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33745,7 +34698,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33864,7 +34817,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33984,7 +34937,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -34304,7 +35257,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -34511,7 +35464,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -34682,7 +35635,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -34958,7 +35911,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -35154,7 +36107,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -35300,7 +36253,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -35536,7 +36489,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -35722,7 +36675,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -35842,7 +36795,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -36098,7 +37051,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -36184,7 +37137,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -36318,7 +37271,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -36451,7 +37404,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -36583,7 +37536,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -36830,7 +37783,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37016,7 +37969,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37138,7 +38091,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37394,7 +38347,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37480,7 +38433,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37614,7 +38567,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37747,7 +38700,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37879,7 +38832,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37991,7 +38944,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38196,7 +39149,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38459,7 +39412,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38656,7 +39609,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;

@@ -59,8 +59,7 @@ type Claimed =
  * Whose keys these are: the API key's, or for a web session its member's, so a retry from a reloaded page, even
  * after signing in again, still replays. The same text as the table's generated `credential` column.
  */
-const credentialOf = (ctx: Ctx) =>
-  ctx.key.kind === 'session' ? `member:${ctx.key.personId}` : `key:${ctx.key.id}`;
+const credentialOf = (ctx: Ctx) => (ctx.key.kind === 'session' ? `member:${ctx.key.personId}` : `key:${ctx.key.id}`);
 
 async function claim(db: Db, request: FastifyRequest, key: string, hash: string, retries = 3): Promise<Claimed> {
   const { companyId, key: credential } = request.ctx;

@@ -145,11 +145,7 @@ export async function liveSession(
  * X-Service-Company, and acts as that member (owners and administrators with the admin tier); a write must
  * also pass the CSRF check.
  */
-export async function authenticateSession(
-  deps: SessionDeps,
-  request: FastifyRequest,
-  companyId: string,
-): Promise<Ctx> {
+export async function authenticateSession(deps: SessionDeps, request: FastifyRequest, companyId: string): Promise<Ctx> {
   const { row, token } = await liveSession(deps, request, companyId);
   if (!row.company || row.person_id === null || row.member_status !== 'active')
     throw new AppError('UNAUTHORIZED', 'The signed-in account has no active member in this company');

@@ -228,11 +228,7 @@ async function sessionJobActor(db: Executor, companyId: string, personId: number
   const row = await db
     .selectFrom('members as m')
     .innerJoin('companies as c', 'c.id', 'm.company_id')
-    .select([
-      'm.status',
-      sql<'member' | 'admin' | 'owner'>`m.role`.as('role'),
-      companyJson().as('company'),
-    ])
+    .select(['m.status', sql<'member' | 'admin' | 'owner'>`m.role`.as('role'), companyJson().as('company')])
     .where('m.company_id', '=', companyId)
     .where('m.person_id', '=', personId)
     .executeTakeFirst();

@@ -409,10 +409,6 @@ export const OPERATIONS = [
   { id: 'listSessions', method: 'GET', path: '/auth/sessions', scope: 'none', idempotent: false },
   { id: 'signIn', method: 'POST', path: '/auth/sessions', scope: 'none', idempotent: false },
   { id: 'signOutEverywhere', method: 'DELETE', path: '/auth/sessions', scope: 'none', idempotent: false },
-  { id: 'getSession', method: 'GET', path: '/auth/session', scope: 'none', idempotent: false },
-  { id: 'signOut', method: 'DELETE', path: '/auth/session', scope: 'none', idempotent: false },
-  { id: 'endSession', method: 'DELETE', path: '/auth/sessions/{session_id}', scope: 'none', idempotent: false },
-  { id: 'changePassword', method: 'PUT', path: '/auth/password', scope: 'none', idempotent: false },
   { id: 'requestPasswordReset', method: 'POST', path: '/auth/password-resets', scope: 'none', idempotent: false },
   {
     id: 'completePasswordReset',
@@ -421,6 +417,10 @@ export const OPERATIONS = [
     scope: 'none',
     idempotent: false,
   },
+  { id: 'getSession', method: 'GET', path: '/auth/session', scope: 'none', idempotent: false },
+  { id: 'signOut', method: 'DELETE', path: '/auth/session', scope: 'none', idempotent: false },
+  { id: 'endSession', method: 'DELETE', path: '/auth/sessions/{session_id}', scope: 'none', idempotent: false },
+  { id: 'changePassword', method: 'PUT', path: '/auth/password', scope: 'none', idempotent: false },
   { id: 'listTaskRelations', method: 'GET', path: '/task-relations', scope: 'read', idempotent: false },
   { id: 'createTaskRelation', method: 'POST', path: '/task-relations', scope: 'write', idempotent: true },
   {

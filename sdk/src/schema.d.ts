@@ -1531,6 +1531,43 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/auth/password-resets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mail a password-reset link (always 202: never tells whether the address has an account)
+     * @description The link (valid 30 minutes, once) is <public URL>/reset-password#token=...; a new request voids older links. Limited per e-mail address (3 in 15 minutes) and per client address (10).
+     */
+    post: operations['requestPasswordReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/password-resets/complete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Set a new password with a reset link's token: ends every session, signs this browser in */
+    post: operations['completePasswordReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/auth/session': {
     parameters: {
       query?: never;
@@ -1580,43 +1617,6 @@ export interface paths {
      */
     put: operations['changePassword'];
     post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/auth/password-resets': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Mail a password-reset link (always 202: never tells whether the address has an account)
-     * @description The link (valid 30 minutes, once) is <public URL>/reset-password#token=...; a new request voids older links. Limited per e-mail address (3 in 15 minutes) and per client address (10).
-     */
-    post: operations['requestPasswordReset'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/auth/password-resets/complete': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Set a new password with a reset link's token: ends every session, signs this browser in */
-    post: operations['completePasswordReset'];
     delete?: never;
     options?: never;
     head?: never;
@@ -21724,6 +21724,206 @@ export interface operations {
       };
     };
   };
+  requestPasswordReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The e-mail address the account signs in with */
+          email: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** PasswordResetAccepted */
+            data: {
+              /**
+               * @description Always; a mail goes out only when the address has an account
+               * @enum {string}
+               */
+              status: 'accepted';
+            };
+            warnings?: {
+              code: string;
+              message: string;
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description Position in a bulk request */
+              index?: number;
+            }[];
+          };
+        };
+      };
+      /** @description VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  completePasswordReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The token of the reset link (after #token=) */
+          token: string;
+          /** @description The new password: 10-200 characters, not the e-mail address */
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** SessionView */
+            data: {
+              /** @description This session (current: true in GET /auth/sessions) */
+              session_id: number;
+              account: {
+                id: number;
+                email: string;
+              };
+              /** @description Where the account has an active member (up to 100) */
+              companies: {
+                /** @description Company UUID: the X-Service-Company of requests made for it */
+                id: string;
+                name: string;
+                /** @description IANA time zone of the company */
+                timezone: string;
+                /** @description The signed-in member in this company */
+                member_id: number;
+                /** @description Its person (assignees, time entries, visibility) */
+                person_id: number;
+                role: 'member' | 'admin' | 'owner';
+                /**
+                 * @description Only companies where the member is active are listed
+                 * @enum {string}
+                 */
+                status: 'active';
+                locale_code: string | null;
+                person: {
+                  name: string;
+                  surname: string | null;
+                };
+              }[];
+              /** @description Send as X-CSRF-Token on every write made with this session */
+              csrf_token: string;
+              /**
+               * Format: date-time
+               * @description When the session ends without activity (moved on by requests, to the minute)
+               */
+              idle_expires_at: string;
+              /**
+               * Format: date-time
+               * @description When the session ends whatever happens
+               */
+              absolute_expires_at: string;
+            };
+            warnings?: {
+              code: string;
+              message: string;
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description Position in a bulk request */
+              index?: number;
+            }[];
+          };
+        };
+      };
+      /** @description INVALID_TOKEN, VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
   getSession: {
     parameters: {
       query?: never;
@@ -22055,206 +22255,6 @@ export interface operations {
       };
       /** @description MISSING_AUTH, UNAUTHORIZED */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['def-0'];
-        };
-      };
-      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['def-0'];
-        };
-      };
-      /** @description RATE_LIMIT_EXCEEDED */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['def-0'];
-        };
-      };
-      /** @description INTERNAL_ERROR */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['def-0'];
-        };
-      };
-    };
-  };
-  requestPasswordReset: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @description The e-mail address the account signs in with */
-          email: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Accepted */
-      202: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** PasswordResetAccepted */
-            data: {
-              /**
-               * @description Always; a mail goes out only when the address has an account
-               * @enum {string}
-               */
-              status: 'accepted';
-            };
-            warnings?: {
-              code: string;
-              message: string;
-              details?: {
-                [key: string]: unknown;
-              };
-              /** @description Position in a bulk request */
-              index?: number;
-            }[];
-          };
-        };
-      };
-      /** @description VALIDATION_ERROR */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['def-0'];
-        };
-      };
-      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['def-0'];
-        };
-      };
-      /** @description RATE_LIMIT_EXCEEDED */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['def-0'];
-        };
-      };
-      /** @description INTERNAL_ERROR */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['def-0'];
-        };
-      };
-    };
-  };
-  completePasswordReset: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @description The token of the reset link (after #token=) */
-          token: string;
-          /** @description The new password: 10-200 characters, not the e-mail address */
-          password: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Created */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            /** SessionView */
-            data: {
-              /** @description This session (current: true in GET /auth/sessions) */
-              session_id: number;
-              account: {
-                id: number;
-                email: string;
-              };
-              /** @description Where the account has an active member (up to 100) */
-              companies: {
-                /** @description Company UUID: the X-Service-Company of requests made for it */
-                id: string;
-                name: string;
-                /** @description IANA time zone of the company */
-                timezone: string;
-                /** @description The signed-in member in this company */
-                member_id: number;
-                /** @description Its person (assignees, time entries, visibility) */
-                person_id: number;
-                role: 'member' | 'admin' | 'owner';
-                /**
-                 * @description Only companies where the member is active are listed
-                 * @enum {string}
-                 */
-                status: 'active';
-                locale_code: string | null;
-                person: {
-                  name: string;
-                  surname: string | null;
-                };
-              }[];
-              /** @description Send as X-CSRF-Token on every write made with this session */
-              csrf_token: string;
-              /**
-               * Format: date-time
-               * @description When the session ends without activity (moved on by requests, to the minute)
-               */
-              idle_expires_at: string;
-              /**
-               * Format: date-time
-               * @description When the session ends whatever happens
-               */
-              absolute_expires_at: string;
-            };
-            warnings?: {
-              code: string;
-              message: string;
-              details?: {
-                [key: string]: unknown;
-              };
-              /** @description Position in a bulk request */
-              index?: number;
-            }[];
-          };
-        };
-      };
-      /** @description INVALID_TOKEN, VALIDATION_ERROR */
-      400: {
         headers: {
           [name: string]: unknown;
         };

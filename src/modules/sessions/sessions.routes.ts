@@ -1,17 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { ErrorCode } from '../../platform/errors.ts';
-import { IdParam, noContent, route, Single, type HttpMethod, type RouteSpec } from '../../platform/http.ts';
+import { IdParam, noContent, route, Single } from '../../platform/http.ts';
 import type { ModuleRouteOptions } from '../../platform/modules.ts';
-import { limitAddress } from '../../platform/network.ts';
-import { liveSession, type LiveSession } from '../../platform/session-auth.ts';
-import {
-  checkCsrf,
-  checkRequestOrigin,
-  clearedSessionCookie,
-  sessionCookie,
-} from '../../platform/session-credential.ts';
 import {
   PasswordChange,
   PasswordResetAccepted,
@@ -23,70 +15,14 @@ import {
 } from './sessions.schemas.ts';
 import * as service from './sessions.service.ts';
 import { completeReset, requestReset, settleResets } from './sessions.resets.ts';
+import { EDGE, sessionKit, tags, type SessionKit } from './sessions.http.ts';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The session a /auth/session* route acts on, resolved by the route's own onRequest hook. */
-    liveSession?: LiveSession;
-  }
-}
+const writeErrors: ErrorCode[] = ['CSRF_REJECTED'];
 
-const tags = ['Web sessions'];
-/** Codes every route here can answer: the HTTPS rule and the per-address ceiling come before it. */
-const EDGE: ErrorCode[] = ['HTTPS_REQUIRED', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR'];
-const SIGNED_IN: ErrorCode[] = [...EDGE, 'MISSING_AUTH', 'UNAUTHORIZED'];
-const SESSION_SECURITY = [{ session: [] }];
-
-/**
- * The web application's sign-in (docs/decisions/0051): no X-Service-Company and no API key. Routes that act on
- * a session find it from the cookie (and for writes check the CSRF token); the anonymous posts check Origin and
- * Sec-Fetch-Site (login CSRF). Answers carry a CSRF token or a cookie: never stored by a cache.
- */
-export default async function sessionRoutes(fastify: FastifyInstance, opts: ModuleRouteOptions) {
+/** Before any session exists: sign in, and the password reset by mail. */
+function anonymousRoutes(fastify: FastifyInstance, kit: SessionKit) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const config = fastify.config;
-  // Reset mails handed on by requests finish before the pool they use is closed.
-  fastify.addHook('onClose', async () => void (await settleResets()));
-  const env: service.SessionEnv = { db: opts.db, config };
-  const client = (request: FastifyRequest): service.Client => ({
-    ip: request.ip,
-    address: limitAddress(config.trustProxy, request),
-    userAgent: request.headers['user-agent'] ?? null,
-  });
-  const anonymous = async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.header('Cache-Control', 'no-store');
-    checkRequestOrigin(request, config.publicUrl);
-  };
-  const signedIn = async (request: FastifyRequest, reply: FastifyReply) => {
-    reply.header('Cache-Control', 'no-store');
-    const live = await liveSession({ db: opts.db, config }, request, null);
-    if (request.method !== 'GET' && request.method !== 'HEAD') checkCsrf(request, live.token, config.publicUrl);
-    request.liveSession = live;
-  };
-  const live = (request: FastifyRequest) => request.liveSession!;
-  const issue = (request: FastifyRequest, reply: FastifyReply, issued: service.Issued, status: number) =>
-    reply
-      .header('Set-Cookie', sessionCookie(request, issued.token, issued.maxAgeSeconds))
-      .code(status)
-      .send({ data: issued.view });
-  const signedOut = (request: FastifyRequest, reply: FastifyReply) =>
-    noContent(reply.header('Set-Cookie', clearedSessionCookie(request)));
-
-  /** A route acting on the signed-in session: the cookie is its credential (documented as such). */
-  const sessionRoute = <S extends FastifySchema, M extends HttpMethod>(
-    method: M,
-    url: string,
-    spec: Omit<RouteSpec<S>, 'tags' | 'tier'>,
-  ) => {
-    const declared = route(method, url, {
-      ...spec,
-      tags,
-      tier: 'none',
-      errors: [...SIGNED_IN, ...(spec.errors ?? [])],
-    });
-    return { ...declared, schema: { ...declared.schema, security: SESSION_SECURITY }, onRequest: signedIn };
-  };
-  const writeErrors: ErrorCode[] = ['CSRF_REJECTED'];
+  const { env, anonymous, client, issue } = kit;
 
   app.route({
     ...route('POST', '/auth/sessions', {
@@ -103,6 +39,46 @@ export default async function sessionRoutes(fastify: FastifyInstance, opts: Modu
     handler: async (request, reply) =>
       issue(request, reply, await service.signIn(env, client(request), request.body), 201),
   });
+
+  app.route({
+    ...route('POST', '/auth/password-resets', {
+      operationId: 'requestPasswordReset',
+      summary: 'Mail a password-reset link (always 202: never tells whether the address has an account)',
+      description:
+        'The link (valid 30 minutes, once) is <public URL>/reset-password#token=...; a new request voids older links. Limited per e-mail address (3 in 15 minutes) and per client address (10).',
+      tags,
+      tier: 'none',
+      errors: [...EDGE, 'VALIDATION_ERROR', 'CSRF_REJECTED'],
+      schema: { body: PasswordResetRequest, response: { 202: Single(PasswordResetAccepted) } },
+    }),
+    onRequest: anonymous,
+    handler: async (request, reply) => {
+      await requestReset(env, client(request), request.body.email, (error) =>
+        request.log.error({ err: error }, 'password reset failed'),
+      );
+      return reply.code(202).send({ data: { status: 'accepted' as const } });
+    },
+  });
+
+  app.route({
+    ...route('POST', '/auth/password-resets/complete', {
+      operationId: 'completePasswordReset',
+      summary: "Set a new password with a reset link's token: ends every session, signs this browser in",
+      tags,
+      tier: 'none',
+      errors: [...EDGE, 'VALIDATION_ERROR', 'INVALID_TOKEN', 'CSRF_REJECTED'],
+      schema: { body: PasswordResetComplete, response: { 201: Single(SessionView) } },
+    }),
+    onRequest: anonymous,
+    handler: async (request, reply) =>
+      issue(request, reply, await completeReset(env, client(request), request.body), 201),
+  });
+}
+
+/** The signed-in session: read it, sign out (here, one other, everywhere), list the account's sessions. */
+function signedInRoutes(fastify: FastifyInstance, kit: SessionKit) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { env, live, sessionRoute, signedOut } = kit;
 
   app.route({
     ...sessionRoute('GET', '/auth/session', {
@@ -160,6 +136,12 @@ export default async function sessionRoutes(fastify: FastifyInstance, opts: Modu
       return request.params.session_id === live(request).row.id ? signedOut(request, reply) : noContent(reply);
     },
   });
+}
+
+/** PUT /auth/password: the signed-in account changes its password. */
+function passwordRoute(fastify: FastifyInstance, kit: SessionKit) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { env, client, live, issue, sessionRoute } = kit;
 
   app.route({
     ...sessionRoute('PUT', '/auth/password', {
@@ -173,38 +155,18 @@ export default async function sessionRoutes(fastify: FastifyInstance, opts: Modu
     handler: async (request, reply) =>
       issue(request, reply, await service.changePassword(env, client(request), live(request), request.body), 200),
   });
+}
 
-  app.route({
-    ...route('POST', '/auth/password-resets', {
-      operationId: 'requestPasswordReset',
-      summary: 'Mail a password-reset link (always 202: never tells whether the address has an account)',
-      description:
-        'The link (valid 30 minutes, once) is <public URL>/reset-password#token=...; a new request voids older links. Limited per e-mail address (3 in 15 minutes) and per client address (10).',
-      tags,
-      tier: 'none',
-      errors: [...EDGE, 'VALIDATION_ERROR', 'CSRF_REJECTED'],
-      schema: { body: PasswordResetRequest, response: { 202: Single(PasswordResetAccepted) } },
-    }),
-    onRequest: anonymous,
-    handler: async (request, reply) => {
-      await requestReset(env, client(request), request.body.email, (error) =>
-        request.log.error({ err: error }, 'password reset failed'),
-      );
-      return reply.code(202).send({ data: { status: 'accepted' as const } });
-    },
-  });
-
-  app.route({
-    ...route('POST', '/auth/password-resets/complete', {
-      operationId: 'completePasswordReset',
-      summary: "Set a new password with a reset link's token: ends every session, signs this browser in",
-      tags,
-      tier: 'none',
-      errors: [...EDGE, 'VALIDATION_ERROR', 'INVALID_TOKEN', 'CSRF_REJECTED'],
-      schema: { body: PasswordResetComplete, response: { 201: Single(SessionView) } },
-    }),
-    onRequest: anonymous,
-    handler: async (request, reply) =>
-      issue(request, reply, await completeReset(env, client(request), request.body), 201),
-  });
+/**
+ * The web application's sign-in (docs/decisions/0051): no X-Service-Company and no API key. Routes that act on a
+ * session find it from the cookie (and for writes check the CSRF token); the anonymous posts check Origin and
+ * Sec-Fetch-Site (login CSRF).
+ */
+export default async function sessionRoutes(fastify: FastifyInstance, opts: ModuleRouteOptions) {
+  // Reset mails handed on by requests finish before the pool they use is closed.
+  fastify.addHook('onClose', async () => void (await settleResets()));
+  const kit = sessionKit(fastify, opts);
+  anonymousRoutes(fastify, kit);
+  signedInRoutes(fastify, kit);
+  passwordRoute(fastify, kit);
 }

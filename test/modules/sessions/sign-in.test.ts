@@ -251,3 +251,33 @@ test('the session routes answer their errors in the usual body; the OpenAPI docu
     { company: [], session: [] },
   ]);
 });
+
+test('every session route answers its auth errors: MISSING_AUTH, CSRF_REJECTED on writes, HTTPS_REQUIRED from afar', async () => {
+  const session = await sessionFor(t, { role: 'member' });
+  const signedIn: Array<[string, string]> = [
+    ['GET', '/auth/session'],
+    ['DELETE', '/auth/session'],
+    ['GET', '/auth/sessions'],
+    ['DELETE', '/auth/sessions'],
+    ['DELETE', `/auth/sessions/${session.id}`],
+    ['PUT', '/auth/password'],
+  ];
+  for (const [method, path] of signedIn) {
+    const body = method === 'PUT' ? { current_password: 'x', new_password: 'y' } : undefined;
+    const none = await t.request(method, path, { ...anonymous, body });
+    assert.equal(none.body.error.code, 'MISSING_AUTH', `${method} ${path}`);
+    if (method !== 'GET') {
+      const noToken = await t.request(method, path, { ...anonymous, body, headers: { cookie: session.cookie } });
+      assert.equal(noToken.body.error.code, 'CSRF_REJECTED', `${method} ${path}`);
+    }
+  }
+  for (const [method, url] of [...signedIn, ['POST', '/auth/sessions'], ['POST', '/auth/password-resets']]) {
+    const remote = await t.app.inject({ method: method as 'GET', url: `/api/v3${url}`, remoteAddress: '203.0.113.5' });
+    assert.equal(remote.statusCode, 403, `${method} ${url}`);
+    assert.equal(remote.json().error.code, 'HTTPS_REQUIRED');
+  }
+  const badId = await t.request('DELETE', '/auth/sessions/abc', as(session));
+  assert.equal(badId.status, 400);
+  assert.equal(badId.body.error.code, 'VALIDATION_ERROR');
+  assert.equal((await t.request('GET', '/auth/session', as(session))).status, 200, 'nothing ended the session');
+});

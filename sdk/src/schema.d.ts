@@ -1509,6 +1509,120 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/auth/sessions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The account's live sessions (up to 20), the current one marked */
+    get: operations['listSessions'];
+    put?: never;
+    /**
+     * Sign in with e-mail and password: sets the session cookie
+     * @description A new session (and token) at every sign-in. A wrong address, a wrong password and an account without an active member answer alike. Failed attempts are limited per account (5 in 15 minutes) and per address (20).
+     */
+    post: operations['signIn'];
+    /** Sign out everywhere: ends every session of the account, this one included */
+    delete: operations['signOutEverywhere'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/password-resets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mail a password-reset link (always 202: never tells whether the address has an account)
+     * @description The link (valid 30 minutes, once) is <public URL>/reset-password#token=...; a new request voids older links. Limited per e-mail address (3 in 15 minutes) and per client address (10).
+     */
+    post: operations['requestPasswordReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/password-resets/complete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Set a new password with a reset link's token: ends every session, signs this browser in */
+    post: operations['completePasswordReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/session': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The signed-in session: account, companies, CSRF token and time-outs */
+    get: operations['getSession'];
+    put?: never;
+    post?: never;
+    /** Sign out: ends this session and clears its cookie */
+    delete: operations['signOut'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/sessions/{session_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** End one of the account's own sessions (another browser) */
+    delete: operations['endSession'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/password': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Change the password: every session of the account ends, this browser gets a new one
+     * @description current_password must be right (400 VALIDATION_ERROR naming it; wrong ones count against the account like failed sign-ins); new_password has 10-200 characters and is not the e-mail address.
+     */
+    put: operations['changePassword'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/task-relations': {
     parameters: {
       query?: never;
@@ -3162,6 +3276,8 @@ export interface operations {
               fields: string[];
               api_key_id: number | null;
               person_id: number | null;
+              /** @description api: an API key wrote; web: a member signed in to the web application (a session) */
+              source: 'api' | 'web';
               method: string;
               path: string;
               request_id: string | null;
@@ -3280,6 +3396,8 @@ export interface operations {
               fields: string[];
               api_key_id: number | null;
               person_id: number | null;
+              /** @description api: an API key wrote; web: a member signed in to the web application (a session) */
+              source: 'api' | 'web';
               method: string;
               path: string;
               request_id: string | null;
@@ -3602,7 +3720,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3812,7 +3930,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3976,7 +4094,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4290,7 +4408,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4513,7 +4631,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4679,7 +4797,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4975,7 +5093,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5185,7 +5303,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5338,7 +5456,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5631,7 +5749,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5837,7 +5955,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5995,7 +6113,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6308,7 +6426,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6582,7 +6700,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6918,7 +7036,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7064,7 +7182,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7468,7 +7586,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7610,7 +7728,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7763,7 +7881,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8059,7 +8177,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8610,7 +8728,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8961,7 +9079,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9363,7 +9481,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PERSONAL_KEY_CANNOT_MANAGE_KEYS, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PERSONAL_KEY_CANNOT_MANAGE_KEYS, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9471,7 +9589,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PERSONAL_KEY_CANNOT_MANAGE_KEYS, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PERSONAL_KEY_CANNOT_MANAGE_KEYS, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9564,7 +9682,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PERSONAL_KEY_CANNOT_MANAGE_KEYS, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PERSONAL_KEY_CANNOT_MANAGE_KEYS, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9636,6 +9754,8 @@ export interface operations {
                 /** @description IANA time zone; offset-less time-entry datetimes are read in it */
                 timezone: string;
               };
+              /** @description api_key: the request carried X-API-Key; session: a member signed in to the web application */
+              credential: 'api_key' | 'session';
               key: {
                 id: number;
                 name: string;
@@ -9644,7 +9764,7 @@ export interface operations {
                 /** @description Granted scopes, including the tiers they imply (admin ⊃ write ⊃ read) */
                 scopes: string[];
                 key_prefix: string;
-              };
+              } | null;
               person: {
                 person_id: number;
                 member_id: number | null;
@@ -9906,7 +10026,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10197,7 +10317,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10408,7 +10528,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10566,7 +10686,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10822,7 +10942,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11021,7 +11141,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11155,7 +11275,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11409,7 +11529,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11609,7 +11729,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11736,7 +11856,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12135,7 +12255,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12391,7 +12511,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12596,7 +12716,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12884,7 +13004,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13095,7 +13215,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13247,7 +13367,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13714,7 +13834,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13907,7 +14027,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14181,7 +14301,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14445,7 +14565,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14609,7 +14729,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14938,7 +15058,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15200,7 +15320,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15386,7 +15506,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15536,7 +15656,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15898,7 +16018,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16013,7 +16133,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16478,7 +16598,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16877,7 +16997,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17095,7 +17215,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17313,7 +17433,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17522,7 +17642,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17832,7 +17952,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18062,7 +18182,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18232,7 +18352,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18509,7 +18629,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18771,7 +18891,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19214,7 +19334,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19518,7 +19638,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, MANAGEMENT_UI_ONLY, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, MANAGEMENT_UI_ONLY, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19920,7 +20040,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20172,7 +20292,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20389,7 +20509,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20658,7 +20778,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20874,7 +20994,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21017,7 +21137,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21313,7 +21433,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21520,7 +21640,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21665,7 +21785,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -22135,7 +22255,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -22331,7 +22451,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -22450,7 +22570,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -22600,6 +22720,857 @@ export interface operations {
       };
       /** @description QUERY_TIMEOUT */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  listSessions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              /**
+               * Format: date-time
+               * @description When it was signed in
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description Its last request (to the minute)
+               */
+              last_seen_at: string;
+              /**
+               * Format: date-time
+               * @description When it ends without activity
+               */
+              idle_expires_at: string;
+              /**
+               * Format: date-time
+               * @description When it ends whatever happens
+               */
+              absolute_expires_at: string;
+              user_agent: string | null;
+              ip: string | null;
+              /** @description The session of this request */
+              current: boolean;
+            }[];
+          };
+        };
+      };
+      /** @description MISSING_AUTH, UNAUTHORIZED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description HTTPS_REQUIRED */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  signIn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The e-mail address the account signs in with */
+          email: string;
+          /** @description The password */
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** SessionView */
+            data: {
+              /** @description This session (current: true in GET /auth/sessions) */
+              session_id: number;
+              account: {
+                id: number;
+                email: string;
+              };
+              /** @description Where the account has an active member (up to 100) */
+              companies: {
+                /** @description Company UUID: the X-Service-Company of requests made for it */
+                id: string;
+                name: string;
+                /** @description IANA time zone of the company */
+                timezone: string;
+                /** @description The signed-in member in this company */
+                member_id: number;
+                /** @description Its person (assignees, time entries, visibility) */
+                person_id: number;
+                role: 'member' | 'admin' | 'owner';
+                /**
+                 * @description Only companies where the member is active are listed
+                 * @enum {string}
+                 */
+                status: 'active';
+                locale_code: string | null;
+                person: {
+                  name: string;
+                  surname: string | null;
+                };
+              }[];
+              /** @description Send as X-CSRF-Token on every write made with this session */
+              csrf_token: string;
+              /**
+               * Format: date-time
+               * @description When the session ends without activity (moved on by requests, to the minute)
+               */
+              idle_expires_at: string;
+              /**
+               * Format: date-time
+               * @description When the session ends whatever happens
+               */
+              absolute_expires_at: string;
+            };
+            warnings?: {
+              code: string;
+              message: string;
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description Position in a bulk request */
+              index?: number;
+            }[];
+          };
+        };
+      };
+      /** @description UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INVALID_CREDENTIALS */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  signOutEverywhere: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No Content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description UNKNOWN_FILTER_FIELD */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description MISSING_AUTH, UNAUTHORIZED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  requestPasswordReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The e-mail address the account signs in with */
+          email: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** PasswordResetAccepted */
+            data: {
+              /**
+               * @description Always; a mail goes out only when the address has an account
+               * @enum {string}
+               */
+              status: 'accepted';
+            };
+            warnings?: {
+              code: string;
+              message: string;
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description Position in a bulk request */
+              index?: number;
+            }[];
+          };
+        };
+      };
+      /** @description UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  completePasswordReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The token of the reset link (after #token=) */
+          token: string;
+          /** @description The new password: 10-200 characters, not the e-mail address */
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** SessionView */
+            data: {
+              /** @description This session (current: true in GET /auth/sessions) */
+              session_id: number;
+              account: {
+                id: number;
+                email: string;
+              };
+              /** @description Where the account has an active member (up to 100) */
+              companies: {
+                /** @description Company UUID: the X-Service-Company of requests made for it */
+                id: string;
+                name: string;
+                /** @description IANA time zone of the company */
+                timezone: string;
+                /** @description The signed-in member in this company */
+                member_id: number;
+                /** @description Its person (assignees, time entries, visibility) */
+                person_id: number;
+                role: 'member' | 'admin' | 'owner';
+                /**
+                 * @description Only companies where the member is active are listed
+                 * @enum {string}
+                 */
+                status: 'active';
+                locale_code: string | null;
+                person: {
+                  name: string;
+                  surname: string | null;
+                };
+              }[];
+              /** @description Send as X-CSRF-Token on every write made with this session */
+              csrf_token: string;
+              /**
+               * Format: date-time
+               * @description When the session ends without activity (moved on by requests, to the minute)
+               */
+              idle_expires_at: string;
+              /**
+               * Format: date-time
+               * @description When the session ends whatever happens
+               */
+              absolute_expires_at: string;
+            };
+            warnings?: {
+              code: string;
+              message: string;
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description Position in a bulk request */
+              index?: number;
+            }[];
+          };
+        };
+      };
+      /** @description INVALID_TOKEN, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  getSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** SessionView */
+            data: {
+              /** @description This session (current: true in GET /auth/sessions) */
+              session_id: number;
+              account: {
+                id: number;
+                email: string;
+              };
+              /** @description Where the account has an active member (up to 100) */
+              companies: {
+                /** @description Company UUID: the X-Service-Company of requests made for it */
+                id: string;
+                name: string;
+                /** @description IANA time zone of the company */
+                timezone: string;
+                /** @description The signed-in member in this company */
+                member_id: number;
+                /** @description Its person (assignees, time entries, visibility) */
+                person_id: number;
+                role: 'member' | 'admin' | 'owner';
+                /**
+                 * @description Only companies where the member is active are listed
+                 * @enum {string}
+                 */
+                status: 'active';
+                locale_code: string | null;
+                person: {
+                  name: string;
+                  surname: string | null;
+                };
+              }[];
+              /** @description Send as X-CSRF-Token on every write made with this session */
+              csrf_token: string;
+              /**
+               * Format: date-time
+               * @description When the session ends without activity (moved on by requests, to the minute)
+               */
+              idle_expires_at: string;
+              /**
+               * Format: date-time
+               * @description When the session ends whatever happens
+               */
+              absolute_expires_at: string;
+            };
+            warnings?: {
+              code: string;
+              message: string;
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description Position in a bulk request */
+              index?: number;
+            }[];
+          };
+        };
+      };
+      /** @description MISSING_AUTH, UNAUTHORIZED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description HTTPS_REQUIRED */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  signOut: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No Content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description UNKNOWN_FILTER_FIELD */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description MISSING_AUTH, UNAUTHORIZED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  endSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Record id */
+        session_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No Content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description MISSING_AUTH, UNAUTHORIZED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  changePassword: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The password the account has now */
+          current_password: string;
+          /** @description The new password: 10-200 characters, not the e-mail address */
+          new_password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** SessionView */
+            data: {
+              /** @description This session (current: true in GET /auth/sessions) */
+              session_id: number;
+              account: {
+                id: number;
+                email: string;
+              };
+              /** @description Where the account has an active member (up to 100) */
+              companies: {
+                /** @description Company UUID: the X-Service-Company of requests made for it */
+                id: string;
+                name: string;
+                /** @description IANA time zone of the company */
+                timezone: string;
+                /** @description The signed-in member in this company */
+                member_id: number;
+                /** @description Its person (assignees, time entries, visibility) */
+                person_id: number;
+                role: 'member' | 'admin' | 'owner';
+                /**
+                 * @description Only companies where the member is active are listed
+                 * @enum {string}
+                 */
+                status: 'active';
+                locale_code: string | null;
+                person: {
+                  name: string;
+                  surname: string | null;
+                };
+              }[];
+              /** @description Send as X-CSRF-Token on every write made with this session */
+              csrf_token: string;
+              /**
+               * Format: date-time
+               * @description When the session ends without activity (moved on by requests, to the minute)
+               */
+              idle_expires_at: string;
+              /**
+               * Format: date-time
+               * @description When the session ends whatever happens
+               */
+              absolute_expires_at: string;
+            };
+            warnings?: {
+              code: string;
+              message: string;
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description Position in a bulk request */
+              index?: number;
+            }[];
+          };
+        };
+      };
+      /** @description UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description MISSING_AUTH, UNAUTHORIZED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
         headers: {
           [name: string]: unknown;
         };
@@ -22806,7 +23777,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -23004,7 +23975,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -23428,7 +24399,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -23576,7 +24547,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -23838,7 +24809,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -24065,7 +25036,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -24243,7 +25214,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -24430,7 +25401,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -24631,7 +25602,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -24751,7 +25722,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -25015,7 +25986,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -25263,7 +26234,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -25529,7 +26500,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -25729,7 +26700,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -25856,7 +26827,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26147,7 +27118,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26292,7 +27263,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26504,7 +27475,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26659,7 +27630,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26921,7 +27892,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27122,7 +28093,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27251,7 +28222,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27545,7 +28516,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27958,7 +28929,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28107,7 +29078,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28232,7 +29203,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28489,7 +29460,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28730,7 +29701,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28929,7 +29900,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29063,7 +30034,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29148,7 +30119,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29275,7 +30246,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29429,7 +30400,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29795,7 +30766,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30176,7 +31147,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30381,7 +31352,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30517,7 +31488,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30787,7 +31758,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30993,7 +31964,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description CUSTOM_FIELD_NOT_DELETABLE, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, CUSTOM_FIELD_NOT_DELETABLE, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31130,7 +32101,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description CUSTOM_FIELD_READ_ONLY, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, CUSTOM_FIELD_READ_ONLY, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31435,7 +32406,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31819,7 +32790,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32048,7 +33019,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32262,7 +33233,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32524,7 +33495,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32724,7 +33695,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32850,7 +33821,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33128,7 +34099,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33540,7 +34511,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33749,7 +34720,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33894,7 +34865,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -34255,7 +35226,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -34519,7 +35490,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -34723,7 +35694,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, PRODUCT_FIELD_READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, PRODUCT_FIELD_READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -34863,7 +35834,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, PRODUCT_FIELD_READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, PRODUCT_FIELD_READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -35201,7 +36172,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -35430,7 +36401,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -35590,7 +36561,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -35758,7 +36729,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -35853,7 +36824,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -35981,7 +36952,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -36110,7 +37081,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -36448,7 +37419,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -36673,7 +37644,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -36853,7 +37824,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37147,7 +38118,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37361,7 +38332,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37516,7 +38487,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37770,7 +38741,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37974,7 +38945,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38103,7 +39074,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38377,7 +39348,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38472,7 +39443,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38615,7 +39586,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38757,7 +39728,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38898,7 +39869,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -39163,7 +40134,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -39367,7 +40338,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -39498,7 +40469,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -39772,7 +40743,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -39867,7 +40838,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -40010,7 +40981,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -40152,7 +41123,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -40293,7 +41264,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -40414,7 +41385,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -40637,7 +41608,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -40918,7 +41889,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -41133,7 +42104,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;

@@ -111,6 +111,15 @@ export const SOFT_DELETED_TABLES = [
   'workflow_templates',
 ] as const;
 
+export interface AccountsTable {
+  id: Generated<number>;
+  email: string;
+  password_hash: string | null;
+  password_changed_at: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
 export interface ActivitiesTable {
   company_id: string;
   id: Generated<number>;
@@ -125,6 +134,7 @@ export interface ActivitiesTable {
   request_id: string | null;
   occurred_at: Generated<string>;
   financial: Generated<boolean>;
+  source: Generated<'api' | 'web'>;
 }
 
 export interface AgreementsTable {
@@ -193,6 +203,12 @@ export interface AttachmentsTable {
   deleted_at: string | null;
   created_at: Generated<string>;
   updated_at: Generated<string>;
+}
+
+export interface AuthThrottleTable {
+  bucket: string;
+  attempts: number;
+  window_ends_at: string;
 }
 
 export interface BillingSettingsTable {
@@ -533,7 +549,7 @@ export interface GlobalHolidaysTable {
 
 export interface IdempotencyKeysTable {
   company_id: string;
-  api_key_id: number;
+  api_key_id: number | null;
   key: string;
   request_hash: string;
   state: 'running' | 'done';
@@ -542,6 +558,8 @@ export interface IdempotencyKeysTable {
   response_body: string | null;
   created_at: Generated<string>;
   expires_at: string;
+  session_person_id: number | null;
+  credential: Generated<string>;
 }
 
 export interface InvoiceNumberCountersTable {
@@ -683,6 +701,7 @@ export interface JobsTable {
   attempts: Generated<number>;
   run_after: string | null;
   result: ColumnType<Json | null, string | null, string | null>;
+  session_person_id: number | null;
 }
 
 export interface LegacyTokensTable {
@@ -741,6 +760,7 @@ export interface MembersTable {
   custom_fields: ColumnType<Json | null, string | null, string | null>;
   created_at: Generated<string>;
   updated_at: Generated<string>;
+  account_id: number | null;
 }
 
 export interface MonitorsTable {
@@ -783,6 +803,15 @@ export interface NotificationsTable {
   read_at: string | null;
   created_at: Generated<string>;
   updated_at: Generated<string>;
+}
+
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  account_id: number;
+  token_hash: Buffer;
+  expires_at: string;
+  used_at: string | null;
+  created_at: Generated<string>;
 }
 
 export interface PeopleTable {
@@ -913,6 +942,20 @@ export interface RolesTable {
   deleted_at: string | null;
   created_at: Generated<string>;
   updated_at: Generated<string>;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  account_id: number;
+  token_hash: Buffer;
+  created_at: Generated<string>;
+  last_seen_at: Generated<string>;
+  idle_expires_at: string;
+  absolute_expires_at: string;
+  ended_at: string | null;
+  ended_reason: 'sign_out' | 'sign_out_everywhere' | 'password_changed' | 'deactivated' | 'expired' | 'revoked' | null;
+  user_agent: string | null;
+  ip: string | null;
 }
 
 export interface SupplierTypesTable {
@@ -1204,11 +1247,13 @@ export interface WorkflowTemplatesTable {
 }
 
 export interface DB {
+  accounts: AccountsTable;
   activities: ActivitiesTable;
   agreements: AgreementsTable;
   agreements_deleted: AgreementsDeletedTable;
   api_keys: ApiKeysTable;
   attachments: AttachmentsTable;
+  auth_throttle: AuthThrottleTable;
   billing_settings: BillingSettingsTable;
   budgets: BudgetsTable;
   calendar_entries: CalendarEntriesTable;
@@ -1251,6 +1296,7 @@ export interface DB {
   monitors: MonitorsTable;
   notes: NotesTable;
   notifications: NotificationsTable;
+  password_resets: PasswordResetsTable;
   people: PeopleTable;
   platform_settings: PlatformSettingsTable;
   product_fields: ProductFieldsTable;
@@ -1262,6 +1308,7 @@ export interface DB {
   reclaims: ReclaimsTable;
   report_snapshots: ReportSnapshotsTable;
   roles: RolesTable;
+  sessions: SessionsTable;
   supplier_types: SupplierTypesTable;
   suppliers: SuppliersTable;
   task_assignees: TaskAssigneesTable;

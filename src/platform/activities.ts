@@ -69,6 +69,8 @@ export async function recordActivity(tx: Executor, request: FastifyRequest, repl
     financial: request.server.financialEntities.isFinancialWrite(config, config.activity),
     api_key_id: request.ctx.key.id,
     person_id: request.ctx.actor.personId,
+    // A session is a member signed in to the web application; every key is the API.
+    source: request.ctx.key.kind === 'session' ? ('web' as const) : ('api' as const),
     method: request.method,
     path: request.url.split('?')[0]!,
     request_id: request.id,

@@ -162,9 +162,12 @@ function errorResponses(tier: Tier, errors: readonly ErrorCode[], write: boolean
     const status = ERRORS[code];
     byStatus.set(status, (byStatus.get(status) ?? new Set()).add(code));
   };
-  if (tier !== 'none' && tier !== 'operator') COMMON_ERRORS.forEach(add);
+  const authenticated = tier !== 'none' && tier !== 'operator';
+  if (authenticated) COMMON_ERRORS.forEach(add);
   if (tier === 'operator') add('UNAUTHORIZED');
   if (write) add('SUBSCRIPTION_READ_ONLY');
+  // A write by a web session without its CSRF token, or from another site.
+  if (write && authenticated) add('CSRF_REJECTED');
   errors.forEach(add);
   const out: Record<number, TSchema> = {};
   for (const [status, codes] of byStatus)

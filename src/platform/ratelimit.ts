@@ -40,8 +40,8 @@ export class RateLimits {
     if (result.exceeded) throw tooMany(result.msBeforeNext, operatorMessage);
   }
 
-  /** Counts one request for this key; sets the four X-RateLimit-* headers; throws 429 past the limit. */
-  async consumeKey(tier: RateTier, key: string, reply: FastifyReply): Promise<void> {
+  /** Counts one request for this key (or member); sets the four X-RateLimit-* headers; throws 429 past the limit. */
+  async consumeKey(tier: RateTier, key: string, reply: FastifyReply, who = 'API key'): Promise<void> {
     const limiter = this.limiters[tier];
     if (!limiter) return;
     const result = await this.consume(limiter, key);
@@ -53,7 +53,7 @@ export class RateLimits {
     if (result.exceeded)
       throw tooMany(
         result.msBeforeNext,
-        `Rate limit of ${this.points[tier]} ${tier} requests per minute exceeded for this API key`,
+        `Rate limit of ${this.points[tier]} ${tier} requests per minute exceeded for this ${who}`,
       );
   }
 

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type KeyName } from '../helpers.ts';
 import { fill, makeFixtures, namesRecord, paramsOf } from '../support/fixtures.ts';
+import { as, sessionFor } from '../support/sessions.ts';
 import { hasTier, type Tier } from '../../src/platform/scopes.ts';
 
 const t = await createTestApp();
@@ -28,22 +29,44 @@ const scopesOf: Record<KeyName, string[]> = {
 
 const bodyFor = (method: string) => (method === 'GET' || method === 'DELETE' ? undefined : {});
 
+/**
+ * The credentials the scope walk tries: the fixture's keys, and web sessions of the owner (the admin tier) and of
+ * the plain member (read and write, refused where a personal key is).
+ */
+const ownerSession = await sessionFor(t, { personId: t.tenant.ownerPersonId });
+const memberSession = await sessionFor(t, { personId: t.tenant.memberPersonId });
+const credentials = [
+  ...(['read', 'write', 'admin', 'personal'] as KeyName[]).map((key) => ({
+    name: key as string,
+    options: { key },
+    scopes: scopesOf[key],
+    plainMember: key === 'personal',
+    keyKind: key === 'personal' ? 'personal' : 'integration',
+  })),
+  { name: 'owner session', options: as(ownerSession), scopes: scopesOf.admin, plainMember: false, keyKind: 'session' },
+  { name: 'member session', options: as(memberSession), scopes: scopesOf.write, plainMember: true, keyKind: 'session' },
+];
+
 test('the walk sees the route table (sanity)', () => {
   assert.ok(routes.length >= 20, `only ${routes.length} routes found`);
   for (const route of routes) assert.ok(route.config.tier, `${route.method} ${route.url} declares no tier`);
 });
 
-test('scope walk: every route answers each key kind according to its declared tier', async () => {
+test('scope walk: every route answers each key kind and web session according to its declared tier', async () => {
   const problems: string[] = [];
   for (const route of routes) {
     const url = fill(route.url, Object.fromEntries(paramsOf(route.url).map((p) => [p, 2147483000])));
-    for (const key of ['read', 'write', 'admin', 'personal'] as KeyName[]) {
-      const response = await t.request(route.method, url, { key, body: bodyFor(route.method) });
-      // A financial resource refuses personal keys whatever its tier (spec Authentication 8).
+    for (const { name: key, options, scopes, plainMember, keyKind } of credentials) {
+      const response = await t.request(route.method, url, { ...options, body: bodyFor(route.method) });
+      // A financial resource refuses personal keys whatever its tier (spec Authentication 8), and a plain member's
+      // web session as it refuses their personal key.
+      const financialRefused =
+        route.config.financial === true && (keyKind === 'personal' || (keyKind === 'session' && plainMember));
       const personalRefused =
-        key === 'personal' &&
-        (route.config.personalKeys === false || route.config.companyConfig === true || route.config.financial === true);
-      const allowed = !personalRefused && hasTier(scopesOf[key], route.config.tier as Tier);
+        (keyKind === 'personal' && route.config.personalKeys === false) ||
+        (plainMember && route.config.companyConfig === true) ||
+        financialRefused;
+      const allowed = !personalRefused && hasTier(scopes, route.config.tier as Tier);
       const code = response.body?.error?.code;
       if (allowed && (response.status === 401 || (response.status === 403 && ACCESS_CODES.has(code)))) {
         problems.push(`${route.method} ${route.url} with ${key}: expected access, got ${response.status} ${code}`);
@@ -51,7 +74,7 @@ test('scope walk: every route answers each key kind according to its declared ti
       if (!allowed && !(response.status === 403 && ACCESS_CODES.has(code))) {
         problems.push(`${route.method} ${route.url} with ${key}: expected 403, got ${response.status} ${code}`);
       }
-      const roleRefusal = key === 'personal' && route.config.companyConfig === true;
+      const roleRefusal = plainMember && route.config.companyConfig === true;
       if (!allowed && roleRefusal && response.body?.error?.details?.required_role !== 'owner or admin') {
         problems.push(`${route.method} ${route.url} with ${key}: 403 body does not name the role`);
       }

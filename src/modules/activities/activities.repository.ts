@@ -13,6 +13,7 @@ const COLUMNS = [
   'a.fields',
   'a.api_key_id',
   'a.person_id',
+  'a.source',
   'a.method',
   'a.path',
   'a.request_id',

@@ -8,7 +8,10 @@ import { answerControl } from './child.ts';
 
 const config = loadConfig();
 if (!config.databaseUrl) throw new Error('bench/server.ts needs DATABASE_URL');
-const database = openDatabase(config.databaseUrl);
+const database = openDatabase(config.databaseUrl, {
+  statementTimeoutMs: config.statementTimeoutMs,
+  reportStatementTimeoutMs: config.reportStatementTimeoutMs,
+});
 const app = await buildApp({ config, db: database });
 await app.listen({ port: 0, host: '127.0.0.1' });
 answerControl(app.server, async () => {

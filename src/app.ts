@@ -2,16 +2,19 @@ import Fastify, { LogController, type FastifyContextConfig, type FastifyInstance
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { Database } from './db/database.ts';
+import type { Database, Db } from './db/database.ts';
 import type { Config } from './config.ts';
 import { registerSerializerCache, registerValidators } from './platform/validation.ts';
 import { registerErrorHandling } from './platform/error-handler.ts';
 import { registerPipeline } from './platform/pipeline.ts';
+import { registerMoneyFields } from './platform/field-tier.ts';
 import { KeyCache, listenForAuthChanges } from './platform/key-cache.ts';
 import type { KeyRow } from './platform/auth.ts';
+import type { SessionRow } from './platform/session-auth.ts';
+import { setSessionSecret } from './platform/session-credential.ts';
 import { registerIdempotency } from './platform/idempotency.ts';
 import { ErrorBody, V3_PREFIX } from './platform/http.ts';
-import { WRITE_METHODS } from './platform/activities.ts';
+import { FinancialEntities, WRITE_METHODS } from './platform/activities.ts';
 import { registerRequestTransaction } from './platform/request-transaction.ts';
 import { RateLimits } from './platform/ratelimit.ts';
 import { setCursorSecret } from './platform/lists.ts';
@@ -89,28 +92,36 @@ declare module 'fastify' {
 }
 
 /** A module's routes in a scope of their own, where each route's audit entity defaults to the module's. */
-function moduleScope(module: ServiceModule, registry: Registry) {
+function moduleScope(module: ServiceModule, registry: Registry, db: Db) {
   return async (scope: FastifyInstance) => {
     scope.addHook('onRoute', (route) => {
       const config = (route.config ??= {}) as FastifyContextConfig;
       config.activity ??= module.entity;
+      for (const method of [route.method].flat()) scope.financialEntities.noteRoute(method, config);
       const writes = [route.method].flat().some((m) => WRITE_METHODS.has(m));
       if (writes && config.activity === undefined)
         throw new Error(`${route.url}: module ${module.name} declares no entity for the audit trail`);
     });
-    if (module.routes) await scope.register(module.routes, { registry });
+    if (module.routes) await scope.register(module.routes, { registry, db });
   };
 }
 
-/** The in-process key cache and its change listener (SVC_KEY_CACHE=false turns both off). */
-function keyCacheFor(app: App, options: AppOptions): KeyCache<KeyRow> | undefined {
+interface AuthCaches {
+  keys: KeyCache<KeyRow>;
+  sessions: KeyCache<SessionRow>;
+}
+
+/** The in-process key and session caches and their one change listener (SVC_KEY_CACHE=false turns all off). */
+function authCachesFor(app: App, options: AppOptions): AuthCaches | undefined {
   if (!options.config.keyCache) return undefined;
-  const cache = new KeyCache<KeyRow>();
-  const listener = listenForAuthChanges(options.db.pool.options, cache as KeyCache<unknown>, (message, error) =>
-    app.log.warn({ err: (error as Error | undefined)?.message }, message),
+  const caches = { keys: new KeyCache<KeyRow>(), sessions: new KeyCache<SessionRow>() };
+  const listener = listenForAuthChanges(
+    options.db.pool.options,
+    [caches.keys, caches.sessions] as Array<KeyCache<unknown>>,
+    (message, error) => app.log.warn({ err: (error as Error | undefined)?.message }, message),
   );
   app.addHook('onClose', () => listener.close());
-  return cache;
+  return caches;
 }
 
 /** Writes to keys, members and company settings (plan, features) change what a key lookup answers. */
@@ -121,10 +132,12 @@ const AUTH_WRITES = /^\/api\/v3\/(auth\/|members|company\/)/;
  * answered; so a write made here evicts its company here too, once committed (this hook runs after the
  * request transaction's), and the caller's next request can never see the old key.
  */
-function evictOnOwnAuthWrites(app: App, cache: KeyCache<KeyRow>): void {
+function evictOnOwnAuthWrites(app: App, caches: AuthCaches): void {
   app.addHook('onSend', async (request, reply, payload) => {
-    if (request.method !== 'GET' && reply.statusCode < 300 && AUTH_WRITES.test(request.url) && request.ctx)
-      cache.evictCompany(request.ctx.companyId);
+    if (request.method !== 'GET' && reply.statusCode < 300 && AUTH_WRITES.test(request.url) && request.ctx) {
+      caches.keys.evictCompany(request.ctx.companyId);
+      caches.sessions.evictCompany(request.ctx.companyId);
+    }
     return payload;
   });
 }
@@ -155,6 +168,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const routeTable: RouteInfo[] = [];
   app.decorate('routeTable', routeTable);
   app.decorate('config', config);
+  app.decorate('financialEntities', new FinancialEntities());
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat())
       routeTable.push({ method, url: route.url, config: (route.config ?? {}) as FastifyContextConfig });
@@ -176,25 +190,35 @@ export async function buildApp(options: AppOptions): Promise<App> {
     request.log.debug({ headers: request.headers }, 'request headers');
   });
 
-  const secret = await db.db
+  const secrets = await db.db
     .selectFrom('platform_settings')
-    .select('value')
-    .where('name', '=', 'cursor_secret')
-    .executeTakeFirstOrThrow();
-  setCursorSecret(secret.value);
+    .select(['name', 'value'])
+    .where('name', 'in', ['cursor_secret', 'session_secret'])
+    .execute();
+  const secret = (name: string) => secrets.find((row) => row.name === name)!.value;
+  setCursorSecret(secret('cursor_secret'));
+  setSessionSecret(secret('session_secret'));
   const limits = new RateLimits(config.rateLimits, options.redis);
-  const keyCache = keyCacheFor(app, options);
-  registerPipeline(app, { db: db.db, config, limits, keyCache });
+  const caches = authCachesFor(app, options);
+  const keyCache = caches?.keys;
+  registerPipeline(app, { db: db.db, config, limits, keyCache, sessionCache: caches?.sessions });
+  registerMoneyFields(app);
   registerIdempotency(app, db.db);
   registerRequestTransaction(app, db.db);
-  if (keyCache) evictOnOwnAuthWrites(app, keyCache);
+  if (caches) evictOnOwnAuthWrites(app, caches);
   await registerDocs(app);
 
-  await app.register(healthRoutes, { prefix: V3_PREFIX, db: db.db, redis: options.redis });
+  await app.register(healthRoutes, {
+    prefix: V3_PREFIX,
+    db: db.db,
+    redis: options.redis,
+    limits,
+    trustProxy: config.trustProxy,
+  });
   const registry = loadModules();
   await app.register(
     async (v3) => {
-      for (const module of registry.modules) await v3.register(moduleScope(module, registry));
+      for (const module of registry.modules) await v3.register(moduleScope(module, registry, db.db));
     },
     { prefix: V3_PREFIX },
   );

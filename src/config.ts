@@ -23,8 +23,20 @@ export interface Config {
   /** SMTP connection URL for outgoing mail; without it mail stays in mail_outbox and the log. */
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Client e-mails (POST /clients/{id}/emails) one company may send per fixed window; mails 0 turns it off. */
+  clientMailQuota: { mails: number; windowSeconds: number };
   /** Where attachment bytes live: an S3-compatible bucket when configured, else files under dataDir. */
   storage: { s3: S3Config | undefined };
+  /** Longest a statement of a request (or of background work) may run; 0 turns it off (decision 0046). */
+  statementTimeoutMs: number;
+  /** Longest a statement of a report (missed billing, KPI figures, time summary, BI) may run; 0 turns it off. */
+  reportStatementTimeoutMs: number;
+  /** A digitization's rules run in a worker thread that is stopped after this long (the job fails). */
+  digitizeTimeLimitMs: number;
+  /** Web sign-in sessions: idle and absolute time-outs, in milliseconds (docs/decisions/0051). */
+  sessions: { idleMs: number; absoluteMs: number };
+  /** SVC_PUBLIC_URL: where people open the web application (links in mails); see publicUrlOf. */
+  publicUrl: string | undefined;
 }
 
 export interface S3Config {
@@ -100,6 +112,12 @@ function webhookConfig(env: NodeJS.ProcessEnv): WebhookConfig {
   };
 }
 
+function clientMailQuota(env: NodeJS.ProcessEnv): Config['clientMailQuota'] {
+  const windowSeconds = intFrom(env, 'SVC_CLIENT_MAIL_WINDOW', 3600);
+  if (windowSeconds < 1) throw new Error(`SVC_CLIENT_MAIL_WINDOW must be at least 1 second, got "${windowSeconds}"`);
+  return { mails: intFrom(env, 'SVC_CLIENT_MAIL_QUOTA', 500), windowSeconds };
+}
+
 /** The operator token opens every tenant: short ones could be guessed, so they stop the start. */
 export const OPERATOR_TOKEN_MIN_BYTES = 32;
 
@@ -131,6 +149,29 @@ function s3Config(env: NodeJS.ProcessEnv): S3Config | undefined {
   };
 }
 
+/** A positive whole number of minutes or hours (the unit's length in ms), for the session time-outs. */
+function durationFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, unitMs: number): number {
+  const value = intFrom(env, name, fallback);
+  if (value < 1) throw new Error(`${name} must be at least 1, got "${env[name]}"`);
+  return value * unitMs;
+}
+
+function publicUrlFrom(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`SVC_PUBLIC_URL must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`SVC_PUBLIC_URL must be an absolute http(s) URL, got "${raw}"`);
+  return url.href.replace(/\/+$/, '');
+}
+
+/** The web application's public address: SVC_PUBLIC_URL, else this machine's port on loopback. */
+export const publicUrlOf = (config: Config): string => config.publicUrl ?? `http://127.0.0.1:${config.port}`;
+
 /** Reads the whole configuration once, at start-up; nothing else reads process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
@@ -154,6 +195,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooks: webhookConfig(env),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.SVC_MAIL_FROM || 'Service API <no-reply@localhost>',
+    clientMailQuota: clientMailQuota(env),
     storage: { s3: s3Config(env) },
+    statementTimeoutMs: secondsFrom(env, 'SVC_STATEMENT_TIMEOUT', 15),
+    reportStatementTimeoutMs: secondsFrom(env, 'SVC_REPORT_STATEMENT_TIMEOUT', 120),
+    digitizeTimeLimitMs: secondsFrom(env, 'SVC_DIGITIZE_TIME_LIMIT', 10),
+    sessions: {
+      idleMs: durationFrom(env, 'SVC_SESSION_IDLE_MINUTES', 30, 60_000),
+      absoluteMs: durationFrom(env, 'SVC_SESSION_ABSOLUTE_HOURS', 12, 3_600_000),
+    },
+    publicUrl: publicUrlFrom(env.SVC_PUBLIC_URL),
   };
 }

@@ -7,6 +7,7 @@ import { openDatabase, type Db } from './db/database.ts';
 import { connectDatabase, type Connection } from './db/connect.ts';
 import type { CompanySeeder } from './platform/modules.ts';
 import { createCompany } from './modules/companies/index.ts';
+import { generatePassword, linkAccount, setAccountPassword } from './modules/sessions/index.ts';
 import { loadModules } from './modules/index.ts';
 import { startBackground, warnAboutWebhookConfig } from './background/index.ts';
 import { defaultWebDir } from './platform/web-host.ts';
@@ -14,6 +15,7 @@ import { defaultWebDir } from './platform/web-host.ts';
 /** In-flight requests get this long to finish on SIGTERM/SIGINT before their connections are cut. */
 const DRAIN_TIMEOUT_MS = 20_000;
 const DEMO_MARKER = 'demo_company_id';
+const DEMO_EMAIL = 'owner@demo.example';
 
 const log = (msg: string, extra?: object) => console.log(extra ? `${msg} ${JSON.stringify(extra)}` : msg);
 
@@ -32,10 +34,11 @@ function reachableUrl(app: App): string {
 async function provisionDemo(
   db: Db,
   dataDir: string,
-  baseUrl: string,
+  urls: { api: string; web: string },
   seeders: readonly CompanySeeder[],
 ): Promise<void> {
   const file = path.join(dataDir, 'demo-credentials.json');
+  const password = generatePassword(20);
   const demo = await db.transaction().execute(async (tx) => {
     const claimed = await tx
       .insertInto('platform_settings')
@@ -48,9 +51,16 @@ async function provisionDemo(
     if (await tx.selectFrom('companies').select('id').limit(1).executeTakeFirst()) return undefined;
     const created = await createCompany(
       tx,
-      { name: 'Demo Company', timezone: 'UTC', owner: { name: 'Demo', surname: 'Owner', email: 'owner@demo.example' } },
+      { name: 'Demo Company', timezone: 'UTC', owner: { name: 'Demo', surname: 'Owner', email: DEMO_EMAIL } },
       seeders,
     );
+    // The owner signs in to the web application with this address and the generated password.
+    const account = await linkAccount(tx, {
+      email: DEMO_EMAIL,
+      companyId: created.company_id,
+      personId: created.owner.person_id,
+    });
+    await setAccountPassword(tx, account, password);
     await tx
       .updateTable('platform_settings')
       .set({ value: created.company_id })
@@ -68,17 +78,33 @@ async function provisionDemo(
       log(`demo credentials from the first start: ${file}`);
     return;
   }
-  await mkdir(dataDir, { recursive: true });
-  await writeFile(
-    file,
-    JSON.stringify({ company_id: demo.company_id, api_key: demo.api_key.full_key, base_url: baseUrl }, null, 2) + '\n',
-    { mode: 0o600 },
-  );
+  await saveDemoCredentials(file, { ...demo, password }, urls);
+}
+
+/** The demo's credentials, in a file only this user may read and on the terminal. */
+async function saveDemoCredentials(
+  file: string,
+  demo: Awaited<ReturnType<typeof createCompany>> & { password: string },
+  urls: { api: string; web: string },
+): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const saved = {
+    company_id: demo.company_id,
+    api_key: demo.api_key.full_key,
+    base_url: urls.api,
+    web_url: urls.web,
+    email: DEMO_EMAIL,
+    password: demo.password,
+  };
+  await writeFile(file, JSON.stringify(saved, null, 2) + '\n', { mode: 0o600 });
   log(`\nDemo company provisioned (credentials saved to ${file}):`);
   log(`  company id: ${demo.company_id}`);
   log(`  admin key:  ${demo.api_key.full_key}`);
+  log(`\nSign in to the web application at ${urls.web}/`);
+  log(`  e-mail:     ${DEMO_EMAIL}`);
+  log(`  password:   ${demo.password}`);
   log(
-    `\nTry it:\n  curl -s -H 'X-Service-Company: ${demo.company_id}' -H 'X-API-Key: ${demo.api_key.full_key}' ${baseUrl}/api/v3/clients\n`,
+    `\nTry it:\n  curl -s -H 'X-Service-Company: ${demo.company_id}' -H 'X-API-Key: ${demo.api_key.full_key}' ${urls.api}/api/v3/clients\n`,
   );
 }
 
@@ -91,7 +117,10 @@ interface Running {
 async function start(): Promise<Running> {
   const config = loadConfig();
   const connection = await connectDatabase(config, log);
-  const database = openDatabase(connection.url);
+  const database = openDatabase(connection.url, {
+    statementTimeoutMs: config.statementTimeoutMs,
+    reportStatementTimeoutMs: config.reportStatementTimeoutMs,
+  });
   // ioredis is loaded only when REDIS_URL asks for it.
   const redis = config.redisUrl
     ? new (await import('ioredis')).Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
@@ -108,7 +137,9 @@ async function start(): Promise<Running> {
     const baseUrl = reachableUrl(app);
     log(`listening on ${baseUrl} (web application: ${baseUrl}/, API reference: ${baseUrl}/api/v3/docs)`);
     const registry = loadModules();
-    if (connection.embedded) await provisionDemo(database.db, config.dataDir, baseUrl, registry.seeders);
+    // The web address: SVC_PUBLIC_URL when set, else where this process listens.
+    const urls = { api: baseUrl, web: config.publicUrl ?? baseUrl };
+    if (connection.embedded) await provisionDemo(database.db, config.dataDir, urls, registry.seeders);
     warnAboutWebhookConfig(config, app.log);
     // Jobs left behind by a stopped process and periodic work run in every server; webhook deliveries too by
     // default (own pool), and `npm run worker` runs more of them.

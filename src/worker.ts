@@ -13,7 +13,12 @@ async function main(): Promise<void> {
   const connection = await connectDatabase(config, (msg, extra) => log.info(extra ?? {}, msg));
   if (config.webhooks.enabled) warnAboutWebhookConfig(config, log);
   else log.info({}, 'webhooks are disabled (SVC_WEBHOOKS_ENABLED=false): running background jobs only');
-  const database = openDatabase(connection.url, { max: 4, applicationName: 'service-api-jobs' });
+  const database = openDatabase(connection.url, {
+    max: 4,
+    applicationName: 'service-api-jobs',
+    statementTimeoutMs: config.statementTimeoutMs,
+    reportStatementTimeoutMs: config.reportStatementTimeoutMs,
+  });
   const background = startBackground({
     db: database.db,
     databaseUrl: connection.url,

@@ -137,7 +137,14 @@ export async function createTestApp(
   extra: { redis?: Redis; web?: boolean } = {},
 ): Promise<TestApp> {
   const url = await cloneDatabase();
-  const db = openDatabase(url, { max: 10 });
+  const config: Config = {
+    ...loadConfig({ SVC_RATE_LIMIT_READ: '0', SVC_RATE_LIMIT_WRITE: '0', SVC_RATE_LIMIT_ADDRESS: '0', ...env }),
+    databaseUrl: url,
+    ...overrides,
+  };
+  // The pool carries the statement time-outs, as the server's does (src/main.ts).
+  const { statementTimeoutMs, reportStatementTimeoutMs } = config;
+  const db = openDatabase(url, { max: 10, statementTimeoutMs, reportStatementTimeoutMs });
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk, _enc, cb) {
@@ -145,11 +152,6 @@ export async function createTestApp(
       cb();
     },
   });
-  const config: Config = {
-    ...loadConfig({ SVC_RATE_LIMIT_READ: '0', SVC_RATE_LIMIT_WRITE: '0', SVC_RATE_LIMIT_ADDRESS: '0', ...env }),
-    databaseUrl: url,
-    ...overrides,
-  };
   const app = await buildApp({
     config,
     db,

@@ -9,7 +9,10 @@ import { send, type TransportOptions } from './transport.ts';
 export type Ref = number | string | { id: number | string; updated_at?: string | null };
 
 export interface CallOptions {
-  /** Overrides the If-Match a record would give ('*' writes whatever the current version). */
+  /**
+   * Overrides the If-Match a record would give. '*' (whatever the current version) is honoured only where If-Match
+   * is optional; a write that requires it answers 428 to '*'.
+   */
   ifMatch?: string;
   idempotencyKey?: string;
   headers?: Record<string, string>;

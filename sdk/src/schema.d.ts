@@ -9,7 +9,7 @@ export interface paths {
     };
     /**
      * Availability probe
-     * @description Checks each component with a real round trip; needs no credentials.
+     * @description Checks each component with a real round trip (one probe answers every request for a second); needs no credentials; counts against the per-address limit (429 RATE_LIMIT_EXCEEDED).
      */
     get: operations['getHealth'];
     put?: never;
@@ -175,7 +175,7 @@ export interface paths {
     head?: never;
     /**
      * Update a budget (send only the fields to change)
-     * @description budget_net_sum, warning_rate and status need an admin key and If-Match; other fields honour If-Match when sent.
+     * @description budget_net_sum, warning_rate and status need an admin key (403 FINANCIAL_SCOPE_REQUIRED) and If-Match; other fields are write-tier and honour If-Match when sent. A key without financials reads the sums as null.
      */
     patch: operations['updateBudget'];
     trace?: never;
@@ -218,7 +218,7 @@ export interface paths {
     head?: never;
     /**
      * Update a monitor (send only the fields to change)
-     * @description value and range_value need an admin key and If-Match; other fields honour If-Match when sent. An active monitor of the same client and type whose band overlaps gives warning MONITOR_OVERLAP (also in the legacy X-Service-Warning header).
+     * @description value and range_value need an admin key (403 FINANCIAL_SCOPE_REQUIRED) and If-Match; other fields are write-tier and honour If-Match when sent; a key without financials reads the thresholds as null. An active monitor of the same client and type whose band overlaps gives warning MONITOR_OVERLAP (also in the legacy X-Service-Warning header).
      */
     patch: operations['updateMonitor'];
     trace?: never;
@@ -302,7 +302,7 @@ export interface paths {
     head?: never;
     /**
      * Update a flextime row (send only the fields to change)
-     * @description duration needs an admin key. An If-Match header is honoured when sent (412 when stale).
+     * @description person_id, date and description are write-tier; duration needs an admin key (403 FINANCIAL_SCOPE_REQUIRED). An If-Match header is honoured when sent (412 when stale). A key without financials reads duration as null.
      */
     patch: operations['updateFlextimeRow'];
     trace?: never;
@@ -878,7 +878,7 @@ export interface paths {
     head?: never;
     /**
      * Update a contract (If-Match required); settings merge key by key
-     * @description status: active → pending, finished → pending, pending → active (others 409). A date_until up to today finishes an active contract; a later one leaves it active until that day.
+     * @description status: active → pending, finished → pending, pending → active (others 409). A date_until up to today finishes an active contract; a later one leaves it active until that day. client_id, invoice_period and settings currency, is_reverse_charge and invoice_time_rounding need an admin key (403 FINANCIAL_SCOPE_REQUIRED); the rest is write-tier. A key without financials reads settings as null, rows [].
      */
     patch: operations['updateContract'];
     trace?: never;
@@ -894,7 +894,7 @@ export interface paths {
     put?: never;
     /**
      * Apply a template to up to 200 clients (add, replace or append)
-     * @description Synchronous, one transaction, one result per client; dry_run=true answers the plan and writes nothing. Unknown client ids give a per-client INVALID_CLIENT result. Never creates invoices.
+     * @description Synchronous, one transaction, one result per client; dry_run=true (query or body) answers the plan and writes nothing. Unknown client ids give a per-client INVALID_CLIENT result. Never creates invoices.
      */
     post: operations['applyContractTemplate'];
     delete?: never;
@@ -1031,7 +1031,7 @@ export interface paths {
     put?: never;
     /**
      * Mail the invoice PDF to its recipients (queued; 202)
-     * @description Queues an invoice_send job (GET /jobs/{job_id}). Recipients: the invoice's own recipients, else the contract's settings.invoice_recipients, else the client's primary contact. Once the mail is out the invoice is sent (a paid one stays paid) with sent_at set; an SMTP refusal is retried after 1, 5 and 30 minutes and leaves the invoice unchanged. Only created, sent and paid invoices are sent (else 409 INVOICE_NOT_SENDABLE); If-Match is required.
+     * @description Queues an invoice_send job (GET /jobs/{job_id}). Recipients: the invoice's own recipients, else the contract's settings.invoice_recipients, else the client's primary contact; none is 409 INVOICE_NOT_SENDABLE (reason NO_RECIPIENT). Once the mail is out a created, sent or paid invoice is sent (a paid one keeps paid_at and paid_sum) with sent_at set; an SMTP refusal is retried after 1, 5 and 30 minutes. A send that gives up leaves the status as it was and says why in send_error and send_failed_at. Only created, sent and paid invoices are sent (else 409 INVOICE_NOT_SENDABLE, whatever the If-Match); If-Match is required.
      */
     post: operations['sendInvoice'];
     delete?: never;
@@ -1093,7 +1093,7 @@ export interface paths {
     put?: never;
     /**
      * Mark a created or sent invoice paid (paid_at now, paid_sum = total_sum)
-     * @description Needs admin and If-Match.
+     * @description Needs admin and If-Match. Any other status is 409 INVOICE_NOT_PAYABLE, checked before If-Match (as send).
      */
     post: operations['markInvoicePaid'];
     delete?: never;
@@ -1113,7 +1113,7 @@ export interface paths {
     put?: never;
     /**
      * Undo mark-paid: back to sent (if it was sent) or created; paid_at cleared, paid_sum 0
-     * @description If-Match is optional; when sent it must match.
+     * @description Takes a paid invoice, or a paid one sent again since (status sent, paid_at set), which stays sent. If-Match is optional; when sent it must match.
      */
     post: operations['markInvoiceUnpaid'];
     delete?: never;
@@ -1219,7 +1219,7 @@ export interface paths {
     head?: never;
     /**
      * Update an invoice seller (send only the fields to change); archive with status archived
-     * @description status and logo_url are write-tier; name, address, company_number, vat_number, bank_1, bank_2, iban_1 and iban_2 need admin. An If-Match header is honoured when sent (412 STALE_WRITE when the seller changed).
+     * @description status and logo_url are write-tier; name, address, company_number, vat_number, bank_1, bank_2, iban_1 and iban_2 need admin (403 FINANCIAL_SCOPE_REQUIRED). An If-Match header is honoured when sent (412 STALE_WRITE when the seller changed). A key without financials reads the profile fields but name as null.
      */
     patch: operations['updateInvoiceSeller'];
     trace?: never;
@@ -1509,6 +1509,120 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/auth/sessions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The account's live sessions (up to 20), the current one marked */
+    get: operations['listSessions'];
+    put?: never;
+    /**
+     * Sign in with e-mail and password: sets the session cookie
+     * @description A new session (and token) at every sign-in. A wrong address, a wrong password and an account without an active member answer alike. Failed attempts are limited per account (5 in 15 minutes) and per address (20).
+     */
+    post: operations['signIn'];
+    /** Sign out everywhere: ends every session of the account, this one included */
+    delete: operations['signOutEverywhere'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/password-resets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Mail a password-reset link (always 202: never tells whether the address has an account)
+     * @description The link (valid 30 minutes, once) is <public URL>/reset-password#token=...; a new request voids older links. Limited per e-mail address (3 in 15 minutes) and per client address (10).
+     */
+    post: operations['requestPasswordReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/password-resets/complete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Set a new password with a reset link's token: ends every session, signs this browser in */
+    post: operations['completePasswordReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/session': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The signed-in session: account, companies, CSRF token and time-outs */
+    get: operations['getSession'];
+    put?: never;
+    post?: never;
+    /** Sign out: ends this session and clears its cookie */
+    delete: operations['signOut'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/sessions/{session_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** End one of the account's own sessions (another browser) */
+    delete: operations['endSession'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/password': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Change the password: every session of the account ends, this browser gets a new one
+     * @description current_password must be right (400 VALIDATION_ERROR naming it; wrong ones count against the account like failed sign-ins); new_password has 10-200 characters and is not the e-mail address.
+     */
+    put: operations['changePassword'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/task-relations': {
     parameters: {
       query?: never;
@@ -1710,7 +1824,7 @@ export interface paths {
     head?: never;
     /**
      * Update a tax (send only the fields to change); taxes cannot be deleted, set status inactive
-     * @description rate and percent need an admin key and If-Match carrying the ETag of the last read.
+     * @description name and status are write-tier; rate and percent need an admin key (403 FINANCIAL_SCOPE_REQUIRED) and If-Match carrying the ETag of the last read. A key without financials reads rate and percent as null.
      */
     patch: operations['updateTax'];
     trace?: never;
@@ -1801,11 +1915,17 @@ export interface paths {
     get: operations['getTimeEntry'];
     put?: never;
     post?: never;
-    /** Delete a time entry (soft delete) */
+    /**
+     * Delete a time entry (soft delete)
+     * @description An entry billed on a finalized invoice, or lying in a period a finalized invoice has billed, is locked: deleting it or changing start, end, duration, billable, task_id or person_id gives 409 TIME_ENTRY_LOCKED, as does creating or moving an entry into such a period. The description stays editable.
+     */
     delete: operations['deleteTimeEntry'];
     options?: never;
     head?: never;
-    /** Update a time entry (send only the fields to change) */
+    /**
+     * Update a time entry (send only the fields to change)
+     * @description An entry billed on a finalized invoice, or lying in a period a finalized invoice has billed, is locked: deleting it or changing start, end, duration, billable, task_id or person_id gives 409 TIME_ENTRY_LOCKED, as does creating or moving an entry into such a period. The description stays editable.
+     */
     patch: operations['updateTimeEntry'];
     trace?: never;
   };
@@ -2594,7 +2714,7 @@ export interface paths {
     put?: never;
     /**
      * E-mail the client's contacts from a content template (or a subject and body given directly)
-     * @description One mail per contact, up to 50: the contacts named in contact_ids, else every contact with an e-mail. Rendered from template_id, or subject and body, or the company's default client_email template, in each contact's locale (else the client's, else the template's default locale). Committed to the mail outbox with a note of type email on the client; the client_email_send job (job_id) sends them through SMTP_URL after the request, retrying refusals with back-off (without SMTP_URL they stay in the outbox as logged).
+     * @description One mail per contact, up to 50 on every path: the contacts named in contact_ids, else every contact with an e-mail (more than 50 of those: 400 TOO_MANY_RECIPIENTS, name them in contact_ids). Each mail counts against the per-company quota (SVC_CLIENT_MAIL_QUOTA per SVC_CLIENT_MAIL_WINDOW seconds, a setting of the service); past it 429 RATE_LIMIT_EXCEEDED with Retry-After. Rendered from template_id, or subject and body, or the company's default client_email template, in each contact's locale (else the client's, else the template's default locale). Committed to the mail outbox with a note of type email on the client; the client_email_send job (job_id) sends them through SMTP_URL after the request, retrying refusals with back-off (without SMTP_URL they stay in the outbox as logged).
      */
     post: operations['sendClientEmail'];
     delete?: never;
@@ -3071,6 +3191,26 @@ export interface operations {
           };
         };
       };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: {
+              /** @description Stable machine-readable code, e.g. NOT_FOUND */
+              code: string;
+              /** @description Human-readable explanation */
+              message: string;
+              /** @description Extra facts about the error */
+              details?: {
+                [key: string]: unknown;
+              };
+            };
+          };
+        };
+      };
       /** @description A component is down (status degraded) */
       503: {
         headers: {
@@ -3095,7 +3235,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, occurred_at */
         sort?: string;
@@ -3136,6 +3276,8 @@ export interface operations {
               fields: string[];
               api_key_id: number | null;
               person_id: number | null;
+              /** @description api: an API key wrote; web: a member signed in to the web application (a session) */
+              source: 'api' | 'web';
               method: string;
               path: string;
               request_id: string | null;
@@ -3212,6 +3354,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getActivity: {
@@ -3245,6 +3396,8 @@ export interface operations {
               fields: string[];
               api_key_id: number | null;
               person_id: number | null;
+              /** @description api: an API key wrote; web: a member signed in to the web application (a session) */
+              source: 'api' | 'web';
               method: string;
               path: string;
               request_id: string | null;
@@ -3320,6 +3473,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listAgreements: {
@@ -3329,7 +3491,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: date_from, id, created_at, updated_at */
         sort?: string;
@@ -3449,6 +3611,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createAgreement: {
@@ -3531,7 +3702,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3549,7 +3720,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3578,6 +3749,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3702,6 +3882,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteAgreement: {
@@ -3723,7 +3912,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3741,7 +3930,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3788,6 +3977,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -3878,7 +4076,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3896,7 +4094,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3950,6 +4148,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listMemberAgreements: {
@@ -3959,7 +4166,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: date_from, id, created_at, updated_at */
         sort?: string;
@@ -4089,6 +4296,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createMemberAgreement: {
@@ -4174,7 +4390,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4192,7 +4408,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4230,6 +4446,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4356,6 +4581,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteMemberAgreement: {
@@ -4379,7 +4613,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4397,7 +4631,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4444,6 +4678,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4536,7 +4779,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4554,7 +4797,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4608,6 +4851,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listBudgets: {
@@ -4617,7 +4869,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, budget_net_sum, created_at, updated_at */
         sort?: string;
@@ -4649,16 +4901,16 @@ export interface operations {
               project_id: number | null;
               date_from: string | null;
               date_until: string | null;
-              /** @description The budget, net of tax, in the company currency; 0 or more, 2 decimals; needs admin and If-Match */
-              budget_net_sum: number;
-              /** @description A fraction 0-1 (default 0.8): warning turns true once spent_net_sum reaches budget_net_sum × warning_rate; needs admin and If-Match */
-              warning_rate: number;
+              /** @description The budget, net of tax, in the company currency; 0 or more, 2 decimals; needs admin and If-Match (null to a key without financials) */
+              budget_net_sum: number | null;
+              /** @description A fraction 0-1 (default 0.8): warning turns true once spent_net_sum reaches budget_net_sum × warning_rate; needs admin and If-Match (null to a key without financials) */
+              warning_rate: number | null;
               /** @description active (default) or closed; needs admin and If-Match to change */
               status: 'active' | 'closed';
-              /** @description Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the budget's dates, for its project, else its client, else the whole company */
-              spent_net_sum: number;
-              /** @description Read-only: spent_net_sum >= budget_net_sum × warning_rate */
-              warning: boolean;
+              /** @description Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the budget's dates, for its project, else its client, else the whole company (null to a key without financials) */
+              spent_net_sum: number | null;
+              /** @description Read-only: spent_net_sum >= budget_net_sum × warning_rate (null to a key without financials) */
+              warning: boolean | null;
               /**
                * Format: date-time
                * @description Creation time (UTC)
@@ -4737,6 +4989,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createBudget: {
@@ -4781,16 +5042,16 @@ export interface operations {
               project_id: number | null;
               date_from: string | null;
               date_until: string | null;
-              /** @description The budget, net of tax, in the company currency; 0 or more, 2 decimals; needs admin and If-Match */
-              budget_net_sum: number;
-              /** @description A fraction 0-1 (default 0.8): warning turns true once spent_net_sum reaches budget_net_sum × warning_rate; needs admin and If-Match */
-              warning_rate: number;
+              /** @description The budget, net of tax, in the company currency; 0 or more, 2 decimals; needs admin and If-Match (null to a key without financials) */
+              budget_net_sum: number | null;
+              /** @description A fraction 0-1 (default 0.8): warning turns true once spent_net_sum reaches budget_net_sum × warning_rate; needs admin and If-Match (null to a key without financials) */
+              warning_rate: number | null;
               /** @description active (default) or closed; needs admin and If-Match to change */
               status: 'active' | 'closed';
-              /** @description Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the budget's dates, for its project, else its client, else the whole company */
-              spent_net_sum: number;
-              /** @description Read-only: spent_net_sum >= budget_net_sum × warning_rate */
-              warning: boolean;
+              /** @description Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the budget's dates, for its project, else its client, else the whole company (null to a key without financials) */
+              spent_net_sum: number | null;
+              /** @description Read-only: spent_net_sum >= budget_net_sum × warning_rate (null to a key without financials) */
+              warning: boolean | null;
               /**
                * Format: date-time
                * @description Creation time (UTC)
@@ -4814,7 +5075,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PROJECT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PROJECT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4832,7 +5093,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4861,6 +5122,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4898,16 +5168,16 @@ export interface operations {
               project_id: number | null;
               date_from: string | null;
               date_until: string | null;
-              /** @description The budget, net of tax, in the company currency; 0 or more, 2 decimals; needs admin and If-Match */
-              budget_net_sum: number;
-              /** @description A fraction 0-1 (default 0.8): warning turns true once spent_net_sum reaches budget_net_sum × warning_rate; needs admin and If-Match */
-              warning_rate: number;
+              /** @description The budget, net of tax, in the company currency; 0 or more, 2 decimals; needs admin and If-Match (null to a key without financials) */
+              budget_net_sum: number | null;
+              /** @description A fraction 0-1 (default 0.8): warning turns true once spent_net_sum reaches budget_net_sum × warning_rate; needs admin and If-Match (null to a key without financials) */
+              warning_rate: number | null;
               /** @description active (default) or closed; needs admin and If-Match to change */
               status: 'active' | 'closed';
-              /** @description Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the budget's dates, for its project, else its client, else the whole company */
-              spent_net_sum: number;
-              /** @description Read-only: spent_net_sum >= budget_net_sum × warning_rate */
-              warning: boolean;
+              /** @description Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the budget's dates, for its project, else its client, else the whole company (null to a key without financials) */
+              spent_net_sum: number | null;
+              /** @description Read-only: spent_net_sum >= budget_net_sum × warning_rate (null to a key without financials) */
+              warning: boolean | null;
               /**
                * Format: date-time
                * @description Creation time (UTC)
@@ -4985,6 +5255,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteBudget: {
@@ -5006,7 +5285,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5024,7 +5303,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5062,6 +5341,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5117,16 +5405,16 @@ export interface operations {
               project_id: number | null;
               date_from: string | null;
               date_until: string | null;
-              /** @description The budget, net of tax, in the company currency; 0 or more, 2 decimals; needs admin and If-Match */
-              budget_net_sum: number;
-              /** @description A fraction 0-1 (default 0.8): warning turns true once spent_net_sum reaches budget_net_sum × warning_rate; needs admin and If-Match */
-              warning_rate: number;
+              /** @description The budget, net of tax, in the company currency; 0 or more, 2 decimals; needs admin and If-Match (null to a key without financials) */
+              budget_net_sum: number | null;
+              /** @description A fraction 0-1 (default 0.8): warning turns true once spent_net_sum reaches budget_net_sum × warning_rate; needs admin and If-Match (null to a key without financials) */
+              warning_rate: number | null;
               /** @description active (default) or closed; needs admin and If-Match to change */
               status: 'active' | 'closed';
-              /** @description Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the budget's dates, for its project, else its client, else the whole company */
-              spent_net_sum: number;
-              /** @description Read-only: spent_net_sum >= budget_net_sum × warning_rate */
-              warning: boolean;
+              /** @description Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the budget's dates, for its project, else its client, else the whole company (null to a key without financials) */
+              spent_net_sum: number | null;
+              /** @description Read-only: spent_net_sum >= budget_net_sum × warning_rate (null to a key without financials) */
+              warning: boolean | null;
               /**
                * Format: date-time
                * @description Creation time (UTC)
@@ -5150,7 +5438,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PROJECT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PROJECT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5168,7 +5456,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5215,6 +5503,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5270,8 +5567,8 @@ export interface operations {
               frequency: 'week' | 'month' | 'quarter' | 'year';
               /** @description true (default): watched; the client reads has_monitor 1 while one is active */
               active: boolean;
-              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match */
-              value: number;
+              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match (null to a key without financials) */
+              value: number | null;
               range_value: number | null;
               /**
                * Format: date-time
@@ -5351,6 +5648,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createMonitor: {
@@ -5399,8 +5705,8 @@ export interface operations {
               frequency: 'week' | 'month' | 'quarter' | 'year';
               /** @description true (default): watched; the client reads has_monitor 1 while one is active */
               active: boolean;
-              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match */
-              value: number;
+              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match (null to a key without financials) */
+              value: number | null;
               range_value: number | null;
               /**
                * Format: date-time
@@ -5425,7 +5731,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5443,7 +5749,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5472,6 +5778,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5512,8 +5827,8 @@ export interface operations {
               frequency: 'week' | 'month' | 'quarter' | 'year';
               /** @description true (default): watched; the client reads has_monitor 1 while one is active */
               active: boolean;
-              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match */
-              value: number;
+              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match (null to a key without financials) */
+              value: number | null;
               range_value: number | null;
               /**
                * Format: date-time
@@ -5592,6 +5907,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteMonitor: {
@@ -5613,7 +5937,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5631,7 +5955,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5678,6 +6002,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5736,8 +6069,8 @@ export interface operations {
               frequency: 'week' | 'month' | 'quarter' | 'year';
               /** @description true (default): watched; the client reads has_monitor 1 while one is active */
               active: boolean;
-              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match */
-              value: number;
+              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match (null to a key without financials) */
+              value: number | null;
               range_value: number | null;
               /**
                * Format: date-time
@@ -5762,7 +6095,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5780,7 +6113,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5843,6 +6176,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listClientMonitors: {
@@ -5892,8 +6234,8 @@ export interface operations {
               frequency: 'week' | 'month' | 'quarter' | 'year';
               /** @description true (default): watched; the client reads has_monitor 1 while one is active */
               active: boolean;
-              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match */
-              value: number;
+              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match (null to a key without financials) */
+              value: number | null;
               range_value: number | null;
               /**
                * Format: date-time
@@ -5975,6 +6317,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6031,8 +6382,8 @@ export interface operations {
               frequency: 'week' | 'month' | 'quarter' | 'year';
               /** @description true (default): watched; the client reads has_monitor 1 while one is active */
               active: boolean;
-              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match */
-              value: number;
+              /** @description Lower end of the threshold band, 2 decimals; changing it needs an admin key and If-Match (null to a key without financials) */
+              value: number | null;
               range_value: number | null;
               /**
                * Format: date-time
@@ -6057,7 +6408,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6075,7 +6426,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6120,6 +6471,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listFlextimeRows: {
@@ -6129,7 +6489,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, date, person_id, duration, created_at, updated_at */
         sort?: string;
@@ -6162,8 +6522,8 @@ export interface operations {
                * @description The day the adjustment belongs to (YYYY-MM-DD); decides which balance window counts it
                */
               date: string;
-              /** @description Seconds; negative for a deduction */
-              duration: number;
+              /** @description Seconds; negative for a deduction (null to a key without financials) */
+              duration: number | null;
               description: string;
               /**
                * Format: date-time
@@ -6243,6 +6603,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createFlextimeRow: {
@@ -6287,8 +6656,8 @@ export interface operations {
                * @description The day the adjustment belongs to (YYYY-MM-DD); decides which balance window counts it
                */
               date: string;
-              /** @description Seconds; negative for a deduction */
-              duration: number;
+              /** @description Seconds; negative for a deduction (null to a key without financials) */
+              duration: number | null;
               description: string;
               /**
                * Format: date-time
@@ -6313,7 +6682,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6331,7 +6700,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6367,6 +6736,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getFlextimeBalance: {
@@ -6376,7 +6754,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Only this person */
         person_id?: number;
@@ -6490,6 +6868,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getFlextimeRow: {
@@ -6521,8 +6908,8 @@ export interface operations {
                * @description The day the adjustment belongs to (YYYY-MM-DD); decides which balance window counts it
                */
               date: string;
-              /** @description Seconds; negative for a deduction */
-              duration: number;
+              /** @description Seconds; negative for a deduction (null to a key without financials) */
+              duration: number | null;
               description: string;
               /**
                * Format: date-time
@@ -6601,6 +6988,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteFlextimeRow: {
@@ -6622,7 +7018,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6640,7 +7036,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6678,6 +7074,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6733,8 +7138,8 @@ export interface operations {
                * @description The day the adjustment belongs to (YYYY-MM-DD); decides which balance window counts it
                */
               date: string;
-              /** @description Seconds; negative for a deduction */
-              duration: number;
+              /** @description Seconds; negative for a deduction (null to a key without financials) */
+              duration: number | null;
               description: string;
               /**
                * Format: date-time
@@ -6759,7 +7164,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -6777,7 +7182,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6822,6 +7227,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listReclaims: {
@@ -6831,7 +7245,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, created_at, updated_at */
         sort?: string;
@@ -6946,6 +7360,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -7068,6 +7491,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   updateReclaim: {
@@ -7136,7 +7568,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7154,7 +7586,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7201,6 +7633,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -7269,7 +7710,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7287,7 +7728,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7334,6 +7775,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -7413,7 +7863,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_TASK, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_TASK, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7431,7 +7881,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7476,6 +7926,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listIntegrationInvoices: {
@@ -7485,7 +7944,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, invoice_date, updated_at */
         sort?: string;
@@ -7625,6 +8084,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   syncReferenceData: {
@@ -7691,7 +8159,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -7709,7 +8177,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7738,6 +8206,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -7863,6 +8340,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getTimeSummary: {
@@ -7977,6 +8463,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -8151,6 +8646,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   refreshBi: {
@@ -8224,7 +8728,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8251,6 +8755,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   billClient: {
@@ -8268,7 +8781,7 @@ export interface operations {
         'application/json': {
           /**
            * Format: date
-           * @description First day billed; sent with date_to. Default: each contract’s due period
+           * @description First day billed; sent with date_to, at most 366 days before it. Default: each contract’s due period
            */
           date_from?: string;
           /**
@@ -8332,6 +8845,8 @@ export interface operations {
                 exported_at: string | null;
                 sent_at: string | null;
                 paid_at: string | null;
+                send_error: string | null;
+                send_failed_at: string | null;
                 /** @description Up to 200 rows, oldest first */
                 rows: {
                   id: number;
@@ -8464,6 +8979,8 @@ export interface operations {
                 exported_at: string | null;
                 sent_at: string | null;
                 paid_at: string | null;
+                send_error: string | null;
+                send_failed_at: string | null;
                 /** @description Up to 200 rows, oldest first */
                 rows: {
                   id: number;
@@ -8544,7 +9061,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8562,7 +9079,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8607,6 +9124,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getMissedBilling: {
@@ -8614,9 +9140,9 @@ export interface operations {
       query?: {
         /** @description Only this client */
         client_id?: number;
-        /** @description Window start; default 1 January of the current year (company time zone) */
+        /** @description Window start; default 1 January of the year of date_to, else of the current year (company time zone) */
         date_from?: string;
-        /** @description Window end; default 31 December of the current year */
+        /** @description Window end; default 31 December of the year of date_from, else of the current year. At most 366 days */
         date_to?: string;
       };
       header?: never;
@@ -8739,6 +9265,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listApiKeys: {
@@ -8748,7 +9283,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at */
         sort?: string;
@@ -8848,6 +9383,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createApiKey: {
@@ -8919,7 +9463,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8937,7 +9481,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PERSONAL_KEY_CANNOT_MANAGE_KEYS, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PERSONAL_KEY_CANNOT_MANAGE_KEYS, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8957,6 +9501,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -9018,7 +9571,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9036,7 +9589,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PERSONAL_KEY_CANNOT_MANAGE_KEYS, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PERSONAL_KEY_CANNOT_MANAGE_KEYS, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9081,6 +9634,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   revokeApiKey: {
@@ -9102,7 +9664,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9120,7 +9682,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PERSONAL_KEY_CANNOT_MANAGE_KEYS, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PERSONAL_KEY_CANNOT_MANAGE_KEYS, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9156,6 +9718,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getAuthMe: {
@@ -9183,6 +9754,8 @@ export interface operations {
                 /** @description IANA time zone; offset-less time-entry datetimes are read in it */
                 timezone: string;
               };
+              /** @description api_key: the request carried X-API-Key; session: a member signed in to the web application */
+              credential: 'api_key' | 'session';
               key: {
                 id: number;
                 name: string;
@@ -9191,7 +9764,7 @@ export interface operations {
                 /** @description Granted scopes, including the tiers they imply (admin ⊃ write ⊃ read) */
                 scopes: string[];
                 key_prefix: string;
-              };
+              } | null;
               person: {
                 person_id: number;
                 member_id: number | null;
@@ -9251,6 +9824,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -9352,6 +9934,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   updateBillingSettings: {
@@ -9417,7 +10008,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_SELLER, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_SELLER, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9435,7 +10026,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9471,6 +10062,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listCalendarEntries: {
@@ -9480,7 +10080,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: date_from, date_until, id, created_at, updated_at */
         sort?: string;
@@ -9607,6 +10207,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createCalendarEntry: {
@@ -9690,7 +10299,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9708,7 +10317,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9737,6 +10346,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -9862,6 +10480,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteCalendarEntry: {
@@ -9883,7 +10510,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9901,7 +10528,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9939,6 +10566,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -10032,7 +10668,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10050,7 +10686,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10088,6 +10724,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -10211,6 +10856,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createClientGroup: {
@@ -10270,7 +10924,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10288,7 +10942,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10317,6 +10971,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -10430,6 +11093,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteClientGroup: {
@@ -10451,7 +11123,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10469,7 +11141,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10507,6 +11179,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -10576,7 +11257,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10594,7 +11275,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10630,6 +11311,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listClientMembers: {
@@ -10639,7 +11329,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, created_at, updated_at */
         sort?: string;
@@ -10751,6 +11441,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createClientMember: {
@@ -10812,7 +11511,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_WORKFLOW_ROLE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_WORKFLOW_ROLE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -10830,7 +11529,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10859,6 +11558,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -10973,6 +11681,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteClientMember: {
@@ -10994,7 +11711,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11012,7 +11729,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11041,6 +11758,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -11112,7 +11838,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_WORKFLOW_ROLE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_WORKFLOW_ROLE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11130,7 +11856,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11168,6 +11894,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -11354,6 +12089,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createClient: {
@@ -11493,7 +12237,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11511,7 +12255,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11540,6 +12284,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -11710,6 +12463,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteClient: {
@@ -11731,7 +12493,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11749,7 +12511,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11778,6 +12540,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -11927,7 +12698,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -11945,7 +12716,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11974,6 +12745,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -12111,6 +12891,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createContact: {
@@ -12197,7 +12986,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12215,7 +13004,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12244,6 +13033,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -12369,6 +13167,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteContact: {
@@ -12390,7 +13197,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12408,7 +13215,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12437,6 +13244,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -12533,7 +13349,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -12551,7 +13367,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12580,6 +13396,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -12638,7 +13463,7 @@ export interface operations {
               invoice_period: 'month' | 'quarter' | 'half_year' | 'year';
               /** @description Day of the month invoices are made, 1-31 (clamped to short months) */
               invoice_day: number;
-              /** ContractSettings */
+              /** @description (null to a key without financials) */
               settings: {
                 ext_user_id: string | null;
                 currency: string | null;
@@ -12659,8 +13484,8 @@ export interface operations {
                 reference_number: string | null;
                 reply_to: string | null;
                 summarized_description: string | null;
-              };
-              /** @description Up to 200 rows, oldest first */
+              } | null;
+              /** @description Up to 200 rows, oldest first; [] to a key without financials */
               rows: {
                 id: number;
                 contract_id: number;
@@ -12791,6 +13616,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createContract: {
@@ -12884,7 +13718,7 @@ export interface operations {
               invoice_period: 'month' | 'quarter' | 'half_year' | 'year';
               /** @description Day of the month invoices are made, 1-31 (clamped to short months) */
               invoice_day: number;
-              /** ContractSettings */
+              /** @description (null to a key without financials) */
               settings: {
                 ext_user_id: string | null;
                 currency: string | null;
@@ -12905,8 +13739,8 @@ export interface operations {
                 reference_number: string | null;
                 reply_to: string | null;
                 summarized_description: string | null;
-              };
-              /** @description Up to 200 rows, oldest first */
+              } | null;
+              /** @description Up to 200 rows, oldest first; [] to a key without financials */
               rows: {
                 id: number;
                 contract_id: number;
@@ -12982,7 +13816,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_CONTRACT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_CONTRACT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13000,7 +13834,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13038,6 +13872,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -13166,7 +14009,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_CONTRACT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_CONTRACT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13184,7 +14027,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13204,6 +14047,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -13249,7 +14101,7 @@ export interface operations {
               invoice_period: 'month' | 'quarter' | 'half_year' | 'year';
               /** @description Day of the month invoices are made, 1-31 (clamped to short months) */
               invoice_day: number;
-              /** ContractSettings */
+              /** @description (null to a key without financials) */
               settings: {
                 ext_user_id: string | null;
                 currency: string | null;
@@ -13270,8 +14122,8 @@ export interface operations {
                 reference_number: string | null;
                 reply_to: string | null;
                 summarized_description: string | null;
-              };
-              /** @description Up to 200 rows, oldest first */
+              } | null;
+              /** @description Up to 200 rows, oldest first; [] to a key without financials */
               rows: {
                 id: number;
                 contract_id: number;
@@ -13401,6 +14253,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteContract: {
@@ -13422,7 +14283,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13440,7 +14301,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13496,6 +14357,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -13579,7 +14449,7 @@ export interface operations {
               invoice_period: 'month' | 'quarter' | 'half_year' | 'year';
               /** @description Day of the month invoices are made, 1-31 (clamped to short months) */
               invoice_day: number;
-              /** ContractSettings */
+              /** @description (null to a key without financials) */
               settings: {
                 ext_user_id: string | null;
                 currency: string | null;
@@ -13600,8 +14470,8 @@ export interface operations {
                 reference_number: string | null;
                 reply_to: string | null;
                 summarized_description: string | null;
-              };
-              /** @description Up to 200 rows, oldest first */
+              } | null;
+              /** @description Up to 200 rows, oldest first; [] to a key without financials */
               rows: {
                 id: number;
                 contract_id: number;
@@ -13677,7 +14547,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13695,7 +14565,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13758,11 +14628,23 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   applyContractTemplate: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description true: answer the plan and write nothing (true here or in the body is a dry run) */
+        dry_run?: boolean;
+      };
       header?: never;
       path: {
         /** @description Record id */
@@ -13829,7 +14711,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -13847,7 +14729,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13892,6 +14774,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listContractRows: {
@@ -13901,7 +14792,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
       };
       header?: never;
@@ -14037,6 +14928,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createContractRow: {
@@ -14140,7 +15040,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_COMPANY, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_COMPANY, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14158,7 +15058,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14214,6 +15114,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -14361,6 +15270,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteContractRow: {
@@ -14384,7 +15302,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14402,7 +15320,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14449,6 +15367,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -14561,7 +15488,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_COMPANY, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_COMPANY, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14579,7 +15506,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14626,6 +15553,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -14702,7 +15638,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14720,7 +15656,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14783,6 +15719,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listEvents: {
@@ -14792,7 +15737,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Only these events; comma list of client.created, client.updated, client.deleted, contact.created, contact.updated, contact.deleted, invoice.created, invoice.updated, project.created, project.updated, project.deleted, task.created, task.updated, task.deleted, time_entry.created */
         event?: string;
@@ -14903,6 +15848,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getInvoiceDocument: {
@@ -14984,6 +15938,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   exportInvoice: {
@@ -15037,7 +16000,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15055,7 +16018,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15093,6 +16056,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -15143,7 +16115,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15161,7 +16133,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15217,6 +16189,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -15302,6 +16283,8 @@ export interface operations {
               exported_at: string | null;
               sent_at: string | null;
               paid_at: string | null;
+              send_error: string | null;
+              send_failed_at: string | null;
               /** @description Up to 200 rows, oldest first */
               rows: {
                 id: number;
@@ -15411,6 +16394,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -15525,6 +16517,8 @@ export interface operations {
               exported_at: string | null;
               sent_at: string | null;
               paid_at: string | null;
+              send_error: string | null;
+              send_failed_at: string | null;
               /** @description Up to 200 rows, oldest first */
               rows: {
                 id: number;
@@ -15586,7 +16580,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_CLIENT, INVALID_COMPANY, INVALID_CONTRACT, INVALID_PERSON, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_SELLER, INVALID_TAX, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_CLIENT, INVALID_COMPANY, INVALID_CONTRACT, INVALID_PERSON, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_SELLER, INVALID_TAX, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15604,7 +16598,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15633,6 +16627,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -15705,6 +16708,8 @@ export interface operations {
               exported_at: string | null;
               sent_at: string | null;
               paid_at: string | null;
+              send_error: string | null;
+              send_failed_at: string | null;
               /** @description Up to 200 rows, oldest first */
               rows: {
                 id: number;
@@ -15820,6 +16825,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   updateInvoice: {
@@ -15902,6 +16916,8 @@ export interface operations {
               exported_at: string | null;
               sent_at: string | null;
               paid_at: string | null;
+              send_error: string | null;
+              send_failed_at: string | null;
               /** @description Up to 200 rows, oldest first */
               rows: {
                 id: number;
@@ -15963,7 +16979,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -15981,7 +16997,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16037,6 +17053,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -16109,6 +17134,8 @@ export interface operations {
               exported_at: string | null;
               sent_at: string | null;
               paid_at: string | null;
+              send_error: string | null;
+              send_failed_at: string | null;
               /** @description Up to 200 rows, oldest first */
               rows: {
                 id: number;
@@ -16170,7 +17197,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -16188,7 +17215,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16244,6 +17271,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -16316,6 +17352,8 @@ export interface operations {
               exported_at: string | null;
               sent_at: string | null;
               paid_at: string | null;
+              send_error: string | null;
+              send_failed_at: string | null;
               /** @description Up to 200 rows, oldest first */
               rows: {
                 id: number;
@@ -16377,7 +17415,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -16395,7 +17433,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16442,6 +17480,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -16514,6 +17561,8 @@ export interface operations {
               exported_at: string | null;
               sent_at: string | null;
               paid_at: string | null;
+              send_error: string | null;
+              send_failed_at: string | null;
               /** @description Up to 200 rows, oldest first */
               rows: {
                 id: number;
@@ -16575,7 +17624,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -16593,7 +17642,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16638,6 +17687,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listInvoiceRows: {
@@ -16647,7 +17705,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id */
         sort?: string;
@@ -16771,6 +17829,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createInvoiceRow: {
@@ -16867,7 +17934,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -16885,7 +17952,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16923,6 +17990,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -17056,6 +18132,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteInvoiceRow: {
@@ -17079,7 +18164,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -17097,7 +18182,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17135,6 +18220,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -17240,7 +18334,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PRODUCT, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -17258,7 +18352,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17296,6 +18390,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -17426,6 +18529,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createInvoiceSeller: {
@@ -17499,7 +18611,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -17517,7 +18629,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17546,6 +18658,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -17666,6 +18787,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   updateInvoiceSeller: {
@@ -17743,7 +18873,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -17761,7 +18891,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17799,6 +18929,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -17915,6 +19054,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -18065,6 +19213,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createMember: {
@@ -18159,7 +19316,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -18177,7 +19334,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18206,6 +19363,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -18344,6 +19510,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   updateMember: {
@@ -18445,7 +19620,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -18463,7 +19638,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, MANAGEMENT_UI_ONLY, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, MANAGEMENT_UI_ONLY, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18510,6 +19685,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -18688,6 +19872,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createProduct: {
@@ -18829,7 +20022,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_COMPANY, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_COMPANY, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -18847,7 +20040,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18876,6 +20069,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -19042,6 +20244,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteProduct: {
@@ -19063,7 +20274,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19081,7 +20292,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19119,6 +20330,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -19271,7 +20491,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_COMPANY, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_ARTICLE, INVALID_BILLING_PROJECT, INVALID_COMPANY, INVALID_RESOURCE, INVALID_TAX, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19289,7 +20509,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19334,6 +20554,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listProductPrices: {
@@ -19343,7 +20572,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, active_from, created_at */
         sort?: string;
@@ -19453,6 +20682,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createProductPrice: {
@@ -19522,7 +20760,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19540,7 +20778,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19578,6 +20816,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -19697,6 +20944,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteProductPrice: {
@@ -19720,7 +20976,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19738,7 +20994,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19776,6 +21032,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -19854,7 +21119,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -19872,7 +21137,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19919,6 +21184,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -20056,6 +21330,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createProject: {
@@ -20132,7 +21415,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT_TYPE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT_TYPE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -20150,7 +21433,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20179,6 +21462,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -20300,6 +21592,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteProject: {
@@ -20321,7 +21622,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -20339,7 +21640,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20368,6 +21669,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -20457,7 +21767,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT_TYPE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT_TYPE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -20475,7 +21785,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20520,6 +21830,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listProjectTypes: {
@@ -20529,7 +21848,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at */
         sort?: string;
@@ -20628,6 +21947,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -20740,6 +22068,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listRoles: {
@@ -20749,7 +22086,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
       };
       header?: never;
@@ -20838,6 +22175,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createRole: {
@@ -20891,7 +22237,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -20909,7 +22255,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20938,6 +22284,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -21048,6 +22403,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteRole: {
@@ -21069,7 +22433,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -21087,7 +22451,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21116,6 +22480,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -21179,7 +22552,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -21197,7 +22570,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21226,6 +22599,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -21336,6 +22718,866 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  listSessions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              /**
+               * Format: date-time
+               * @description When it was signed in
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description Its last request (to the minute)
+               */
+              last_seen_at: string;
+              /**
+               * Format: date-time
+               * @description When it ends without activity
+               */
+              idle_expires_at: string;
+              /**
+               * Format: date-time
+               * @description When it ends whatever happens
+               */
+              absolute_expires_at: string;
+              user_agent: string | null;
+              ip: string | null;
+              /** @description The session of this request */
+              current: boolean;
+            }[];
+          };
+        };
+      };
+      /** @description MISSING_AUTH, UNAUTHORIZED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description HTTPS_REQUIRED */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  signIn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The e-mail address the account signs in with */
+          email: string;
+          /** @description The password */
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** SessionView */
+            data: {
+              /** @description This session (current: true in GET /auth/sessions) */
+              session_id: number;
+              account: {
+                id: number;
+                email: string;
+              };
+              /** @description Where the account has an active member (up to 100) */
+              companies: {
+                /** @description Company UUID: the X-Service-Company of requests made for it */
+                id: string;
+                name: string;
+                /** @description IANA time zone of the company */
+                timezone: string;
+                /** @description The signed-in member in this company */
+                member_id: number;
+                /** @description Its person (assignees, time entries, visibility) */
+                person_id: number;
+                role: 'member' | 'admin' | 'owner';
+                /**
+                 * @description Only companies where the member is active are listed
+                 * @enum {string}
+                 */
+                status: 'active';
+                locale_code: string | null;
+                person: {
+                  name: string;
+                  surname: string | null;
+                };
+              }[];
+              /** @description Send as X-CSRF-Token on every write made with this session */
+              csrf_token: string;
+              /**
+               * Format: date-time
+               * @description When the session ends without activity (moved on by requests, to the minute)
+               */
+              idle_expires_at: string;
+              /**
+               * Format: date-time
+               * @description When the session ends whatever happens
+               */
+              absolute_expires_at: string;
+            };
+            warnings?: {
+              code: string;
+              message: string;
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description Position in a bulk request */
+              index?: number;
+            }[];
+          };
+        };
+      };
+      /** @description UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INVALID_CREDENTIALS */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  signOutEverywhere: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No Content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description UNKNOWN_FILTER_FIELD */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description MISSING_AUTH, UNAUTHORIZED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  requestPasswordReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The e-mail address the account signs in with */
+          email: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** PasswordResetAccepted */
+            data: {
+              /**
+               * @description Always; a mail goes out only when the address has an account
+               * @enum {string}
+               */
+              status: 'accepted';
+            };
+            warnings?: {
+              code: string;
+              message: string;
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description Position in a bulk request */
+              index?: number;
+            }[];
+          };
+        };
+      };
+      /** @description UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  completePasswordReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The token of the reset link (after #token=) */
+          token: string;
+          /** @description The new password: 10-200 characters, not the e-mail address */
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** SessionView */
+            data: {
+              /** @description This session (current: true in GET /auth/sessions) */
+              session_id: number;
+              account: {
+                id: number;
+                email: string;
+              };
+              /** @description Where the account has an active member (up to 100) */
+              companies: {
+                /** @description Company UUID: the X-Service-Company of requests made for it */
+                id: string;
+                name: string;
+                /** @description IANA time zone of the company */
+                timezone: string;
+                /** @description The signed-in member in this company */
+                member_id: number;
+                /** @description Its person (assignees, time entries, visibility) */
+                person_id: number;
+                role: 'member' | 'admin' | 'owner';
+                /**
+                 * @description Only companies where the member is active are listed
+                 * @enum {string}
+                 */
+                status: 'active';
+                locale_code: string | null;
+                person: {
+                  name: string;
+                  surname: string | null;
+                };
+              }[];
+              /** @description Send as X-CSRF-Token on every write made with this session */
+              csrf_token: string;
+              /**
+               * Format: date-time
+               * @description When the session ends without activity (moved on by requests, to the minute)
+               */
+              idle_expires_at: string;
+              /**
+               * Format: date-time
+               * @description When the session ends whatever happens
+               */
+              absolute_expires_at: string;
+            };
+            warnings?: {
+              code: string;
+              message: string;
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description Position in a bulk request */
+              index?: number;
+            }[];
+          };
+        };
+      };
+      /** @description INVALID_TOKEN, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  getSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** SessionView */
+            data: {
+              /** @description This session (current: true in GET /auth/sessions) */
+              session_id: number;
+              account: {
+                id: number;
+                email: string;
+              };
+              /** @description Where the account has an active member (up to 100) */
+              companies: {
+                /** @description Company UUID: the X-Service-Company of requests made for it */
+                id: string;
+                name: string;
+                /** @description IANA time zone of the company */
+                timezone: string;
+                /** @description The signed-in member in this company */
+                member_id: number;
+                /** @description Its person (assignees, time entries, visibility) */
+                person_id: number;
+                role: 'member' | 'admin' | 'owner';
+                /**
+                 * @description Only companies where the member is active are listed
+                 * @enum {string}
+                 */
+                status: 'active';
+                locale_code: string | null;
+                person: {
+                  name: string;
+                  surname: string | null;
+                };
+              }[];
+              /** @description Send as X-CSRF-Token on every write made with this session */
+              csrf_token: string;
+              /**
+               * Format: date-time
+               * @description When the session ends without activity (moved on by requests, to the minute)
+               */
+              idle_expires_at: string;
+              /**
+               * Format: date-time
+               * @description When the session ends whatever happens
+               */
+              absolute_expires_at: string;
+            };
+            warnings?: {
+              code: string;
+              message: string;
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description Position in a bulk request */
+              index?: number;
+            }[];
+          };
+        };
+      };
+      /** @description MISSING_AUTH, UNAUTHORIZED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description HTTPS_REQUIRED */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  signOut: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No Content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description UNKNOWN_FILTER_FIELD */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description MISSING_AUTH, UNAUTHORIZED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  endSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Record id */
+        session_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No Content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description MISSING_AUTH, UNAUTHORIZED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  changePassword: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The password the account has now */
+          current_password: string;
+          /** @description The new password: 10-200 characters, not the e-mail address */
+          new_password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** SessionView */
+            data: {
+              /** @description This session (current: true in GET /auth/sessions) */
+              session_id: number;
+              account: {
+                id: number;
+                email: string;
+              };
+              /** @description Where the account has an active member (up to 100) */
+              companies: {
+                /** @description Company UUID: the X-Service-Company of requests made for it */
+                id: string;
+                name: string;
+                /** @description IANA time zone of the company */
+                timezone: string;
+                /** @description The signed-in member in this company */
+                member_id: number;
+                /** @description Its person (assignees, time entries, visibility) */
+                person_id: number;
+                role: 'member' | 'admin' | 'owner';
+                /**
+                 * @description Only companies where the member is active are listed
+                 * @enum {string}
+                 */
+                status: 'active';
+                locale_code: string | null;
+                person: {
+                  name: string;
+                  surname: string | null;
+                };
+              }[];
+              /** @description Send as X-CSRF-Token on every write made with this session */
+              csrf_token: string;
+              /**
+               * Format: date-time
+               * @description When the session ends without activity (moved on by requests, to the minute)
+               */
+              idle_expires_at: string;
+              /**
+               * Format: date-time
+               * @description When the session ends whatever happens
+               */
+              absolute_expires_at: string;
+            };
+            warnings?: {
+              code: string;
+              message: string;
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description Position in a bulk request */
+              index?: number;
+            }[];
+          };
+        };
+      };
+      /** @description UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description MISSING_AUTH, UNAUTHORIZED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listTaskRelations: {
@@ -21345,7 +23587,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, created_at */
         sort?: string;
@@ -21451,6 +23693,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createTaskRelation: {
@@ -21508,7 +23759,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_TASK, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_TASK, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -21526,7 +23777,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21555,6 +23806,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -21667,6 +23927,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteTaskRelation: {
@@ -21688,7 +23957,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -21706,7 +23975,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21735,6 +24004,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -21933,6 +24211,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createTask: {
@@ -22094,7 +24381,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -22112,7 +24399,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -22141,6 +24428,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -22233,7 +24529,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_TASK, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_TASK, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -22251,7 +24547,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -22280,6 +24576,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -22456,6 +24761,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteTask: {
@@ -22477,7 +24791,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -22495,7 +24809,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -22524,6 +24838,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -22695,7 +25018,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -22713,7 +25036,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -22742,6 +25065,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -22864,7 +25196,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -22882,7 +25214,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -22920,6 +25252,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -23042,7 +25383,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -23060,7 +25401,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -23098,6 +25439,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -23234,7 +25584,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -23252,7 +25602,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -23281,6 +25631,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -23345,7 +25704,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -23363,7 +25722,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -23408,6 +25767,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listTaxes: {
@@ -23417,7 +25785,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, rate, created_at, updated_at */
         sort?: string;
@@ -23442,10 +25810,10 @@ export interface operations {
             data: {
               id: number;
               name: string;
-              /** @description Tax rate as a fraction, 0-1 with up to 6 decimals (22 % is 0.22) */
-              rate: number;
-              /** @description The same rate as a percent, 0-100 with up to 4 decimals (22 % is 22) */
-              percent: number;
+              /** @description Tax rate as a fraction, 0-1 with up to 6 decimals (22 % is 0.22) (null to a key without financials) */
+              rate: number | null;
+              /** @description The same rate as a percent, 0-100 with up to 4 decimals (22 % is 22) (null to a key without financials) */
+              percent: number | null;
               /** @description active (default) or inactive; an inactive tax cannot be newly assigned to a product */
               status: 'active' | 'inactive';
               /**
@@ -23526,6 +25894,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createTax: {
@@ -23562,10 +25939,10 @@ export interface operations {
             data: {
               id: number;
               name: string;
-              /** @description Tax rate as a fraction, 0-1 with up to 6 decimals (22 % is 0.22) */
-              rate: number;
-              /** @description The same rate as a percent, 0-100 with up to 4 decimals (22 % is 22) */
-              percent: number;
+              /** @description Tax rate as a fraction, 0-1 with up to 6 decimals (22 % is 0.22) (null to a key without financials) */
+              rate: number | null;
+              /** @description The same rate as a percent, 0-100 with up to 4 decimals (22 % is 22) (null to a key without financials) */
+              percent: number | null;
               /** @description active (default) or inactive; an inactive tax cannot be newly assigned to a product */
               status: 'active' | 'inactive';
               /**
@@ -23591,7 +25968,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -23609,7 +25986,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -23645,6 +26022,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getTax: {
@@ -23670,10 +26056,10 @@ export interface operations {
             data: {
               id: number;
               name: string;
-              /** @description Tax rate as a fraction, 0-1 with up to 6 decimals (22 % is 0.22) */
-              rate: number;
-              /** @description The same rate as a percent, 0-100 with up to 4 decimals (22 % is 22) */
-              percent: number;
+              /** @description Tax rate as a fraction, 0-1 with up to 6 decimals (22 % is 0.22) (null to a key without financials) */
+              rate: number | null;
+              /** @description The same rate as a percent, 0-100 with up to 4 decimals (22 % is 22) (null to a key without financials) */
+              percent: number | null;
               /** @description active (default) or inactive; an inactive tax cannot be newly assigned to a product */
               status: 'active' | 'inactive';
               /**
@@ -23753,6 +26139,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   updateTax: {
@@ -23792,10 +26187,10 @@ export interface operations {
             data: {
               id: number;
               name: string;
-              /** @description Tax rate as a fraction, 0-1 with up to 6 decimals (22 % is 0.22) */
-              rate: number;
-              /** @description The same rate as a percent, 0-100 with up to 4 decimals (22 % is 22) */
-              percent: number;
+              /** @description Tax rate as a fraction, 0-1 with up to 6 decimals (22 % is 0.22) (null to a key without financials) */
+              rate: number | null;
+              /** @description The same rate as a percent, 0-100 with up to 4 decimals (22 % is 22) (null to a key without financials) */
+              percent: number | null;
               /** @description active (default) or inactive; an inactive tax cannot be newly assigned to a product */
               status: 'active' | 'inactive';
               /**
@@ -23821,7 +26216,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -23839,7 +26234,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -23893,6 +26288,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listTeams: {
@@ -23902,7 +26306,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -24008,6 +26412,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createTeam: {
@@ -24069,7 +26482,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -24087,7 +26500,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -24116,6 +26529,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -24230,6 +26652,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteTeam: {
@@ -24251,7 +26682,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -24269,7 +26700,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -24298,6 +26729,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -24369,7 +26809,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -24387,7 +26827,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -24416,6 +26856,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -24562,6 +27011,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createTimeEntry: {
@@ -24642,7 +27100,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, INVALID_TASK, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, INVALID_TASK, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -24660,7 +27118,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -24669,7 +27127,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description IDEMPOTENCY_CONFLICT, IDEMPOTENCY_KEY_REUSED, TIMER_ALREADY_RUNNING */
+      /** @description IDEMPOTENCY_CONFLICT, IDEMPOTENCY_KEY_REUSED, TIMER_ALREADY_RUNNING, TIME_ENTRY_LOCKED */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24689,6 +27147,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -24778,7 +27245,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, INVALID_TASK, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, INVALID_TASK, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -24796,7 +27263,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -24805,7 +27272,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description IDEMPOTENCY_CONFLICT, IDEMPOTENCY_KEY_REUSED, TIMER_ALREADY_RUNNING */
+      /** @description IDEMPOTENCY_CONFLICT, IDEMPOTENCY_KEY_REUSED, TIMER_ALREADY_RUNNING, TIME_ENTRY_LOCKED */
       409: {
         headers: {
           [name: string]: unknown;
@@ -24825,6 +27292,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -24951,6 +27427,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteTimeEntry: {
@@ -24972,7 +27457,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -24990,7 +27475,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -25001,6 +27486,15 @@ export interface operations {
       };
       /** @description NOT_FOUND */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description TIME_ENTRY_LOCKED */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -25019,6 +27513,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -25109,7 +27612,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, INVALID_TASK, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, INVALID_TASK, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -25127,7 +27630,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -25145,7 +27648,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description TIMER_ALREADY_RUNNING */
+      /** @description TIMER_ALREADY_RUNNING, TIME_ENTRY_LOCKED */
       409: {
         headers: {
           [name: string]: unknown;
@@ -25165,6 +27668,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -25290,6 +27802,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createTopic: {
@@ -25353,7 +27874,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -25371,7 +27892,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -25400,6 +27921,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -25515,6 +28045,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteTopic: {
@@ -25536,7 +28075,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -25554,7 +28093,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -25583,6 +28122,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -25656,7 +28204,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -25674,7 +28222,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -25710,6 +28258,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listWebhooks: {
@@ -25719,7 +28276,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, created_at */
         sort?: string;
@@ -25849,7 +28406,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -25941,7 +28498,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -25959,7 +28516,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -25995,7 +28552,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26087,7 +28644,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26201,7 +28758,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26324,7 +28881,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26354,7 +28911,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -26372,7 +28929,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26408,7 +28965,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26503,7 +29060,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -26521,7 +29078,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26557,7 +29114,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26628,7 +29185,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -26646,7 +29203,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26682,7 +29239,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26700,7 +29257,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id */
         sort?: string;
@@ -26829,7 +29386,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26885,7 +29442,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -26903,7 +29460,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -26948,7 +29505,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description WEBHOOKS_COMING_SOON */
+      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           [name: string]: unknown;
@@ -26966,7 +29523,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
       };
       header?: never;
@@ -27058,6 +29615,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createWorkflowRole: {
@@ -27117,7 +29683,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -27135,7 +29701,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27164,6 +29730,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -27277,6 +29852,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteWorkflowRole: {
@@ -27298,7 +29882,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -27316,7 +29900,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27354,6 +29938,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -27423,7 +30016,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -27441,7 +30034,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27477,6 +30070,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   mcp: {
@@ -27499,7 +30101,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -27517,7 +30119,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27537,6 +30139,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -27617,7 +30228,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PARENT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PARENT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -27635,7 +30246,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27682,6 +30293,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -27762,7 +30382,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PARENT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PARENT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -27780,7 +30400,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -27834,6 +30454,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listAttachments: {
@@ -27843,7 +30472,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, file_name, size, created_at, updated_at */
         sort?: string;
@@ -27956,6 +30585,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -28080,6 +30718,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteAttachment: {
@@ -28101,7 +30748,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -28119,7 +30766,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28148,6 +30795,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -28259,6 +30915,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listNotes: {
@@ -28268,7 +30933,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, created_at, updated_at */
         sort?: string;
@@ -28385,6 +31050,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createNote: {
@@ -28455,7 +31129,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_SUPPLIER, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_SUPPLIER, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -28473,7 +31147,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28502,6 +31176,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -28621,6 +31304,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteNote: {
@@ -28642,7 +31334,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -28660,7 +31352,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28689,6 +31381,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -28769,7 +31470,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_SUPPLIER, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_SUPPLIER, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -28787,7 +31488,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -28823,6 +31524,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listCustomFields: {
@@ -28832,7 +31542,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -28950,6 +31660,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createCustomField: {
@@ -29021,7 +31740,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29039,7 +31758,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29068,6 +31787,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -29188,6 +31916,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteCustomField: {
@@ -29209,7 +31946,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29227,7 +31964,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description CUSTOM_FIELD_NOT_DELETABLE, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, CUSTOM_FIELD_NOT_DELETABLE, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29256,6 +31993,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -29337,7 +32083,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29355,7 +32101,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description CUSTOM_FIELD_READ_ONLY, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, CUSTOM_FIELD_READ_ONLY, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29400,6 +32146,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listFolderTemplates: {
@@ -29409,7 +32164,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -29531,6 +32286,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createFolderTemplate: {
@@ -29624,7 +32388,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29642,7 +32406,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -29671,6 +32435,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -29801,6 +32574,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listFolders: {
@@ -29810,7 +32592,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at */
         sort?: string;
@@ -29920,6 +32702,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createFolder: {
@@ -29981,7 +32772,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PARENT, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PARENT, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -29999,7 +32790,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30028,6 +32819,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -30142,6 +32942,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   setClientFolderTemplate: {
@@ -30192,7 +33001,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30210,7 +33019,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30239,6 +33048,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -30344,6 +33162,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   provisionClientDocumentsFolder: {
@@ -30388,7 +33215,7 @@ export interface operations {
           };
         };
       };
-      /** @description FOLDER_PROVISION_FAILED, INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description FOLDER_PROVISION_FAILED, INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30406,7 +33233,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30451,6 +33278,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listDocuments: {
@@ -30460,7 +33296,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -30570,6 +33406,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createDocument: {
@@ -30632,7 +33477,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30650,7 +33495,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30679,6 +33524,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -30793,6 +33647,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteDocument: {
@@ -30814,7 +33677,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30832,7 +33695,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30861,6 +33724,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -30931,7 +33803,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -30949,7 +33821,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -30985,6 +33857,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listDigitizations: {
@@ -30994,7 +33875,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, created_at */
         sort?: string;
@@ -31117,6 +33998,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createDigitization: {
@@ -31191,7 +34081,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -31209,7 +34099,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31238,6 +34128,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -31362,6 +34261,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -31497,6 +34405,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createSupplier: {
@@ -31576,7 +34493,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_SUPPLIER_TYPE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_SUPPLIER_TYPE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -31594,7 +34511,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31623,6 +34540,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -31746,6 +34672,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteSupplier: {
@@ -31767,7 +34702,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -31785,7 +34720,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31814,6 +34749,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -31903,7 +34847,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_SUPPLIER_TYPE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_SUPPLIER_TYPE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -31921,7 +34865,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -31957,6 +34901,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listSupplierTypes: {
@@ -31966,7 +34919,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -32065,6 +35018,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -32177,6 +35139,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   updateSupplierType: {
@@ -32237,7 +35208,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -32255,7 +35226,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32291,6 +35262,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listProductFields: {
@@ -32300,7 +35280,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, code, name, created_at, updated_at */
         sort?: string;
@@ -32416,6 +35396,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createProductField: {
@@ -32483,7 +35472,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -32501,7 +35490,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32530,6 +35519,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -32648,6 +35646,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteProductField: {
@@ -32669,7 +35676,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -32687,7 +35694,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, PRODUCT_FIELD_READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, PRODUCT_FIELD_READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32725,6 +35732,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -32800,7 +35816,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -32818,7 +35834,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, PRODUCT_FIELD_READ_ONLY, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, PRODUCT_FIELD_READ_ONLY, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -32863,6 +35879,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listContentTemplates: {
@@ -32872,7 +35897,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -33013,6 +36038,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createContentTemplate: {
@@ -33120,7 +36154,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33138,7 +36172,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33167,6 +36201,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -33310,6 +36353,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteContentTemplate: {
@@ -33331,7 +36383,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33349,7 +36401,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33378,6 +36430,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -33482,7 +36543,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33500,7 +36561,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33529,6 +36590,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -33641,7 +36711,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33659,7 +36729,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33704,6 +36774,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteContentTemplateRow: {
@@ -33727,7 +36806,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33745,7 +36824,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33774,6 +36853,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -33846,7 +36934,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33864,7 +36952,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -33893,6 +36981,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -33966,7 +37063,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_CONTACT, INVALID_CONTENT_TEMPLATE, MISSING_COMPANY, NO_RECIPIENTS, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_CONTACT, INVALID_CONTENT_TEMPLATE, MISSING_COMPANY, NO_RECIPIENTS, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -33984,7 +37081,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -34029,6 +37126,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listTaskAutomations: {
@@ -34038,7 +37144,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -34173,6 +37279,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createTaskAutomation: {
@@ -34286,7 +37401,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_TOPIC, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_TOPIC, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -34304,7 +37419,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -34333,6 +37448,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -34472,6 +37596,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteTaskAutomation: {
@@ -34493,7 +37626,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -34511,7 +37644,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -34540,6 +37673,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -34664,7 +37806,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_TOPIC, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_PROJECT, INVALID_TOPIC, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -34682,7 +37824,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -34718,6 +37860,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listDelegations: {
@@ -34727,7 +37878,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, date_from, created_at, updated_at */
         sort?: string;
@@ -34851,6 +38002,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createDelegation: {
@@ -34940,7 +38100,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -34958,7 +38118,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -34987,6 +38147,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -35115,6 +38284,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteDelegation: {
@@ -35136,7 +38314,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35154,7 +38332,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -35183,6 +38361,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -35282,7 +38469,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35300,7 +38487,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -35336,6 +38523,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listWorkflowTemplates: {
@@ -35345,7 +38541,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -35455,6 +38651,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createWorkflowTemplate: {
@@ -35518,7 +38723,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35536,7 +38741,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -35565,6 +38770,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -35683,6 +38897,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteWorkflowTemplate: {
@@ -35704,7 +38927,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35722,7 +38945,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -35751,6 +38974,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -35824,7 +39056,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -35842,7 +39074,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -35878,6 +39110,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listWorkflowTemplateTasks: {
@@ -35887,7 +39128,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, title */
         sort?: string;
@@ -36002,6 +39243,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createWorkflowTemplateTask: {
@@ -36080,7 +39330,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36098,7 +39348,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -36143,6 +39393,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteWorkflowTemplateTask: {
@@ -36166,7 +39425,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36184,7 +39443,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -36213,6 +39472,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -36300,7 +39568,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36318,7 +39586,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -36347,6 +39615,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -36433,7 +39710,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36451,7 +39728,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -36489,6 +39766,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -36565,7 +39851,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36583,7 +39869,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -36628,6 +39914,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listProjectWorkflows: {
@@ -36637,7 +39932,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, name, created_at, updated_at */
         sort?: string;
@@ -36747,6 +40042,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createProjectWorkflow: {
@@ -36812,7 +40116,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PROJECT_TYPE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PROJECT_TYPE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -36830,7 +40134,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -36859,6 +40163,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -36977,6 +40290,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteProjectWorkflow: {
@@ -36998,7 +40320,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37016,7 +40338,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37045,6 +40367,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -37120,7 +40451,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PROJECT_TYPE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PROJECT_TYPE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37138,7 +40469,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37174,6 +40505,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listProjectWorkflowTasks: {
@@ -37183,7 +40523,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, title */
         sort?: string;
@@ -37298,6 +40638,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   createProjectWorkflowTask: {
@@ -37376,7 +40725,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37394,7 +40743,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37439,6 +40788,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   deleteProjectWorkflowTask: {
@@ -37462,7 +40820,7 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37480,7 +40838,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37509,6 +40867,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -37596,7 +40963,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37614,7 +40981,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37643,6 +41010,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -37729,7 +41105,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37747,7 +41123,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37785,6 +41161,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -37861,7 +41246,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37879,7 +41264,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -37917,6 +41302,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -37973,7 +41367,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -37991,7 +41385,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38020,6 +41414,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -38124,6 +41527,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   putClientMemberRoles: {
@@ -38178,7 +41590,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, INVALID_PERSON, INVALID_WORKFLOW_ROLE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, INVALID_PERSON, INVALID_WORKFLOW_ROLE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -38196,7 +41608,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38232,6 +41644,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listClientWorkflowTasks: {
@@ -38241,7 +41662,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id, created_at, updated_at */
         sort?: string;
@@ -38368,6 +41789,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   bulkClientMemberAction: {
@@ -38441,7 +41871,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_WORKFLOW_ROLE, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_CLIENT, INVALID_COMPANY, INVALID_PERSON, INVALID_WORKFLOW_ROLE, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -38459,7 +41889,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38495,6 +41925,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   listCompanyApps: {
@@ -38504,7 +41943,7 @@ export interface operations {
         limit?: number;
         /** @description Rows to skip (offset mode), 0-10000 */
         offset?: number;
-        /** @description Opaque keyset cursor from meta.next_cursor */
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
         cursor?: string;
         /** @description Sort field, prefix - for descending: id */
         sort?: string;
@@ -38592,6 +42031,15 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   activateCompanyApp: {
@@ -38638,7 +42086,7 @@ export interface operations {
           };
         };
       };
-      /** @description INVALID_COMPANY, MISSING_COMPANY, VALIDATION_ERROR */
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
           [name: string]: unknown;
@@ -38656,7 +42104,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
           [name: string]: unknown;
@@ -38694,6 +42142,15 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           [name: string]: unknown;
         };

@@ -168,11 +168,42 @@ function backoffMs(attempt: number): number {
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
+
+/** The request a same-origin redirect leads to: 303 (and 301/302 after a POST) become a GET without a body. */
+async function redirected(request: Request, target: URL, status: number): Promise<Request> {
+  const toGet = status === 303 ? request.method !== 'HEAD' : status <= 302 && request.method === 'POST';
+  const headers = new Headers(request.headers);
+  if (toGet) headers.delete('Content-Type');
+  const method = toGet ? 'GET' : request.method;
+  const body = method === 'GET' || method === 'HEAD' ? undefined : await request.clone().arrayBuffer();
+  return new Request(target, { method, headers, body, redirect: 'manual' });
+}
+
+/**
+ * Redirects are followed here, not by fetch: fetch would carry X-API-Key to any origin a Location names (it drops
+ * only Authorization and cookies). A redirect within the service's origin is followed with the headers; one to
+ * another origin is answered as it came, unfollowed, so the key never leaves the origin it was given for.
+ */
+async function sendFollowingSameOrigin(fetcher: typeof fetch, request: Request): Promise<Response> {
+  let current = request;
+  for (let hops = 0; ; hops++) {
+    const response = await fetcher(new Request(current.clone(), { redirect: 'manual' }));
+    const location = response.headers.get('Location');
+    if (!REDIRECTS.has(response.status) || location === null || hops === MAX_REDIRECTS) return response;
+    const target = new URL(location, current.url);
+    if (target.origin !== new URL(current.url).origin) return response;
+    await response.body?.cancel();
+    current = await redirected(current, target, response.status);
+  }
+}
+
 type Outcome = { response: Response } | { error: NetworkError };
 
 async function attempt(fetcher: typeof fetch, request: Request): Promise<Outcome> {
   try {
-    return { response: await fetcher(request.clone()) };
+    return { response: await sendFollowingSameOrigin(fetcher, request) };
   } catch (cause) {
     const text = cause instanceof Error ? cause.message : String(cause);
     return { error: new NetworkError(`${request.method} ${request.url} failed: ${text}`, { cause }) };
@@ -216,6 +247,12 @@ export async function fetchWithRetry(opts: TransportOptions, request: Request): 
 
 /** Reads a non-2xx answer into an ApiError (the body may be JSON or not). */
 export async function toApiError(response: Response): Promise<ApiError> {
+  const location = response.headers.get('Location');
+  if (REDIRECTS.has(response.status) && location !== null) {
+    await response.body?.cancel();
+    const message = `the service redirected to ${location}, which is not followed: the API key goes to no other origin (nor past ${MAX_REDIRECTS} redirects)`;
+    return new ApiError(response.status, { error: { code: 'REDIRECT_NOT_FOLLOWED', message, details: { location } } });
+  }
   const text = await response.text();
   let body: unknown = text;
   try {

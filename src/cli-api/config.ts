@@ -3,7 +3,8 @@
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { CliError } from './errors.ts';
+import { isLoopback } from '../platform/network.ts';
+import { CliError, usage } from './errors.ts';
 
 export interface Profile {
   url: string;
@@ -60,23 +61,44 @@ export function profileName(flag: string | undefined, config: ConfigFile): strin
 }
 
 /**
+ * An API key crosses the network encrypted only: https, or plain http to this machine (a local service, a tunnel
+ * or proxy on it). Checked before anything is sent or stored.
+ */
+export function assertSafeUrl(url: string, source: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw usage(`${source} must be an absolute URL such as ${DEFAULT_URL}, got "${url}"`);
+  }
+  if (parsed.protocol === 'https:') return;
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  const local = host === 'localhost' || host.endsWith('.localhost') || isLoopback(host);
+  if (parsed.protocol === 'http:' && local) return;
+  throw usage(
+    `${source} ${url} sends the API key unencrypted: use https:// (plain http:// is accepted for this machine only)`,
+  );
+}
+
+/**
  * The profile a command runs as. SVC_COMPANY with SVC_API_KEY (and SVC_URL) stand in for a profile, for CI
  * and for `svc mcp`'s users, so a script needs no config file.
  */
 export async function resolveProfile(flag: string | undefined): Promise<{ name: string; profile: Profile }> {
   const env = process.env;
-  if (env.SVC_COMPANY && env.SVC_API_KEY && !flag)
-    return {
-      name: 'environment',
-      profile: { url: env.SVC_URL ?? DEFAULT_URL, company: env.SVC_COMPANY, key: env.SVC_API_KEY },
-    };
+  if (env.SVC_COMPANY && env.SVC_API_KEY && !flag) {
+    const url = env.SVC_URL ?? DEFAULT_URL;
+    assertSafeUrl(url, 'SVC_URL');
+    return { name: 'environment', profile: { url, company: env.SVC_COMPANY, key: env.SVC_API_KEY } };
+  }
   const config = await readConfig();
   const name = profileName(flag, config);
   const profile = config.profiles[name];
   if (!profile)
     throw new CliError(
       'NOT_LOGGED_IN',
-      `no profile "${name}": run \`svc login --company <uuid> --key <key>${name === 'default' ? '' : ` --profile ${name}`}\``,
+      `no profile "${name}": run \`svc login --company <uuid>${name === 'default' ? '' : ` --profile ${name}`}\` (the key on standard input)`,
     );
+  assertSafeUrl(profile.url, `profile "${name}":`);
   return { name, profile };
 }

@@ -18,7 +18,7 @@ export const EXIT_CODES = `Exit codes: 0 ok, 1 failed (a job that failed, an une
 Errors print the code, the message and the request id to stderr (as {"error": {...}} with -o json).`;
 
 export const API_USAGE = `API commands (svc <command> --help for each):
-  login --company <uuid> --key <key> [--url <base>] [--profile <name>]   store a verified key; logout; profiles
+  login --company <uuid> [--url <base>] [--profile <name>] < key   store a verified key (from stdin or $SVC_API_KEY); logout; profiles
   <resource> list|get|create|update|delete [...]   every operation of /api/v3/openapi.json, e.g. svc clients list
                  flags from query parameters and body fields; --data '<json>' | --data @file.json; list --all
   api <METHOD> <PATH> [--data ...]                 any request

@@ -32,7 +32,7 @@ function addOperation(group: Command, command: ApiCommand): void {
   if (command.hasBody) sub.option('--data <json|@file>', 'the whole JSON body (flags amend it)');
   if (command.method !== 'GET') sub.option('--if-match <etag>', 'send If-Match (the ETag of the record you read)');
   if (command.verb === 'list' && command.queryParams.includes('cursor'))
-    sub.option('--all', 'follow meta.next_cursor to the last page');
+    sub.option('--all', 'every page: follows meta.next_cursor, or the offset on offset-only lists');
   sub.action(async (...args: unknown[]) => {
     const cmd = args.at(-1) as Command;
     const opts = cmd.optsWithGlobals();
@@ -56,18 +56,23 @@ function addOperation(group: Command, command: ApiCommand): void {
   });
 }
 
-/** Every row of a list, page by page. */
+type Meta = { next_cursor?: string | null; has_more?: boolean; offset?: number };
+
+/** Every row of a list, page by page: by cursor where the list has one, else by offset (offset-only lists). */
 async function allPages(profile: Profile, parts: RequestParts): Promise<Record<string, unknown>[]> {
   const rows: Record<string, unknown>[] = [];
   let query: Record<string, unknown> = { ...parts.query };
   for (;;) {
     const answer: Answer = await call(profile, 'GET', parts.path, { query });
-    const body = answer.body as { data: Record<string, unknown>[]; meta?: { next_cursor?: string | null } };
+    const body = answer.body as { data: Record<string, unknown>[]; meta?: Meta };
     rows.push(...body.data);
-    const next = body.meta?.next_cursor;
-    if (!next) break;
-    // A cursor carries the sort and filters it was made with; only the page size goes along.
-    query = { cursor: next, ...(parts.query.limit === undefined ? {} : { limit: parts.query.limit }) };
+    const meta = body.meta ?? {};
+    if (meta.next_cursor) {
+      // A cursor carries the sort and filters it was made with; only the page size goes along.
+      query = { cursor: meta.next_cursor, ...(parts.query.limit === undefined ? {} : { limit: parts.query.limit }) };
+    } else if (meta.has_more && meta.next_cursor === undefined && body.data.length > 0) {
+      query = { ...query, offset: (meta.offset ?? 0) + body.data.length };
+    } else break;
   }
   return rows;
 }

@@ -79,7 +79,27 @@ function prepareStatements(client: pg.PoolClient): void {
   };
 }
 
-export function openDatabase(url: string, options: { max?: number; applicationName?: string } = {}): Database {
+export interface DatabaseOptions {
+  max?: number;
+  applicationName?: string;
+  /** Longest a statement may run on these connections (milliseconds; 0: no limit). Unset: the server's default. */
+  statementTimeoutMs?: number;
+  /** What a big read (a report) raises its transaction's limit to; kept as svc.report_statement_timeout. */
+  reportStatementTimeoutMs?: number;
+}
+
+/** The session settings every new connection starts with (decision 0046), or undefined when there are none. */
+function sessionSettings(options: DatabaseOptions): string | undefined {
+  const statements: string[] = [];
+  const ms = (value: number) => String(Math.max(0, Math.trunc(value)));
+  if (options.statementTimeoutMs !== undefined)
+    statements.push(`set statement_timeout = ${ms(options.statementTimeoutMs)}`);
+  if (options.reportStatementTimeoutMs !== undefined)
+    statements.push(`set svc.report_statement_timeout = '${ms(options.reportStatementTimeoutMs)}'`);
+  return statements.length === 0 ? undefined : statements.join('; ');
+}
+
+export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 20,
@@ -87,6 +107,10 @@ export function openDatabase(url: string, options: { max?: number; applicationNa
   });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // Queued on the new connection ahead of whatever it was opened for (a client runs its queries in order), as a
+  // session setting rather than a startup parameter, which connection poolers refuse.
+  const settings = sessionSettings(options);
+  if (settings) pool.on('connect', (client) => void client.query(settings).catch(() => undefined));
   pool.on('connect', prepareStatements);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, pool, close: () => db.destroy() };

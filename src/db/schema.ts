@@ -111,6 +111,15 @@ export const SOFT_DELETED_TABLES = [
   'workflow_templates',
 ] as const;
 
+export interface AccountsTable {
+  id: Generated<number>;
+  email: string;
+  password_hash: string | null;
+  password_changed_at: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
+}
+
 export interface ActivitiesTable {
   company_id: string;
   id: Generated<number>;
@@ -124,6 +133,8 @@ export interface ActivitiesTable {
   path: string;
   request_id: string | null;
   occurred_at: Generated<string>;
+  financial: Generated<boolean>;
+  source: Generated<'api' | 'web'>;
 }
 
 export interface AgreementsTable {
@@ -194,6 +205,12 @@ export interface AttachmentsTable {
   updated_at: Generated<string>;
 }
 
+export interface AuthThrottleTable {
+  bucket: string;
+  attempts: number;
+  window_ends_at: string;
+}
+
 export interface BillingSettingsTable {
   company_id: string;
   default_seller_id: number | null;
@@ -257,6 +274,12 @@ export interface ClientGroupsTable {
   deleted_at: string | null;
   created_at: Generated<string>;
   updated_at: Generated<string>;
+}
+
+export interface ClientMailQuotaTable {
+  company_id: string;
+  window_start: string;
+  mails: number;
 }
 
 export interface ClientMembersTable {
@@ -526,7 +549,7 @@ export interface GlobalHolidaysTable {
 
 export interface IdempotencyKeysTable {
   company_id: string;
-  api_key_id: number;
+  api_key_id: number | null;
   key: string;
   request_hash: string;
   state: 'running' | 'done';
@@ -535,6 +558,8 @@ export interface IdempotencyKeysTable {
   response_body: string | null;
   created_at: Generated<string>;
   expires_at: string;
+  session_person_id: number | null;
+  credential: Generated<string>;
 }
 
 export interface InvoiceNumberCountersTable {
@@ -602,6 +627,12 @@ export interface InvoiceSellersTable {
   updated_at: Generated<string>;
 }
 
+export interface InvoicedWorkTasksTable {
+  company_id: string;
+  client_id: number;
+  task_id: number;
+}
+
 export interface InvoicesTable {
   company_id: string;
   id: Generated<number>;
@@ -642,6 +673,8 @@ export interface InvoicesTable {
   finalized_at: string | null;
   created_at: Generated<string>;
   updated_at: Generated<string>;
+  send_error: string | null;
+  send_failed_at: string | null;
   bills_time: Generated<boolean>;
 }
 
@@ -668,6 +701,7 @@ export interface JobsTable {
   attempts: Generated<number>;
   run_after: string | null;
   result: ColumnType<Json | null, string | null, string | null>;
+  session_person_id: number | null;
 }
 
 export interface LegacyTokensTable {
@@ -726,6 +760,7 @@ export interface MembersTable {
   custom_fields: ColumnType<Json | null, string | null, string | null>;
   created_at: Generated<string>;
   updated_at: Generated<string>;
+  account_id: number | null;
 }
 
 export interface MonitorsTable {
@@ -768,6 +803,15 @@ export interface NotificationsTable {
   read_at: string | null;
   created_at: Generated<string>;
   updated_at: Generated<string>;
+}
+
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  account_id: number;
+  token_hash: Buffer;
+  expires_at: string;
+  used_at: string | null;
+  created_at: Generated<string>;
 }
 
 export interface PeopleTable {
@@ -888,6 +932,7 @@ export interface ReportSnapshotsTable {
   figures: ColumnType<Json, string, string>;
   computed_at: string;
   read_at: string;
+  read_computed_at: string | null;
 }
 
 export interface RolesTable {
@@ -897,6 +942,20 @@ export interface RolesTable {
   deleted_at: string | null;
   created_at: Generated<string>;
   updated_at: Generated<string>;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  account_id: number;
+  token_hash: Buffer;
+  created_at: Generated<string>;
+  last_seen_at: Generated<string>;
+  idle_expires_at: string;
+  absolute_expires_at: string;
+  ended_at: string | null;
+  ended_reason: 'sign_out' | 'sign_out_everywhere' | 'password_changed' | 'deactivated' | 'expired' | 'revoked' | null;
+  user_agent: string | null;
+  ip: string | null;
 }
 
 export interface SupplierTypesTable {
@@ -1188,17 +1247,20 @@ export interface WorkflowTemplatesTable {
 }
 
 export interface DB {
+  accounts: AccountsTable;
   activities: ActivitiesTable;
   agreements: AgreementsTable;
   agreements_deleted: AgreementsDeletedTable;
   api_keys: ApiKeysTable;
   attachments: AttachmentsTable;
+  auth_throttle: AuthThrottleTable;
   billing_settings: BillingSettingsTable;
   budgets: BudgetsTable;
   calendar_entries: CalendarEntriesTable;
   client_folder_templates: ClientFolderTemplatesTable;
   client_group_links: ClientGroupLinksTable;
   client_groups: ClientGroupsTable;
+  client_mail_quota: ClientMailQuotaTable;
   client_members: ClientMembersTable;
   clients: ClientsTable;
   companies: CompaniesTable;
@@ -1224,6 +1286,7 @@ export interface DB {
   invoice_row_fees: InvoiceRowFeesTable;
   invoice_rows: InvoiceRowsTable;
   invoice_sellers: InvoiceSellersTable;
+  invoiced_work_tasks: InvoicedWorkTasksTable;
   invoices: InvoicesTable;
   jobs: JobsTable;
   legacy_tokens: LegacyTokensTable;
@@ -1233,6 +1296,7 @@ export interface DB {
   monitors: MonitorsTable;
   notes: NotesTable;
   notifications: NotificationsTable;
+  password_resets: PasswordResetsTable;
   people: PeopleTable;
   platform_settings: PlatformSettingsTable;
   product_fields: ProductFieldsTable;
@@ -1244,6 +1308,7 @@ export interface DB {
   reclaims: ReclaimsTable;
   report_snapshots: ReportSnapshotsTable;
   roles: RolesTable;
+  sessions: SessionsTable;
   supplier_types: SupplierTypesTable;
   suppliers: SuppliersTable;
   task_assignees: TaskAssigneesTable;

@@ -40,6 +40,7 @@ import projectTypes from './project-types/index.ts';
 import projects from './projects/index.ts';
 import roles from './roles/index.ts';
 import search from './search/index.ts';
+import sessions from './sessions/index.ts';
 import taskRelations from './task-relations/index.ts';
 import tasks from './tasks/index.ts';
 import taxes from './taxes/index.ts';
@@ -79,6 +80,7 @@ export const MODULES: readonly ServiceModule[] = [
   projectTypes,
   roles,
   search,
+  sessions,
   taskRelations,
   tasks,
   taxes,

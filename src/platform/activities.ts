@@ -3,6 +3,9 @@ import type { Executor } from '../db/database.ts';
 import { writeSideRecords } from './context.ts';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    financialEntities: FinancialEntities;
+  }
   interface FastifyContextConfig {
     /** Entity name in the audit trail (the module's `entity` unless the route names one); false keeps a write out of it. */
     activity?: string | false;
@@ -10,6 +13,21 @@ declare module 'fastify' {
 }
 
 export const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
+
+/**
+ * The audit entities whose reads need the financials tier, noted as their GET routes are registered (invoices,
+ * contracts, taxes...). A write is financial when its route needs the tier or it writes one of these, so the
+ * trail hides it from exactly the keys that cannot read the resource (rule 4 of Authentication).
+ */
+export class FinancialEntities {
+  private readonly entities = new Set<string>();
+  noteRoute(method: string, config: { tier?: string; activity?: string | false }): void {
+    if (method === 'GET' && config.tier === 'financials' && config.activity) this.entities.add(config.activity);
+  }
+  isFinancialWrite(config: { tier?: string }, entity: string): boolean {
+    return config.tier === 'financials' || this.entities.has(entity);
+  }
+}
 /** created / updated / deleted, or the operation's own name (complete, reopen, rotate...). */
 function actionOf(method: string, url: string): string {
   const segments = url.split('?')[0]!.split('/').filter(Boolean);
@@ -48,8 +66,11 @@ export async function recordActivity(tx: Executor, request: FastifyRequest, repl
     record_id: recordIdOf(request),
     action: actionOf(request.method, url),
     fields: body.sort(),
+    financial: request.server.financialEntities.isFinancialWrite(config, config.activity),
     api_key_id: request.ctx.key.id,
     person_id: request.ctx.actor.personId,
+    // A session is a member signed in to the web application; every key is the API.
+    source: request.ctx.key.kind === 'session' ? ('web' as const) : ('api' as const),
     method: request.method,
     path: request.url.split('?')[0]!,
     request_id: request.id,

@@ -12,11 +12,16 @@ export interface CompanyInfo {
   features: Record<string, unknown>;
 }
 
+/**
+ * The request's credential. `kind` 'session' is a member signed in to the web application (a cookie): it has no
+ * key id, acts as its member like a personal key, and carries its session and account.
+ */
 export interface KeyInfo {
-  id: number;
-  kind: 'integration' | 'personal';
+  id: number | null;
+  kind: 'integration' | 'personal' | 'session';
   scopes: string[];
   personId: number | null;
+  session?: { id: number; accountId: number };
 }
 
 /** Who is acting. A personal key acts as its person with that member's role; integration keys see the company. */

@@ -41,7 +41,12 @@ function annotate(document: Document, routes: Map<string, RouteMeta>): Document 
       if (!meta?.tier) continue;
       operation['x-scope'] = meta.tier;
       operation['x-preview'] = meta.preview ?? false;
-      if (meta.tier !== 'none') operation.security = [{ company: [], apiKey: [] }];
+      // Either credential: an API key, or a web session's cookie (whose writes also carry X-CSRF-Token).
+      if (meta.tier !== 'none')
+        operation.security = [
+          { company: [], apiKey: [] },
+          { company: [], session: [] },
+        ];
     }
   }
   return document;
@@ -77,6 +82,13 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
             in: 'header',
             name: 'X-API-Key',
             description: 'Secret key beginning with svc_live_',
+          },
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'svc_session',
+            description:
+              'A member signed in to the web application (POST /auth/sessions sets it; __Host-svc_session over HTTPS). Writes also send X-CSRF-Token: the csrf_token of the session.',
           },
         },
       },

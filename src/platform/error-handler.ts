@@ -48,11 +48,24 @@ function frameworkError(error: FastifyError): AppError {
   );
 }
 
+/** PostgreSQL's query_canceled: a statement cut at its statement_timeout (SVC_STATEMENT_TIMEOUT, decision 0046). */
+const isStatementTimeout = (error: unknown) => (error as { code?: unknown } | null)?.code === '57014';
+
+const queryTimeout = () =>
+  new AppError(
+    'QUERY_TIMEOUT',
+    'The request needed more database time than the server allows and was stopped; nothing was changed. ' +
+      'Ask for less (a shorter window, a narrower filter) or try again later',
+  );
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     let appError: AppError;
     if (error instanceof AppError) appError = error;
-    else if (error.validation) appError = validationError(request, error);
+    else if (isStatementTimeout(error)) {
+      request.log.warn({ err: error.message }, 'a statement reached its time-out');
+      appError = queryTimeout();
+    } else if (error.validation) appError = validationError(request, error);
     else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) appError = frameworkError(error);
     else {
       // Full detail goes to the log only; the caller learns nothing about internals.

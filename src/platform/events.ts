@@ -63,7 +63,8 @@ export async function recordEvents(
     action,
     record_id: record.id,
     data: JSON.stringify(action === 'deleted' ? { id: record.id } : record),
-    api_key_id: ctx.key.id > 0 ? ctx.key.id : null, // 0: the service's own background work, no key
+    // 0: the service's own background work; null: a web session. Neither is a key.
+    api_key_id: ctx.key.id !== null && ctx.key.id > 0 ? ctx.key.id : null,
     person_id: ctx.actor.personId,
     occurred_at: occurredAt,
   }));

@@ -2,6 +2,11 @@ import { Type, type TOptional, type TSchema } from 'typebox';
 
 /** Shared field shapes, so every resource validates and documents them the same way. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/** A money field of a record: answered as null to a key without the financials tier (route() `money.read`). */
+export const MoneyOut = <T extends TSchema>(schema: T) =>
+  Type.Union([schema, Type.Null()], {
+    description: `${(schema as { description?: string }).description ?? ''} (null to a key without financials)`.trim(),
+  });
 export const Name = (description = 'Name, 1-255 characters') =>
   Type.String({ minLength: 1, maxLength: 255, description });
 export const Text = (description: string, maxLength = 255) => Nullable(Type.String({ maxLength, description }));

@@ -26,6 +26,10 @@ declare module 'fastify' {
     filters?: readonly string[];
     /** Route-specific error codes (the OpenAPI document lists them). */
     errorCodes?: readonly string[];
+    /** The route's money fields (RouteSpec `money`); field-tier.ts enforces them. */
+    money?: MoneyFields;
+    /** A route of a financial resource: a personal key is refused whatever the tier (RouteSpec `financial`). */
+    financial?: boolean;
     /** A covered path of the spec's idempotency list: Idempotency-Key is honoured. */
     idempotent?: boolean;
     /** The route's plugin authenticates by itself (legacy v1.0 tokens); the v3 pipeline leaves it alone. */
@@ -100,9 +104,20 @@ const COMMON_ERRORS: readonly ErrorCode[] = [
   'PLAN_UPGRADE_REQUIRED',
   'RATE_LIMIT_EXCEEDED',
   'INTERNAL_ERROR',
+  'QUERY_TIMEOUT',
 ];
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/**
+ * Money fields of a route open below the financials tier (spec Authentication 5): `write`, body fields that need
+ * financials (admin keys), refused with 403 FINANCIAL_SCOPE_REQUIRED naming those sent ('settings.currency' names a
+ * key of an object field); `read`, fields of the answered record that read as null ([] for lists) without it.
+ */
+export interface MoneyFields {
+  write: readonly string[];
+  read?: readonly string[];
+}
 
 export interface RouteSpec<S extends FastifySchema> {
   operationId: string;
@@ -114,6 +129,13 @@ export interface RouteSpec<S extends FastifySchema> {
   personalKeys?: boolean;
   /** Writes company-wide configuration (teams, topics...): refused to a plain member's personal key. */
   companyConfig?: boolean;
+  /** Money fields of a route open below financials: written and read only with the financials tier. */
+  money?: MoneyFields;
+  /**
+   * A route of a financial resource (spec Authentication 4) open to a lower tier: personal keys, which never carry
+   * financials, get 403 FINANCIAL_SCOPE_REQUIRED on it all the same (Authentication 8).
+   */
+  financial?: boolean;
   filters?: readonly string[];
   /** Route-specific error codes beyond the common ones (idempotency and list codes are added by themselves). */
   errors?: readonly ErrorCode[];
@@ -140,15 +162,48 @@ function errorResponses(tier: Tier, errors: readonly ErrorCode[], write: boolean
     const status = ERRORS[code];
     byStatus.set(status, (byStatus.get(status) ?? new Set()).add(code));
   };
-  if (tier !== 'none' && tier !== 'operator') COMMON_ERRORS.forEach(add);
+  const authenticated = tier !== 'none' && tier !== 'operator';
+  if (authenticated) COMMON_ERRORS.forEach(add);
   if (tier === 'operator') add('UNAUTHORIZED');
   if (write) add('SUBSCRIPTION_READ_ONLY');
-  if (tier === 'financials') add('FINANCIAL_SCOPE_REQUIRED');
+  // A write by a web session without its CSRF token, or from another site.
+  if (write && authenticated) add('CSRF_REJECTED');
   errors.forEach(add);
   const out: Record<number, TSchema> = {};
   for (const [status, codes] of byStatus)
     out[status] = Type.Ref('Error', { description: [...codes].sort().join(', ') });
   return out;
+}
+
+/** The query of a write that declares none: no parameter at all. */
+const NO_QUERY = Type.Object({}, { additionalProperties: false });
+
+/**
+ * A write answers an unknown query parameter with 400 UNKNOWN_FILTER_FIELD rather than ignoring it: an ignored
+ * `?dry_run=true` would write for real. Its declared query must be closed too (a mistake found at start).
+ */
+function writeQuery(method: HttpMethod, url: string, declared: unknown): unknown {
+  if (declared === undefined) return NO_QUERY;
+  if ((declared as { additionalProperties?: unknown }).additionalProperties !== false)
+    throw new Error(`${method} ${url}: a write's querystring schema must set additionalProperties: false`);
+  return declared;
+}
+
+/** What the platform enforces for a route (pipeline, money fields, idempotency, audit), from its declaration. */
+function routeConfig(spec: RouteSpec<FastifySchema>, errors: readonly ErrorCode[], idempotent: boolean) {
+  return {
+    tier: spec.tier,
+    preview: spec.preview ?? false,
+    allowWhenLapsed: spec.allowWhenLapsed ?? false,
+    personalKeys: spec.personalKeys ?? true,
+    companyConfig: spec.companyConfig ?? false,
+    financial: spec.tier === 'financials' || spec.financial === true,
+    ...(spec.money ? { money: spec.money } : {}),
+    filters: spec.filters ?? [],
+    errorCodes: errors,
+    idempotent,
+    ...(spec.entity ? { activity: spec.entity } : {}),
+  };
 }
 
 /**
@@ -158,8 +213,9 @@ function errorResponses(tier: Tier, errors: readonly ErrorCode[], write: boolean
 export function route<S extends FastifySchema, M extends HttpMethod>(method: M, url: string, spec: RouteSpec<S>) {
   const write = method !== 'GET';
   const idempotent = isIdempotentRoute(method, url);
-  const filters = spec.filters ?? [];
-  const implicit = implicitErrors(idempotent, spec.schema.querystring as TSchema | undefined, filters);
+  const querystring = write ? writeQuery(method, url, spec.schema.querystring) : spec.schema.querystring;
+  const implicit = implicitErrors(idempotent, querystring as TSchema | undefined, spec.filters ?? []);
+  if (spec.tier === 'financials' || spec.money || spec.financial) implicit.push('FINANCIAL_SCOPE_REQUIRED');
   const errors = [...new Set([...(spec.errors ?? []), ...implicit])];
   const response = {
     ...(spec.schema.response as Record<number, TSchema>),
@@ -170,6 +226,7 @@ export function route<S extends FastifySchema, M extends HttpMethod>(method: M, 
     url,
     schema: {
       ...spec.schema,
+      ...(querystring === undefined ? {} : { querystring }),
       response,
       operationId: spec.operationId,
       summary: spec.summary,
@@ -180,35 +237,59 @@ export function route<S extends FastifySchema, M extends HttpMethod>(method: M, 
       'x-error-codes': errors,
       'x-idempotent': idempotent,
     } as S,
-    config: {
-      tier: spec.tier,
-      preview: spec.preview ?? false,
-      allowWhenLapsed: spec.allowWhenLapsed ?? false,
-      personalKeys: spec.personalKeys ?? true,
-      companyConfig: spec.companyConfig ?? false,
-      filters,
-      errorCodes: errors,
-      idempotent,
-      ...(spec.entity ? { activity: spec.entity } : {}),
-    },
+    config: routeConfig(spec, errors, idempotent),
   };
 }
 
 /**
- * The legacy `X-Service-Warning` header, kept for one deprecation cycle next to `warnings[]` with the same
- * content (the array as JSON, non-ASCII escaped so it is a valid header value).
+ * Bounds of the legacy `X-Service-Warning` header. Node's fetch (undici) and common proxies refuse an answer whose
+ * headers pass 8-16 KB in all, after the write has committed; 200 bulk warnings are ~28 KB. So the header carries the
+ * first warnings up to both bounds, then one WARNINGS_TRUNCATED entry counting the rest; `warnings[]` keeps them all.
+ */
+export const WARNING_HEADER_MAX_WARNINGS = 20;
+export const WARNING_HEADER_MAX_BYTES = 4096;
+/** Room kept for the WARNINGS_TRUNCATED entry (its JSON is ~130 bytes). */
+const TRUNCATION_RESERVE = 200;
+
+type WarningRecord = Static<typeof Warning>;
+/** JSON with non-ASCII escaped, so it is a valid header value and its length is its size in bytes. */
+const asciiJson = (value: unknown) =>
+  JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+function legacyWarningHeader(warnings: WarningRecord[]): string {
+  const parts: string[] = [];
+  let bytes = 2;
+  for (const [i, warning] of warnings.entries()) {
+    if (parts.length === WARNING_HEADER_MAX_WARNINGS) break;
+    const part = asciiJson(warning);
+    const reserve = i === warnings.length - 1 ? 0 : TRUNCATION_RESERVE;
+    if (bytes + part.length + 1 + reserve > WARNING_HEADER_MAX_BYTES) break;
+    parts.push(part);
+    bytes += part.length + 1;
+  }
+  const omitted = warnings.length - parts.length;
+  if (omitted > 0)
+    parts.push(
+      asciiJson({
+        code: 'WARNINGS_TRUNCATED',
+        message: `${omitted} more warning(s) in the body's warnings[]`,
+        details: { omitted, total: warnings.length },
+      }),
+    );
+  return `[${parts.join(',')}]`;
+}
+
+/**
+ * The legacy `X-Service-Warning` header, kept for one deprecation cycle next to `warnings[]`: the same warnings
+ * while they fit its bounds (above), else the first of them and a count of the rest.
  */
 export function withWarnings<B extends object>(
   reply: FastifyReply,
   body: B,
-  warnings?: Array<Static<typeof Warning>>,
-): B & { warnings?: Array<Static<typeof Warning>> } {
+  warnings?: WarningRecord[],
+): B & { warnings?: WarningRecord[] } {
   if (!warnings || warnings.length === 0) return body;
-  const json = JSON.stringify(warnings).replace(
-    /[\u007f-\uffff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-  reply.header('X-Service-Warning', json);
+  reply.header('X-Service-Warning', legacyWarningHeader(warnings));
   return { ...body, warnings };
 }
 

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db, Executor } from '../db/database.ts';
 import { AppError } from './errors.ts';
+import type { Ctx } from './context.ts';
 
 export const MAX_KEY_LENGTH = 200;
 /** A 'running' row older than this belongs to a request that died; a retry may take it over. */
@@ -54,13 +55,21 @@ type Claimed =
       };
     };
 
+/**
+ * Whose keys these are: the API key's, or for a web session its member's, so a retry from a reloaded page, even
+ * after signing in again, still replays. The same text as the table's generated `credential` column.
+ */
+const credentialOf = (ctx: Ctx) => (ctx.key.kind === 'session' ? `member:${ctx.key.personId}` : `key:${ctx.key.id}`);
+
 async function claim(db: Db, request: FastifyRequest, key: string, hash: string, retries = 3): Promise<Claimed> {
-  const { companyId, key: apiKey } = request.ctx;
+  const { companyId, key: credential } = request.ctx;
+  const session = credential.kind === 'session';
   const inserted = await db
     .insertInto('idempotency_keys')
     .values({
       company_id: companyId,
-      api_key_id: apiKey.id,
+      api_key_id: session ? null : credential.id,
+      session_person_id: session ? credential.personId : null,
       key,
       request_hash: hash,
       state: 'running',
@@ -68,7 +77,7 @@ async function claim(db: Db, request: FastifyRequest, key: string, hash: string,
     })
     .onConflict((oc) =>
       oc
-        .columns(['company_id', 'api_key_id', 'key'])
+        .columns(['company_id', 'credential', 'key'])
         .doUpdateSet({
           request_hash: hash,
           state: 'running',
@@ -90,7 +99,7 @@ async function claim(db: Db, request: FastifyRequest, key: string, hash: string,
     .selectFrom('idempotency_keys')
     .select(['request_hash', 'state', 'response_status', 'response_headers', 'response_body'])
     .where('company_id', '=', companyId)
-    .where('api_key_id', '=', apiKey.id)
+    .where('credential', '=', credentialOf(request.ctx))
     .where('key', '=', key)
     .executeTakeFirst();
   if (existing) return { existing };
@@ -100,7 +109,7 @@ async function claim(db: Db, request: FastifyRequest, key: string, hash: string,
 }
 
 /**
- * Idempotency-Key on covered POSTs, scoped to the API key: the first request runs, a repeat with the same
+ * Idempotency-Key on covered POSTs, scoped to the API key (or a session's member): the first request runs, a repeat with the same
  * body replays the stored 2xx verbatim, a repeat with another body or during the first run is refused.
  * The unique row in PostgreSQL is the lock, so it holds across any number of instances. The claim is its
  * own autocommitted statement (the lock must be seen at once); the outcome is stored by outcomeStatement in
@@ -136,7 +145,7 @@ const ownClaim = (db: Executor, request: FastifyRequest, claim: Claim) =>
   db
     .updateTable('idempotency_keys')
     .where('company_id', '=', request.ctx.companyId)
-    .where('api_key_id', '=', request.ctx.key.id)
+    .where('credential', '=', credentialOf(request.ctx))
     .where('key', '=', claim.key)
     .where('state', '=', 'running')
     .where(CLAIM_STAMP, '=', claim.stamp);
@@ -180,7 +189,7 @@ export async function releaseClaim(db: Db, request: FastifyRequest): Promise<voi
   await db
     .deleteFrom('idempotency_keys')
     .where('company_id', '=', request.ctx.companyId)
-    .where('api_key_id', '=', request.ctx.key.id)
+    .where('credential', '=', credentialOf(request.ctx))
     .where('key', '=', claim.key)
     .where('state', '=', 'running')
     .where(CLAIM_STAMP, '=', claim.stamp)

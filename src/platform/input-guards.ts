@@ -7,6 +7,11 @@ import { _, type Ajv, type KeywordCxt, type SchemaValidateFunction } from 'ajv';
  *   in depth, entries and size, so one stored value cannot grow every read of its record without limit.
  */
 export const NUL_KEYWORD = 'x-no-nul';
+/**
+ * Marks a request subschema the service validates itself, item by item (validation.ts `checkedByService`): the
+ * route's validator lets any bounded JSON through at that place, and the service runs the schema with these guards.
+ */
+export const CHECKED_BY_SERVICE = 'x-checked-by-service';
 const FREE_FORM_KEYWORD = 'x-free-form-bounds';
 const NUL_MESSAGE = 'must not contain the character U+0000';
 
@@ -21,8 +26,8 @@ interface Problem {
 const pointer = (key: string) => `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
 /** Depth-first, stopping at the first problem and never going deeper than the bound (no deep recursion). */
-function freeFormProblem(value: unknown, root: string, path: string, depth: number): Problem | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? { path, message: NUL_MESSAGE } : undefined;
+function freeFormProblem(value: unknown, root: string, path: string, depth: number, nul = true): Problem | undefined {
+  if (typeof value === 'string') return nul && value.includes('\u0000') ? { path, message: NUL_MESSAGE } : undefined;
   if (value === null || typeof value !== 'object') return undefined;
   if (depth > FREE_FORM_LIMITS.depth)
     return { path: root, message: `must not nest deeper than ${FREE_FORM_LIMITS.depth} levels` };
@@ -32,17 +37,18 @@ function freeFormProblem(value: unknown, root: string, path: string, depth: numb
     return { path, message: `must have at most ${FREE_FORM_LIMITS.entries} entries (keys or items)` };
   for (let i = 0; i < size; i++) {
     const key = keys ? keys[i]! : String(i);
-    if (key.includes('\u0000')) return { path, message: `keys ${NUL_MESSAGE}` };
+    if (nul && key.includes('\u0000')) return { path, message: `keys ${NUL_MESSAGE}` };
     const item = (value as Record<string, unknown>)[key];
-    const problem = freeFormProblem(item, root, path + pointer(key), depth + 1);
+    const problem = freeFormProblem(item, root, path + pointer(key), depth + 1, nul);
     if (problem) return problem;
   }
   return undefined;
 }
 
-const checkFreeForm: SchemaValidateFunction = (_schema, data, _parent, cxt) => {
+// The keyword's value 'bounds': only depth, entries and size (the service checks the text itself).
+const checkFreeForm: SchemaValidateFunction = (schema, data, _parent, cxt) => {
   const root = cxt?.instancePath ?? '';
-  let problem = freeFormProblem(data, root, root, 1);
+  let problem = freeFormProblem(data, root, root, 1, schema !== 'bounds');
   // Only measured once the walk has bounded the value: stringifying an unbounded one is the risk itself.
   if (!problem && data !== undefined) {
     const bytes = Buffer.byteLength(JSON.stringify(data));
@@ -63,7 +69,12 @@ export function addGuardKeywords(ajv: Ajv): void {
     code: (cxt: KeywordCxt) => cxt.fail(_`${cxt.data}.includes(${'\u0000'})`),
     error: { message: NUL_MESSAGE },
   });
-  ajv.addKeyword({ keyword: FREE_FORM_KEYWORD, schemaType: 'boolean', errors: true, validate: checkFreeForm });
+  ajv.addKeyword({
+    keyword: FREE_FORM_KEYWORD,
+    schemaType: ['boolean', 'string'],
+    errors: true,
+    validate: checkFreeForm,
+  });
 }
 
 type Schema = Record<string, unknown>;
@@ -113,7 +124,9 @@ export function guardSchema(schema: unknown): unknown {
   const known = guarded.get(schema);
   if (known) return known;
   let copy: Schema;
-  if (isFreeForm(schema)) copy = { ...schema, [FREE_FORM_KEYWORD]: true };
+  // Still bounded as free-form JSON: what passes reaches the preHandlers (the idempotency hash walks it).
+  if (schema[CHECKED_BY_SERVICE] === true) copy = { [FREE_FORM_KEYWORD]: 'bounds' };
+  else if (isFreeForm(schema)) copy = { ...schema, [FREE_FORM_KEYWORD]: true };
   else {
     copy = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, guardEntry(key, value)]));
     const type = schema.type;

@@ -130,12 +130,17 @@ class Fence {
   }
 }
 
-/** Keeps one connection LISTENing on the auth channel, reconnecting after a loss (the cache is off meanwhile). */
+/**
+ * Keeps one connection LISTENing on the auth channel, reconnecting after a loss (the caches are off meanwhile).
+ * One listener serves every cache given (API keys, web sessions): each hears every notice.
+ */
 export function listenForAuthChanges(
   connection: pg.ClientConfig,
-  cache: KeyCache<unknown>,
+  caches: KeyCache<unknown> | ReadonlyArray<KeyCache<unknown>>,
   log: (message: string, error?: unknown) => void,
 ): Listener {
+  const all: ReadonlyArray<KeyCache<unknown>> = Array.isArray(caches) ? caches : [caches as KeyCache<unknown>];
+  const setListening = (listening: boolean) => all.forEach((cache) => cache.setListening(listening));
   let client: pg.Client | undefined;
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
@@ -143,10 +148,10 @@ export function listenForAuthChanges(
     if (!client) return Promise.reject(new Error('not listening'));
     return client.query('SELECT pg_notify($1, $2)', [AUTH_CHANNEL, payload]);
   });
-  cache.fence = () => (cache.enabled ? fence.wait() : Promise.resolve(false));
+  for (const cache of all) cache.fence = () => (cache.enabled ? fence.wait() : Promise.resolve(false));
 
   const lost = (error?: unknown) => {
-    cache.setListening(false);
+    setListening(false);
     fence.fail();
     client?.removeAllListeners();
     client?.end().catch(() => {});
@@ -165,14 +170,14 @@ export function listenForAuthChanges(
     next.on('end', () => client === next && lost());
     next.on('notification', (message) => {
       if (message.channel !== AUTH_CHANNEL || !message.payload || fence.heard(message.payload)) return;
-      cache.evictCompany(message.payload);
+      for (const cache of all) cache.evictCompany(message.payload);
     });
     try {
       await next.connect();
       // The fence's markers are commits of their own; they need no flush to disk.
       await next.query('SET synchronous_commit = off');
       await next.query(`LISTEN ${AUTH_CHANNEL}`);
-      if (client === next && !closed) cache.setListening(true);
+      if (client === next && !closed) setListening(true);
     } catch (error) {
       if (client === next) lost(error);
     }
@@ -183,7 +188,7 @@ export function listenForAuthChanges(
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
-      cache.setListening(false);
+      setListening(false);
       fence.fail();
       const current = client;
       client = undefined;

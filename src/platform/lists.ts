@@ -13,7 +13,11 @@ export interface ListOptions {
   sortable?: Record<string, string>;
   /** Sorted by this when no `sort` is given (an output field; `-` for descending). */
   defaultSort?: string;
-  /** false for offset-only lists (cursor gives 400 INVALID_CURSOR). */
+  /**
+   * true only for the spec's cursor-mode lists (Endpoints, conventions 3). Every other list is offset-only: no
+   * next_cursor, and a cursor is 400 INVALID_CURSOR. Offset-only is the default so a new list cannot slip into
+   * cursor mode; the route walk compares each list with the spec's set.
+   */
   cursor?: boolean;
   defaultLimit?: number;
 }
@@ -28,7 +32,14 @@ export function listQuery<F extends TProperties>(filters: F, options: ListOption
       Type.Integer({ minimum: 0, maximum: MAX_OFFSET, default: 0, description: 'Rows to skip (offset mode), 0-10000' }),
     ),
     cursor: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 2048, description: 'Opaque keyset cursor from meta.next_cursor' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        description:
+          options.cursor === true
+            ? 'Opaque keyset cursor from meta.next_cursor'
+            : 'Not accepted: this list is offset-only (400 INVALID_CURSOR)',
+      }),
     ),
   };
   const sortable = options.sortable ? Object.keys(options.sortable) : [];
@@ -108,8 +119,10 @@ export function resolveList(ctx: Ctx, listId: string, input: object, options: Li
   let sort = params.sort ?? options.defaultSort ?? 'id';
   let after: [unknown, number] | undefined;
   if (params.cursor !== undefined) {
-    if (options.cursor === false)
-      throw new AppError('INVALID_CURSOR', 'This list is offset-only; cursors are not supported');
+    if (options.cursor !== true)
+      throw new AppError('INVALID_CURSOR', 'This list is offset-only; cursors are not supported', {
+        reason: 'OFFSET_ONLY',
+      });
     const payload = decodeCursor(params.cursor, listId, ctx.companyId);
     if (Object.keys(filters).length === 0 && params.sort === undefined) ({ f: filters, s: sort } = payload);
     else if (!sameJson(filters, payload.f) || sort !== payload.s)
@@ -240,7 +253,7 @@ export async function paginate<R extends Record<string, unknown>>(
   const data = hasMore ? rows.slice(0, limit) : rows;
   const last = data[data.length - 1];
   const nextCursor =
-    hasMore && last && options.cursor !== false
+    hasMore && last && options.cursor === true
       ? encodeCursor({
           l: spec.listId,
           c: ctx.companyId,
@@ -251,7 +264,7 @@ export async function paginate<R extends Record<string, unknown>>(
       : null;
   if (params.cursor !== undefined) return { data, meta: { limit, has_more: hasMore, next_cursor: nextCursor } };
   const meta: ListMeta = { total, limit, offset, has_more: hasMore };
-  if (options.cursor !== false) meta.next_cursor = nextCursor;
+  if (options.cursor === true) meta.next_cursor = nextCursor;
   return { data, meta };
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Executor } from '../db/database.ts';
+import type { Db, Executor } from '../db/database.ts';
 import type { Config } from '../config.ts';
 import type { Ctx } from './context.ts';
 import { installEventCatalogue, type EventAction, type EventCatalogue } from './events.ts';
@@ -11,6 +11,8 @@ export interface ClaimedJob {
   type: string;
   params: unknown;
   api_key_id: number | null;
+  /** The member a job started from a web session acts for (api_key_id is then null). */
+  session_person_id: number | null;
   processed_count: number;
   failed_count: number | null;
   target_ids: number[] | null;
@@ -37,9 +39,13 @@ export interface PeriodicTask {
 /** Runs in the transaction that creates a company (default records of a module). */
 export type CompanySeeder = (db: Executor, companyId: string) => Promise<void>;
 
-/** Options every module's routes plugin receives: what all modules brought, e.g. the event names for a schema. */
+/**
+ * Options every module's routes plugin receives: what all modules brought (e.g. the event names for a schema), and
+ * the pool, for the few routes that run before any company is known (signing in).
+ */
 export interface ModuleRouteOptions {
   registry: Registry;
+  db: Db;
 }
 
 /**

@@ -2,12 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { Config } from '../config.ts';
 import { AppError } from './errors.ts';
-import { assertCompanyManager, authenticate, type KeyRow } from './auth.ts';
+import { assertCompanyManager, authenticate, companyIdFrom, type KeyRow } from './auth.ts';
 import type { KeyCache } from './key-cache.ts';
 import { hasTier, type Tier } from './scopes.ts';
 import { forwardedByUntrustedPeer, isLoopback, limitAddress } from './network.ts';
 import type { RateLimits } from './ratelimit.ts';
 import type { Ctx } from './context.ts';
+import { authenticateSession, type SessionRow } from './session-auth.ts';
+import { sessionTokenOf } from './session-credential.ts';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -54,14 +56,19 @@ export function checkGates(ctx: Ctx, request: FastifyRequest): void {
   }
 }
 
-export function checkTier(ctx: Ctx, tier: Tier, personalKeys: boolean): void {
+export function checkTier(ctx: Ctx, tier: Tier, personalKeys: boolean, financial = false): void {
   if (!personalKeys && ctx.key.kind === 'personal') {
     throw new AppError('PERSONAL_KEY_CANNOT_MANAGE_KEYS', 'Personal keys cannot manage API keys', {
       required_scope: 'admin',
     });
   }
-  if (!hasTier(ctx.key.scopes, tier)) {
-    if (tier === 'financials') {
+  // A personal key never carries financials, so a financial resource refuses it even where `write` would do; so
+  // does a plain member's web session, which has the rights of their personal key (decision 0051).
+  const personLike =
+    ctx.key.kind === 'personal' || (ctx.key.kind === 'session' && !hasTier(ctx.key.scopes, 'financials'));
+  const refused = !hasTier(ctx.key.scopes, tier) || (financial && personLike);
+  if (refused) {
+    if (tier === 'financials' || financial) {
       throw new AppError(
         'FINANCIAL_SCOPE_REQUIRED',
         'This resource needs the financials tier (carried by admin keys)',
@@ -90,14 +97,32 @@ export function checkCompanyConfig(ctx: Ctx, companyConfig: boolean | undefined)
   );
 }
 
+interface PipelineDeps {
+  db: Db;
+  config: Config;
+  limits: RateLimits;
+  keyCache?: KeyCache<KeyRow> | undefined;
+  sessionCache?: KeyCache<SessionRow> | undefined;
+}
+
+/** An API key when the request sends one (exactly as before sessions existed), else the web session's cookie. */
+function authenticateRequest(deps: PipelineDeps, request: FastifyRequest): Promise<Ctx> {
+  const companyId = companyIdFrom(request);
+  if (request.headers['x-api-key'] !== undefined) return authenticate(deps.db, request, deps.keyCache);
+  if (sessionTokenOf(request) !== undefined)
+    return authenticateSession({ db: deps.db, config: deps.config, cache: deps.sessionCache }, request, companyId);
+  throw new AppError('MISSING_AUTH', 'Send an X-API-Key header, or sign in (POST /auth/sessions) for a session cookie');
+}
+
+/** Keys are counted per key; sessions per member, so a person's browsers and tabs share one allowance. */
+const limitKeyOf = (ctx: Ctx) =>
+  ctx.key.kind === 'session' ? `${ctx.companyId}:member:${ctx.key.personId}` : `${ctx.companyId}:${ctx.key.id}`;
+
 /**
  * Every v3 request passes the same checks in the spec's order: HTTPS, company header,
  * key, plan and subscription gates, rate limit, scope tier. Validation follows (Fastify).
  */
-export function registerPipeline(
-  app: FastifyInstance,
-  deps: { db: Db; config: Config; limits: RateLimits; keyCache?: KeyCache<KeyRow> },
-): void {
+export function registerPipeline(app: FastifyInstance, deps: PipelineDeps): void {
   app.decorateRequest('ctx', null as unknown as Ctx);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const { tier, preview } = request.routeOptions.config;
@@ -107,15 +132,17 @@ export function registerPipeline(
     forwardedUntrusted(deps.config, request);
     await deps.limits.consumeAddress(limitAddress(deps.config.trustProxy, request));
     if (tier === 'none') return;
-    const ctx = await authenticate(deps.db, request, deps.keyCache);
+    const ctx = await authenticateRequest(deps, request);
     request.ctx = ctx;
     checkGates(ctx, request);
     await deps.limits.consumeKey(
       READ_METHODS.has(request.method) ? 'read' : 'write',
-      `${ctx.companyId}:${ctx.key.id}`,
+      limitKeyOf(ctx),
       reply,
+      ctx.key.kind === 'session' ? 'member' : 'API key',
     );
-    checkTier(ctx, tier, request.routeOptions.config.personalKeys !== false);
+    const { personalKeys, financial } = request.routeOptions.config;
+    checkTier(ctx, tier, personalKeys !== false, financial === true);
     checkCompanyConfig(ctx, request.routeOptions.config.companyConfig);
   });
 }

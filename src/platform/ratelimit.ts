@@ -40,8 +40,8 @@ export class RateLimits {
     if (result.exceeded) throw tooMany(result.msBeforeNext, operatorMessage);
   }
 
-  /** Counts one request for this key; sets the four X-RateLimit-* headers; throws 429 past the limit. */
-  async consumeKey(tier: RateTier, key: string, reply: FastifyReply): Promise<void> {
+  /** Counts one request for this key (or member); sets the four X-RateLimit-* headers; throws 429 past the limit. */
+  async consumeKey(tier: RateTier, key: string, reply: FastifyReply, who = 'API key'): Promise<void> {
     const limiter = this.limiters[tier];
     if (!limiter) return;
     const result = await this.consume(limiter, key);
@@ -53,7 +53,7 @@ export class RateLimits {
     if (result.exceeded)
       throw tooMany(
         result.msBeforeNext,
-        `Rate limit of ${this.points[tier]} ${tier} requests per minute exceeded for this API key`,
+        `Rate limit of ${this.points[tier]} ${tier} requests per minute exceeded for this ${who}`,
       );
   }
 
@@ -87,12 +87,13 @@ function limiter(name: string, points: number, redis: Redis | undefined): RateLi
     : new RateLimiterMemory(options);
 }
 
-function tooMany(msBeforeNext: number, message: string): AppError {
+/** 429 RATE_LIMIT_EXCEEDED with `Retry-After` (whole seconds, at least 1): every limit and quota answers with this. */
+export function tooMany(msBeforeNext: number, message: string, details: Record<string, unknown> = {}): AppError {
   const retryAfter = Math.max(1, Math.ceil(msBeforeNext / 1000));
   return new AppError(
     'RATE_LIMIT_EXCEEDED',
     message,
-    { retry_after: retryAfter },
+    { ...details, retry_after: retryAfter },
     { 'Retry-After': String(retryAfter) },
   );
 }

@@ -7,19 +7,24 @@ import { VISIBILITY } from './visibility.ts';
 
 const SOFT_DELETED = new Set<string>(SOFT_DELETED_TABLES);
 
-/** A company's live rows of any tenant table (deleted ones excluded), and with `visible` only those the caller may see. */
-function liveRows(ctx: Ctx, table: TenantTableName, visibleOnly: boolean) {
+/**
+ * A company's live rows of any tenant table (deleted ones excluded) that the caller may see: for a plain member's
+ * personal key, only those the table's rule in VISIBILITY admits. A reference to a record the key cannot see is
+ * then refused exactly like one to an absent record (same status, code and message), so no answer tells a member
+ * which hidden ids exist.
+ */
+function liveRows(ctx: Ctx, table: TenantTableName) {
   let query = scoped.select(ctx, table, 'r') as ReturnType<typeof scoped.select<'clients', 'r'>>;
   if (SOFT_DELETED.has(table)) query = query.where(sql.ref('r.deleted_at'), 'is', null);
   const visible = VISIBILITY[table];
-  if (visibleOnly && visible && ctx.actor.restricted) query = query.where(visible(ctx, 'r'));
+  if (visible && ctx.actor.restricted) query = query.where(visible(ctx, 'r'));
   return query;
 }
 
-/** Ids among `ids` that are live rows of this company (another tenant's id is simply absent). */
+/** Ids among `ids` that are live rows of this company the caller may see (another tenant's id is simply absent). */
 export async function liveIds(ctx: Ctx, table: TenantTableName, ids: readonly number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
-  const rows = await liveRows(ctx, table, false)
+  const rows = await liveRows(ctx, table)
     .where('r.id', 'in', [...ids])
     .select('r.id')
     .execute();
@@ -35,14 +40,10 @@ export async function lockLive(
   table: TenantTableName,
   id: number,
 ): Promise<{ id: number; updated_at: string } | undefined> {
-  return liveRows(ctx, table, true)
-    .where('r.id', '=', id)
-    .select(['r.id', 'r.updated_at'])
-    .forUpdate()
-    .executeTakeFirst();
+  return liveRows(ctx, table).where('r.id', '=', id).select(['r.id', 'r.updated_at']).forUpdate().executeTakeFirst();
 }
 
-/** 400 INVALID_<ENTITY> when a referenced id is not a live record of this company. */
+/** 400 INVALID_<ENTITY> when a referenced id is not a live record of this company that the caller may see. */
 export async function assertReference(
   ctx: Ctx,
   table: TenantTableName,

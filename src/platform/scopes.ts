@@ -32,3 +32,8 @@ export function hasTier(scopes: readonly string[], tier: Tier): boolean {
       return scopes.includes('write:attachments') || scopes.includes('write') || scopes.includes('admin');
   }
 }
+
+/** What a web session may do: an owner's or administrator's session has the admin tier, a member's read and write. */
+export function sessionScopes(role: 'member' | 'admin' | 'owner' | null): Scope[] {
+  return role === 'owner' || role === 'admin' ? expandScopes(['admin']) : [...PERSONAL_SCOPES];
+}

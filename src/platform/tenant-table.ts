@@ -1,14 +1,8 @@
-import {
-  sql,
-  type Insertable,
-  type RawBuilder,
-  type SelectQueryBuilder,
-  type UpdateObject,
-  type Updateable,
-} from 'kysely';
+import { sql, type Insertable, type SelectQueryBuilder, type UpdateObject, type Updateable } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Ctx } from './context.ts';
 import { nextStamp } from './sql.ts';
+import { VISIBILITY, type VisibilityRule } from './visibility.ts';
 
 /**
  * The tenant gateway: every table that holds a company's rows is reached through here, so the
@@ -35,8 +29,11 @@ export interface TenantTableOptions<A extends string> {
   alias: A;
   /** Rows carry deleted_at: deleted rows vanish from base(), lock() and softDelete(). */
   softDelete?: boolean;
-  /** The visibility rule for restricted (personal) keys, as a predicate on the aliased row. */
-  visible?: (ctx: Ctx, alias: string) => RawBuilder<boolean>;
+  /**
+   * The visibility rule for restricted (personal) keys: by default the table's rule in VISIBILITY
+   * (src/platform/visibility.ts); null only for a deliberate company-wide view of the rows.
+   */
+  visible?: VisibilityRule | null;
   /** Columns lock() returns besides id and updated_at. */
   lockColumns?: readonly string[];
 }
@@ -66,13 +63,14 @@ export type TenantTable<T extends TenantTableName, A extends string> = ReturnTyp
 /** The repeated shapes of a tenant table: base query, lock, insert, update, soft delete. */
 export function tenantTable<T extends TenantTableName, A extends string>(table: T, options: TenantTableOptions<A>) {
   const { alias } = options;
+  const visible = options.visible === undefined ? VISIBILITY[table] : options.visible;
   const col = (name: string) => `${alias}.${name}` as Loose;
   const lockColumns = ['id', 'updated_at', ...(options.lockColumns ?? [])].map(col);
 
   const base = (ctx: Ctx): BaseQuery<T, A> => {
     let query: Loose = scoped.select(ctx, table, alias);
     if (options.softDelete) query = query.where(col('deleted_at'), 'is', null);
-    if (options.visible && ctx.actor.restricted) query = query.where(options.visible(ctx, alias));
+    if (visible && ctx.actor.restricted) query = query.where(visible(ctx, alias));
     return query;
   };
 

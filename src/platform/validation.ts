@@ -2,7 +2,8 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import fastJson from 'fast-json-stringify';
-import { addGuardKeywords, guardSchema } from './input-guards.ts';
+import { Type, type Static, type TSchema, type TUnsafe } from 'typebox';
+import { addGuardKeywords, CHECKED_BY_SERVICE, guardSchema } from './input-guards.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -156,4 +157,30 @@ export function describeErrors(errors: ErrorObject[], part: string): FieldProble
           : (error.message ?? 'is invalid');
     return { field, message };
   });
+}
+
+/**
+ * A request subschema the service checks itself, one item at a time, so a refusal can name the item (contract
+ * rows: 422 CONTRACT_ROWS_REJECTED by row_index, not one 400 for the body). The route's validator lets any JSON
+ * within the free-form bounds through at that place (its code type is unknown); the document still shows the schema.
+ */
+export function checkedByService<T extends TSchema>(schema: T): TUnsafe<unknown> {
+  return Type.Unsafe<unknown>({ ...schema, [CHECKED_BY_SERVICE]: true });
+}
+
+let serviceAjv: Ajv | undefined;
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; problems: FieldProblem[] };
+
+/**
+ * The check of `schema` a route's body validator would run (no coercion, the input guards), for values a service
+ * validates itself (`checkedByService`). Compiled on first use; the first problem only, as a route's.
+ */
+export function checkerOf<T extends TSchema>(schema: T): (value: unknown) => Checked<Static<T>> {
+  let compiled: ValidateFunction | undefined;
+  return (value) => {
+    compiled ??= (serviceAjv ??= makeAjv(false)).compile(guardSchema(schema) as object);
+    if (compiled(value)) return { ok: true, value: value as Static<T> };
+    return { ok: false, problems: describeErrors(compiled.errors ?? [], '') };
+  };
 }

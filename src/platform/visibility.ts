@@ -73,6 +73,13 @@ export function projectVisible(ctx: Ctx, projectAlias: string): RawBuilder<boole
     or (${sql.ref(`${projectAlias}.client_id`)} is not null and ${clientIdVisible(ctx, `${projectAlias}.company_id`, `${projectAlias}.client_id`)}))`;
 }
 
+/** Same rule for a row that points at a project by id (notes, task automations). */
+export function projectIdVisible(ctx: Ctx, companyRef: string, projectIdRef: string): RawBuilder<boolean> {
+  if (!ctx.actor.restricted) return sql<boolean>`true`;
+  return sql<boolean>`exists (select 1 from projects vp where vp.company_id = ${sql.ref(companyRef)}
+    and vp.id = ${sql.ref(projectIdRef)} and vp.deleted_at is null and ${projectVisible(ctx, 'vp')})`;
+}
+
 /**
  * Notes a plain member sees: those whose related record they see (clients and projects by their rules);
  * notes on suppliers and members follow those resources, which have no per-person rule.
@@ -84,16 +91,90 @@ export function noteVisible(ctx: Ctx, noteAlias: string): RawBuilder<boolean> {
   const related = `${noteAlias}.related_id`;
   return sql<boolean>`(case ${type}
     when 'client' then ${clientIdVisible(ctx, company, related)}
-    when 'project' then exists (select 1 from projects vp where vp.company_id = ${sql.ref(company)}
-      and vp.id = ${sql.ref(related)} and vp.deleted_at is null and ${projectVisible(ctx, 'vp')})
+    when 'project' then ${projectIdVisible(ctx, company, related)}
     else true end)`;
 }
 
-/** The visibility rule of each table that has one; gateways and reference checks apply it to restricted keys. */
-export const VISIBILITY: Partial<Record<string, (ctx: Ctx, alias: string) => RawBuilder<boolean>>> = {
+/** Same rule for a row that points at a note by id: the note is live and the member sees it. */
+export function noteIdVisible(ctx: Ctx, companyRef: string, noteIdRef: string): RawBuilder<boolean> {
+  if (!ctx.actor.restricted) return sql<boolean>`true`;
+  return sql<boolean>`exists (select 1 from notes vn where vn.company_id = ${sql.ref(companyRef)}
+    and vn.id = ${sql.ref(noteIdRef)} and vn.deleted_at is null and ${noteVisible(ctx, 'vn')})`;
+}
+
+/** Files a plain member sees: those of a live task or note they see (each parent by its own rule). */
+export function attachmentVisible(ctx: Ctx, alias: string): RawBuilder<boolean> {
+  if (!ctx.actor.restricted) return sql<boolean>`true`;
+  const company = `${alias}.company_id`;
+  const related = `${alias}.related_id`;
+  return sql<boolean>`(case ${sql.ref(`${alias}.related_type`)}
+    when 'task' then ${taskIdVisible(ctx, company, related)}
+    when 'note' then ${noteIdVisible(ctx, company, related)}
+    else false end)`;
+}
+
+/** Rows that hang off a client by their client_id (contacts, client members, documents, folders). */
+const ofVisibleClient = (ctx: Ctx, alias: string) => clientIdVisible(ctx, `${alias}.company_id`, `${alias}.client_id`);
+
+/** Digitizations follow their document, which follows its client. */
+function digitizationVisible(ctx: Ctx, alias: string): RawBuilder<boolean> {
+  if (!ctx.actor.restricted) return sql<boolean>`true`;
+  return sql<boolean>`exists (select 1 from documents vd
+    where vd.company_id = ${sql.ref(`${alias}.company_id`)} and vd.id = ${sql.ref(`${alias}.document_id`)}
+      and vd.deleted_at is null and ${ofVisibleClient(ctx, 'vd')})`;
+}
+
+/**
+ * Task automations a plain member sees: those whose client and project conditions name records they see (or
+ * none), so a rule does not show a client the member cannot see.
+ */
+function taskAutomationVisible(ctx: Ctx, alias: string): RawBuilder<boolean> {
+  if (!ctx.actor.restricted) return sql<boolean>`true`;
+  const company = `${alias}.company_id`;
+  return sql<boolean>`((${sql.ref(`${alias}.client_id`)} is null or ${clientIdVisible(ctx, company, `${alias}.client_id`)})
+    and (${sql.ref(`${alias}.project_id`)} is null or ${projectIdVisible(ctx, company, `${alias}.project_id`)}))`;
+}
+
+/** A plain member sees their own calendar entries and the company-wide ones (holidays, which have no person). */
+function calendarVisible(ctx: Ctx, alias: string): RawBuilder<boolean> {
+  if (!ctx.actor.restricted) return sql<boolean>`true`;
+  return sql<boolean>`(${sql.ref(`${alias}.person_id`)} = ${ctx.actor.personId} or ${sql.ref(`${alias}.person_id`)} is null)`;
+}
+
+/** A plain member sees the delegations they give or receive. */
+function delegationVisible(ctx: Ctx, alias: string): RawBuilder<boolean> {
+  if (!ctx.actor.restricted) return sql<boolean>`true`;
+  const person = ctx.actor.personId;
+  return sql<boolean>`(${sql.ref(`${alias}.delegator_id`)} = ${person} or ${sql.ref(`${alias}.delegate_id`)} = ${person})`;
+}
+
+/** A plain member sees the audit trail of their own person's writes only. */
+function activityVisible(ctx: Ctx, alias: string): RawBuilder<boolean> {
+  if (!ctx.actor.restricted) return sql<boolean>`true`;
+  return sql<boolean>`${sql.ref(`${alias}.person_id`)} = ${ctx.actor.personId}`;
+}
+
+export type VisibilityRule = (ctx: Ctx, alias: string) => RawBuilder<boolean>;
+
+/**
+ * The visibility rule of each table that has one, the only place it is defined: the tenant gateway applies it to
+ * every base query, lock and read of a restricted key, and the reference checks (src/platform/references.ts) to
+ * every id such a key names, so a record it cannot see is absent to it everywhere.
+ */
+export const VISIBILITY: Partial<Record<string, VisibilityRule>> = {
   clients: clientVisible,
+  contacts: ofVisibleClient,
+  client_members: ofVisibleClient,
   tasks: taskVisible,
   time_entries: timeEntryVisible,
   projects: projectVisible,
   notes: noteVisible,
+  attachments: attachmentVisible,
+  documents: ofVisibleClient,
+  folders: ofVisibleClient,
+  digitizations: digitizationVisible,
+  task_automations: taskAutomationVisible,
+  calendar_entries: calendarVisible,
+  delegations: delegationVisible,
+  activities: activityVisible,
 };

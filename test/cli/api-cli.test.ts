@@ -9,8 +9,9 @@ const t = await createTestApp();
 const home = await makeHome();
 const configFile = path.join(home.dir, 'config', 'svc', 'config.json');
 
+/** The key goes in on standard input, as a user pipes it: never on the command line (ps, shell history). */
 async function login(key = t.tenant.keys.admin, extra: string[] = []) {
-  return svc(home, ['login', '--company', t.tenant.companyId, '--key', key, '--url', t.baseUrl, ...extra]);
+  return svc(home, ['login', '--company', t.tenant.companyId, '--url', t.baseUrl, ...extra], {}, `${key}\n`);
 }
 
 const storedClient = (id: number) =>
@@ -147,10 +148,12 @@ test('svc api sends any request; its query string and body are passed on', SLOW,
 
 test('profiles: --profile and SVC_PROFILE pick one, logout removes it', SLOW, async () => {
   const other = await t.newTenant({ name: 'Other Co' });
-  const result = await svc(home, [
-    'login',
-    ...['--company', other.companyId, '--key', other.keys.read, '--url', t.baseUrl, '--profile', 'other'],
-  ]);
+  const result = await svc(
+    home,
+    ['login', ...['--company', other.companyId, '--url', t.baseUrl, '--profile', 'other']],
+    {},
+    other.keys.read,
+  );
   assert.equal(result.code, 0, result.stderr);
   await svcJson(home, ['clients', 'create', '--name', 'Only in Other', '--profile', 'default']);
   const viaEnv = await svc(home, ['clients', 'list', '-o', 'json'], { SVC_PROFILE: 'other' });
@@ -164,3 +167,58 @@ test('profiles: --profile and SVC_PROFILE pick one, logout removes it', SLOW, as
   assert.deepEqual(Object.keys(config.profiles), ['default']);
   assert.equal(config.current, 'default');
 });
+
+test(
+  'login takes the key from SVC_API_KEY too; --key still works but warns that it exposes the key',
+  SLOW,
+  async () => {
+    const second = await makeHome();
+    const secondFile = path.join(second.dir, 'config', 'svc', 'config.json');
+    const fromEnv = await svc(second, ['login', '--company', t.tenant.companyId, '--url', t.baseUrl], {
+      SVC_API_KEY: t.tenant.keys.write,
+    });
+    assert.equal(fromEnv.code, 0, fromEnv.stderr);
+    assert.equal(fromEnv.stderr, '', 'no warning: the key was not on the command line');
+    assert.equal(JSON.parse(await readFile(secondFile, 'utf8')).profiles.default.key, t.tenant.keys.write);
+    const flag = await svc(second, [
+      'login',
+      '--company',
+      t.tenant.companyId,
+      '--url',
+      t.baseUrl,
+      '--key',
+      t.tenant.keys.read,
+    ]);
+    assert.equal(flag.code, 0, flag.stderr);
+    assert.match(
+      flag.stderr,
+      /^warning: --key is deprecated: it puts the API key in the process list and shell history/,
+    );
+    assert.equal(JSON.parse(await readFile(secondFile, 'utf8')).profiles.default.key, t.tenant.keys.read);
+    const none = await svc(second, ['login', '--company', t.tenant.companyId, '--url', t.baseUrl]);
+    assert.equal(none.code, 2, none.stderr);
+    assert.match(none.stderr, /^error: USAGE: no API key: pipe it on standard input/);
+  },
+);
+
+test(
+  'login refuses plain http:// for a host that is not this machine, before anything is sent or stored',
+  SLOW,
+  async () => {
+    const third = await makeHome();
+    const remote = await svc(third, ['login', '--company', t.tenant.companyId, '--url', 'http://0.0.0.0:9'], {}, 'k');
+    assert.equal(remote.code, 2, remote.stderr);
+    assert.match(
+      remote.stderr,
+      /^error: USAGE: --url http:\/\/0\.0\.0\.0:9 sends the API key unencrypted: use https:\/\//,
+    );
+    await assert.rejects(stat(path.join(third.dir, 'config', 'svc', 'config.json')), 'nothing was stored');
+    const local = await svc(
+      third,
+      ['login', '--company', t.tenant.companyId, '--url', t.baseUrl.replace('127.0.0.1', 'localhost')],
+      {},
+      t.tenant.keys.read,
+    );
+    assert.equal(local.code, 0, `plain http to this machine is fine: ${local.stderr}`);
+  },
+);

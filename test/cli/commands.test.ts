@@ -111,9 +111,22 @@ test('help documents the API commands and the exit codes', SLOW, async () => {
   const help = await svc(home, ['help']);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /company create/, 'the operator commands stay');
-  assert.match(help.stdout, /login --company <uuid> --key <key>/);
+  assert.match(help.stdout, /login --company <uuid> \[--url <base>\] \[--profile <name>\] < key/);
   assert.match(help.stdout, /Exit codes: 0 ok, 1 failed .+ 2 usage .+\n.+4 the API answered 4xx, 5 .+5xx, 6 network/);
   const group = await svc(home, ['clients', '--help'], env);
   assert.equal(group.code, 0);
   assert.match(group.stdout, /list +.*\(GET \/clients\)/);
+});
+
+test('list --all pages an offset-only list by offset (it has no cursor to follow)', SLOW, async () => {
+  const client = await t.request('POST', '/clients', { body: { name: 'Noted client' } });
+  const names = ['Offset one', 'Offset two', 'Offset three'];
+  for (const name of names) {
+    const body = { related_type: 'client', related_id: client.body.data.id, comments: `<p>${name}</p>` };
+    assert.equal((await t.request('POST', '/notes', { body })).status, 201);
+  }
+  const result = await svc(home, ['notes', 'list', '--all', '--limit', '2', '-o', 'json'], env);
+  assert.equal(result.code, 0, result.stderr);
+  const listed = JSON.parse(result.stdout).data.map((n: { comments: string }) => n.comments);
+  for (const name of names) assert.ok(listed.includes(`<p>${name}</p>`), `${name} in ${listed}`);
 });

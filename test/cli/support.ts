@@ -30,8 +30,10 @@ export interface Result {
   stderr: string;
 }
 
-export function svc(home: Home, args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Result> {
+/** `input` is written to the command's standard input; either way it is closed, so a reader gets end of file. */
+export function svc(home: Home, args: string[], extraEnv: NodeJS.ProcessEnv = {}, input?: string): Promise<Result> {
   const child = spawnSvc(home, args, extraEnv);
+  child.stdin!.end(input);
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk) => (stdout += chunk));

@@ -39,7 +39,7 @@ function slowPost(url: string, d: Demo, body: string) {
 }
 
 test(
-  'first start provisions a demo company, prints working credentials, and SIGTERM drains then stops postgres',
+  'first start provisions a demo company, prints working credentials (key and web sign-in), and SIGTERM drains then stops postgres',
   { timeout: 30_000 },
   async () => {
     const service = startService(dataDir, { LOG_LEVEL: 'info' });
@@ -56,12 +56,38 @@ test(
     assert.equal(list.status, 200);
     assert.deepEqual(((await list.json()) as { data: unknown[] }).data, []);
     const file = path.join(dataDir, 'demo-credentials.json');
-    assert.deepEqual(JSON.parse(await fs.readFile(file, 'utf8')), {
+    const saved = JSON.parse(await fs.readFile(file, 'utf8'));
+    assert.match(saved.password, /^[A-Za-z0-9]{20}$/, 'a generated password of 20 characters');
+    assert.deepEqual(saved, {
       company_id: companyId,
       api_key: key,
       base_url: baseUrl,
+      web_url: baseUrl,
+      email: 'owner@demo.example',
+      password: saved.password,
     });
     assert.equal((await fs.stat(file)).mode & 0o777, 0o600, 'the key file is private');
+    for (const line of [`Sign in to the web application at ${baseUrl}/`, '  e-mail:     owner@demo.example'])
+      assert.ok(service.output.includes(line), `prints "${line}"`);
+    assert.ok(service.output.includes(`  password:   ${saved.password}`), 'prints the password');
+
+    // The printed sign-in works, and the session reads the demo company like the key does.
+    const signIn = await fetch(`${baseUrl}/api/v3/auth/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'owner@demo.example', password: saved.password }),
+    });
+    assert.equal(signIn.status, 201);
+    const view = ((await signIn.json()) as { data: { companies: Array<{ id: string; role: string }> } }).data;
+    assert.deepEqual(
+      view.companies.map((c) => [c.id, c.role]),
+      [[companyId, 'owner']],
+    );
+    const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
+    const bySession = await fetch(`${baseUrl}/api/v3/clients`, {
+      headers: { cookie, 'x-service-company': companyId! },
+    });
+    assert.equal(bySession.status, 200);
 
     const pgPid = await postmasterPid(dataDir);
     assert.ok(pgPid && (await running(pgPid)));

@@ -35,12 +35,12 @@ const appRoutes = () => t.app.routeTable.filter((r) => r.method !== 'HEAD');
 
 const toOpenApiPath = (url: string) => url.slice('/api/v3'.length).replace(/:(\w+)/g, '{$1}');
 
-test('the description is OpenAPI 3.1 titled "API v3", version 3.0.0, with both auth headers as security schemes', () => {
+test('the description is OpenAPI 3.1 titled "API v3", version 3.0.0, with the auth headers and the session cookie as security schemes', () => {
   assert.equal(doc.openapi, '3.1.0');
   assert.equal(doc.info.title, 'API v3');
   assert.equal(doc.info.version, '3.0.0');
   assert.deepEqual(doc.servers, [{ url: '/api/v3' }]);
-  assert.deepEqual(Object.keys(doc.components.securitySchemes).sort(), ['apiKey', 'company']);
+  assert.deepEqual(Object.keys(doc.components.securitySchemes).sort(), ['apiKey', 'company', 'session']);
   assert.ok(operations.length > 5);
 });
 

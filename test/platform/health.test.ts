@@ -12,7 +12,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 import { buildApp } from '../../src/app.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { loadConfig } from '../../src/config.ts';
-import { healthRoutes } from '../../src/platform/health.ts';
+import { healthRoutes, PROBE_REUSE_MS } from '../../src/platform/health.ts';
 import { cloneDatabase, createTestApp } from '../helpers.ts';
 
 const t = await createTestApp();
@@ -112,6 +112,7 @@ test('with a configured Redis the cache is checked for real: up while it runs, 5
   assert.deepEqual(await up.json(), { status: 'ok', components: { database: 'up', cache: 'up' } });
 
   await redis.stop();
+  await sleep(PROBE_REUSE_MS + 100); // one probe answers for a second
   const down = await get('/health');
   assert.equal(down.status, 503);
   assert.deepEqual(await down.json(), { status: 'degraded', components: { database: 'up', cache: 'down' } });
@@ -149,4 +150,38 @@ test('a component that hangs is reported down after the probe timeout instead of
   assert.equal(res.statusCode, 503);
   assert.deepEqual(res.json(), { status: 'degraded', components: { database: 'up', cache: 'down' } });
   assert.ok(Date.now() - started < 4000, 'bounded by the probe timeout');
+});
+
+// Issue 24 item 6: unauthenticated probes cannot make unbounded database work.
+test('the component probe is shared: a burst of /health requests makes one database round trip a second', async () => {
+  await sleep(1100); // past any probe an earlier test left
+  let roundTrips = 0;
+  const count = () => roundTrips++;
+  t.db.pool.on('acquire', count);
+  try {
+    const burst = await Promise.all(
+      Array.from({ length: 25 }, () => t.request('GET', '/health', { key: null, company: null })),
+    );
+    for (const res of burst) assert.deepEqual([res.status, res.body.status], [200, 'ok']);
+    const again = await t.request('GET', '/health', { key: null, company: null });
+    assert.equal(again.status, 200);
+    assert.equal(roundTrips, 1, '26 requests, one probe');
+    await sleep(1100);
+    assert.equal((await t.request('GET', '/health', { key: null, company: null })).status, 200);
+    assert.equal(roundTrips, 2, 'a second later the database is asked again');
+  } finally {
+    t.db.pool.off('acquire', count);
+  }
+});
+
+test('GET /health counts against the per-address limit: past it 429 with Retry-After, before any probe', async () => {
+  const limited = await createTestApp({}, { SVC_RATE_LIMIT_ADDRESS: '3' });
+  for (let i = 0; i < 3; i++)
+    assert.equal((await limited.request('GET', '/health', { key: null, company: null })).status, 200);
+  const refused = await limited.request('GET', '/health', { key: null, company: null });
+  assert.equal(refused.status, 429);
+  assert.equal(refused.body.error.code, 'RATE_LIMIT_EXCEEDED');
+  assert.match(refused.headers.get('retry-after') ?? '', /^\d+$/);
+  const document = (await limited.request('GET', '/api/v3/openapi.json', { key: null, company: null })).body;
+  assert.ok(document.paths['/health'].get.responses['429'], 'the document lists the 429');
 });

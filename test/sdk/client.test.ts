@@ -145,9 +145,12 @@ test('update and markPaid carry If-Match from the record read; a stale record ge
   assert.equal(rec.sent[etag]!.headers.get('if-match'), `"${read!.updated_at}"`);
   const paid = await sdk.invoices.markPaid(finalized!);
   assert.equal(paid!.status, 'paid');
-  const stale = await sdk.invoices.markPaid(finalized!).catch((e) => e);
+  const stale = await sdk.invoices.update(finalized!, { comments: 'late' }).catch((e) => e);
   assert.ok(stale instanceof ApiError);
   assert.deepEqual([stale.status, stale.code], [412, 'STALE_WRITE']);
+  // mark-paid looks at the status before the version (decision 0049): paid already is 409, stale or not.
+  const again = await sdk.invoices.markPaid(finalized!).catch((e) => e);
+  assert.deepEqual([again.status, again.code], [409, 'INVOICE_NOT_PAYABLE']);
   const stored = await t.db.db
     .selectFrom('invoices')
     .select(['status', 'paid_sum'])

@@ -1,6 +1,9 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError, NetworkError, send, type TransportOptions } from '../../sdk/src/index.ts';
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApiError, createClient, NetworkError, send, type TransportOptions } from '../../sdk/src/index.ts';
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
@@ -108,4 +111,59 @@ test('a path with its own query keeps it and gets init.query appended', async ()
   const s = scripted([ok()]);
   await send(s.opts, 'GET', '/clients?status=active', { query: { limit: 2 } });
   assert.equal(s.requests[0]!.url, 'https://api.example.test/api/v3/clients?status=active&limit=2');
+});
+
+/** A real HTTP server on a loopback port: records the X-API-Key of every request and answers with `handler`. */
+async function server(handler: (req: IncomingMessage, res: ServerResponse) => void) {
+  const seen: Array<{ path: string; method: string; key: string | undefined; body: string }> = [];
+  const srv = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      seen.push({ path: req.url ?? '', method: req.method ?? '', key: req.headers['x-api-key'] as string, body });
+      handler(req, res);
+    });
+  });
+  srv.listen(0, '127.0.0.1');
+  await once(srv, 'listening');
+  after(() => srv.close());
+  return { origin: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`, seen };
+}
+
+const answer = (
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string> = {},
+  body = '{"data":{"id":1}}',
+) => res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
+
+test('a redirect to another origin is not followed: the key never reaches it; the caller gets the redirect', async () => {
+  const elsewhere = await server((_req, res) => answer(res, 200));
+  const api = await server((_req, res) => answer(res, 302, { Location: `${elsewhere.origin}/api/v3/clients` }, ''));
+  const opts = { baseUrl: api.origin, company: '00000000-0000-4000-8000-000000000001', apiKey: 'svc_live_secret' };
+  const error = await send(opts, 'GET', '/clients').catch((e) => e);
+  assert.ok(error instanceof ApiError, String(error));
+  assert.deepEqual([error.status, error.code], [302, 'REDIRECT_NOT_FOLLOWED']);
+  assert.equal(error.details?.location, `${elsewhere.origin}/api/v3/clients`);
+  const typed = await createClient(opts).api.GET('/clients');
+  assert.equal(typed.response.status, 302, 'the typed client answers the redirect as it came');
+  assert.deepEqual(elsewhere.seen, [], 'the other origin was never contacted');
+  assert.deepEqual(
+    api.seen.map((r) => r.key),
+    ['svc_live_secret', 'svc_live_secret'],
+  );
+});
+
+test('a redirect within the origin is followed with the key; 307 keeps the method and body', async () => {
+  const api = await server((req, res) => {
+    if (req.url === '/api/v3/old') answer(res, 307, { Location: '/api/v3/clients' }, '');
+    else answer(res, 201);
+  });
+  const opts = { baseUrl: api.origin, company: '00000000-0000-4000-8000-000000000001', apiKey: 'svc_live_secret' };
+  const res = await send(opts, 'POST', '/old', { body: { name: 'A' } });
+  assert.equal(res.status, 201);
+  assert.deepEqual(api.seen, [
+    { path: '/api/v3/old', method: 'POST', key: 'svc_live_secret', body: '{"name":"A"}' },
+    { path: '/api/v3/clients', method: 'POST', key: 'svc_live_secret', body: '{"name":"A"}' },
+  ]);
 });

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
+import { hasTier } from '../../platform/scopes.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { ACTIVITY_LIST_OPTIONS, type ActivityRecord } from './activities.schemas.ts';
 
@@ -13,18 +13,22 @@ const COLUMNS = [
   'a.fields',
   'a.api_key_id',
   'a.person_id',
+  'a.source',
   'a.method',
   'a.path',
   'a.request_id',
   'a.occurred_at',
 ] as const;
 
-/** A plain member's personal key sees the trail of its own person's writes only. */
-export const activities = tenantTable('activities', {
-  alias: 'a',
-  visible: (ctx, alias) => sql<boolean>`${sql.ref(`${alias}.person_id`)} = ${ctx.actor.personId}`,
-});
+/** A plain member's personal key sees the trail of its own person's writes only (VISIBILITY.activities). */
+export const activities = tenantTable('activities', { alias: 'a' });
 type Query = BaseQuery<'activities', 'a'>;
+
+/** Financial writes (platform/activities.ts) are hidden, as if absent, from keys without the financials tier. */
+function readable(ctx: Ctx): Query {
+  const query = activities.base(ctx);
+  return hasTier(ctx.key.scopes, 'financials') ? query : query.where('a.financial', '=', false);
+}
 
 const project = (query: Query) => query.select(COLUMNS);
 
@@ -47,10 +51,10 @@ export function listActivities(ctx: Ctx, params: object) {
     options: OPTIONS,
     idColumn: 'a.id',
     project,
-    base: (filters) => applyFilters(activities.base(ctx), filters),
+    base: (filters) => applyFilters(readable(ctx), filters),
   });
 }
 
 export async function findActivity(ctx: Ctx, id: number) {
-  return project(activities.base(ctx).where('a.id', '=', id)).executeTakeFirst() as Promise<ActivityRecord | undefined>;
+  return project(readable(ctx).where('a.id', '=', id)).executeTakeFirst() as Promise<ActivityRecord | undefined>;
 }

@@ -9,8 +9,11 @@ export const Activity = Type.Object(
     record_id: Nullable(Type.Integer({ description: 'Id of the written record, when known' })),
     action: Type.String({ description: 'created, updated, deleted, or the operation (complete, reopen, rotate...)' }),
     fields: Type.Array(Type.String(), { description: 'Top-level fields the request sent' }),
-    api_key_id: Nullable(Type.Integer({ description: 'Key that made the request' })),
-    person_id: Nullable(Type.Integer({ description: 'Person the key acts for' })),
+    api_key_id: Nullable(Type.Integer({ description: 'Key that made the request; null for the web application' })),
+    person_id: Nullable(Type.Integer({ description: 'Person the key (or the signed-in member) acts for' })),
+    source: Type.Union([Type.Literal('api'), Type.Literal('web')], {
+      description: 'api: an API key wrote; web: a member signed in to the web application (a session)',
+    }),
     method: Type.String(),
     path: Type.String(),
     request_id: Nullable(Type.String({ description: 'X-Request-Id of the write' })),

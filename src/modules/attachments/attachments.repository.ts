@@ -4,14 +4,10 @@ import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { likeContains, nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { taskIdVisible } from '../../platform/visibility.ts';
 import { ATTACHMENT_LIST_OPTIONS, type AttachmentRecord } from './attachments.schemas.ts';
 
-/** A plain member's personal key sees the files of the tasks it sees (notes have no narrower rule). */
-const visible = (ctx: Ctx, alias: string) =>
-  sql<boolean>`(${sql.ref(`${alias}.related_type`)} <> 'task' or ${taskIdVisible(ctx, `${alias}.company_id`, `${alias}.related_id`)})`;
-
-export const attachments = tenantTable('attachments', { alias: 'a', softDelete: true, visible });
+/** A plain member's personal key sees the files of the live tasks and notes it sees (VISIBILITY.attachments). */
+export const attachments = tenantTable('attachments', { alias: 'a', softDelete: true });
 type Query = BaseQuery<'attachments', 'a'>;
 
 const COLUMNS = [

@@ -112,13 +112,21 @@ export const Me = Type.Object(
       name: Type.String(),
       timezone: Type.String({ description: 'IANA time zone; offset-less time-entry datetimes are read in it' }),
     }),
-    key: Type.Object({
-      id: Type.Integer(),
-      name: Type.String(),
-      kind: Kind,
-      scopes: Scopes,
-      key_prefix: Type.String(),
+    credential: Type.Union([Type.Literal('api_key'), Type.Literal('session')], {
+      description: 'api_key: the request carried X-API-Key; session: a member signed in to the web application',
     }),
+    key: Nullable(
+      Type.Object(
+        {
+          id: Type.Integer(),
+          name: Type.String(),
+          kind: Kind,
+          scopes: Scopes,
+          key_prefix: Type.String(),
+        },
+        { description: 'The API key of the request; null for a session' },
+      ),
+    ),
     person: Nullable(
       Type.Object(
         {

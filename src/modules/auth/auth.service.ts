@@ -133,7 +133,8 @@ export const revokeKey = (ctx: Ctx, id: number) =>
   });
 
 export async function me(ctx: Ctx): Promise<MeRecord> {
-  const key = orNotFound(await repo.findKeyIdentity(ctx, ctx.key.id), 'API key');
+  const key = ctx.key.id === null ? null : orNotFound(await repo.findKeyIdentity(ctx, ctx.key.id), 'API key');
   const person = ctx.key.personId === null ? null : ((await repo.findPerson(ctx, ctx.key.personId)) ?? null);
-  return { company: { id: ctx.company.id, name: ctx.company.name, timezone: ctx.company.timezone }, key, person };
+  const company = { id: ctx.company.id, name: ctx.company.name, timezone: ctx.company.timezone };
+  return { company, credential: ctx.key.kind === 'session' ? 'session' : 'api_key', key, person };
 }

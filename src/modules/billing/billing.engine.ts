@@ -1,5 +1,6 @@
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
+import { assertWindow } from '../../platform/date-window.ts';
 import { domainValidation } from '../../platform/errors.ts';
 import { orNotFound } from '../../platform/mutate.ts';
 import { lockLive } from '../../platform/references.ts';
@@ -47,12 +48,8 @@ function assertRange(body: BillBody): void {
     throw domainValidation('DATE_RANGE_INCOMPLETE', 'date_from and date_to are sent together or not at all', {
       field: body.date_from === undefined ? 'date_from' : 'date_to',
     });
-  if (body.date_from && body.date_to && body.date_to < body.date_from)
-    throw domainValidation('INVALID_DATE_RANGE', 'date_to must not be before date_from', {
-      field: 'date_to',
-      date_from: body.date_from,
-      date_to: body.date_to,
-    });
+  // At most a year: each open-ended contract bills a fee period per month of the window, in one transaction.
+  if (body.date_from && body.date_to) assertWindow({ from: body.date_from, to: body.date_to });
 }
 
 /** What one contract bills in its window: priced time rows, fee rows, and what was skipped. */

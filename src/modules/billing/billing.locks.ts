@@ -12,7 +12,7 @@ export interface BillingLock {
 const FINALIZED = sql`('created', 'sent', 'paid')`;
 
 /** Entries billed on a finalized invoice (a draft's entries stay free: deleting its row releases them). */
-export async function lockedEntries(ctx: Ctx, ids: readonly number[]): Promise<Map<number, BillingLock>> {
+async function lockedEntries(ctx: Ctx, ids: readonly number[]): Promise<Map<number, BillingLock>> {
   if (ids.length === 0) return new Map();
   // tenant: deliberate SQL — both tables filtered by company_id.
   const result = await sql<BillingLock & { time_entry_id: number }>`
@@ -57,4 +57,23 @@ export async function lockedPeriods(
   const out: Array<BillingLock | undefined> = items.map(() => undefined);
   for (const { n, ...lock } of result.rows) out[n - 1] = lock;
   return out;
+}
+
+/**
+ * The lock holding each existing entry: the finalized invoice that billed it, else the finalized invoice whose
+ * period holds its start (the same period rule as new and moved entries). A locked entry may not be deleted
+ * or have its money fields changed: a closed period neither gains nor loses time.
+ */
+export async function entryLocks(ctx: Ctx, ids: readonly number[]): Promise<Map<number, BillingLock>> {
+  if (ids.length === 0) return new Map();
+  // tenant: deliberate SQL — time_entries filtered by company_id.
+  const entries = sql`(select te.task_id, te.start, te.id from time_entries te
+    where te.company_id = ${ctx.companyId} and te.id = any(${[...ids]}::int[]))`;
+  const [billed, periods] = await Promise.all([
+    lockedEntries(ctx, ids),
+    lockedPeriodsQuery(ctx, entries).execute(ctx.db),
+  ]);
+  const locks = new Map(periods.rows.map(({ n, ...lock }) => [n, lock]));
+  for (const [id, lock] of billed) locks.set(id, lock);
+  return locks;
 }

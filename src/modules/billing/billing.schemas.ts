@@ -4,7 +4,9 @@ import { Invoice } from '../invoices/index.ts';
 
 export const BillBody = Type.Object(
   {
-    date_from: Type.Optional(DateOnly('First day billed; sent with date_to. Default: each contract’s due period')),
+    date_from: Type.Optional(
+      DateOnly('First day billed; sent with date_to, at most 366 days before it. Default: each contract’s due period'),
+    ),
     date_to: Type.Optional(DateOnly('Last day billed; sent with date_from')),
   },
   { additionalProperties: false, title: 'BillClientBody' },
@@ -40,8 +42,12 @@ export const BillResult = Type.Object(
 export const MissedQuery = Type.Object(
   {
     client_id: Type.Optional(Id('Only this client')),
-    date_from: Type.Optional(DateOnly('Window start; default 1 January of the current year (company time zone)')),
-    date_to: Type.Optional(DateOnly('Window end; default 31 December of the current year')),
+    date_from: Type.Optional(
+      DateOnly('Window start; default 1 January of the year of date_to, else of the current year (company time zone)'),
+    ),
+    date_to: Type.Optional(
+      DateOnly('Window end; default 31 December of the year of date_from, else of the current year. At most 366 days'),
+    ),
   },
   { additionalProperties: false },
 );

@@ -21,15 +21,6 @@ export interface WorkWindow {
   clientId?: number;
 }
 
-/**
- * Settings for one big read, local to its transaction: no JIT (compiling these plans cost up to a second and saved
- * nothing), a plan made for the window at hand rather than a prepared statement's generic one, and room to hash
- * the groups in memory instead of sorting them on disk.
- */
-export const bigReadSettings = (ctx: Ctx) =>
-  sql`select set_config('jit', 'off', true), set_config('plan_cache_mode', 'force_custom_plan', true),
-             set_config('work_mem', '64MB', true)`.execute(ctx.db);
-
 /** A period's first day for a contract's invoice_period (calendar aligned). */
 export const periodStart = (day: RawBuilder<unknown>, period: RawBuilder<unknown>) => sql<string>`(case ${period}
   when 'quarter' then date_trunc('quarter', ${day})

@@ -1,9 +1,10 @@
 import { defineModule } from '../../platform/modules.ts';
 import billingRoutes from './billing.routes.ts';
 
-/** The KPI report's billing gap; time entries' locked periods. */
+/** The KPI report's billing gap; time entries' locked periods and the client their work belongs to. */
 export { missedBillingTotals, type MissedTotals } from './missed-billing.service.ts';
-export { lockedEntries, lockedPeriods, lockedPeriodsQuery, type BillingLock } from './billing.locks.ts';
+export { entryLocks, lockedPeriods, lockedPeriodsQuery, type BillingLock } from './billing.locks.ts';
+export { workClient, workClientIs, workClientOf } from './billing.clients.ts';
 
 // The engine writes invoices through the invoices module, which records invoice.created; nothing of its own fires.
 export default defineModule({

@@ -1,31 +1,7 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { scoped } from '../../platform/tenant-table.ts';
-import { bigReadSettings, feeQuantitySql, feesSql, periodStart, workSql, type WorkWindow } from './billing.work.ts';
-
-/**
- * Runs fn in a transaction of its own with bigReadSettings. Inside a request's transaction (the KPI refresh) it
- * runs in a savepoint instead, so that a failing query does not abort the request and the per-client retry can
- * still run; the settings then hold until that request ends, which only affects its later reads.
- */
-export async function asBigRead<T>(ctx: Ctx, fn: (tx: Ctx) => Promise<T>): Promise<T> {
-  if (!ctx.db.isTransaction)
-    return (ctx.db as Db).transaction().execute(async (db) => {
-      await bigReadSettings({ ...ctx, db });
-      return fn({ ...ctx, db });
-    });
-  await sql`savepoint big_read`.execute(ctx.db);
-  try {
-    await bigReadSettings(ctx);
-    const result = await fn(ctx);
-    await sql`release savepoint big_read`.execute(ctx.db);
-    return result;
-  } catch (error) {
-    await sql`rollback to savepoint big_read`.execute(ctx.db);
-    throw error;
-  }
-}
+import { feeQuantitySql, feesSql, periodStart, workSql, type WorkWindow } from './billing.work.ts';
 
 /** Unbilled value of one contract for one period, as the engine would bill it (same grouping, same rounding). */
 export interface MissedPart {

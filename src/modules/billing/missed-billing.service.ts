@@ -1,5 +1,7 @@
+import { asBigRead } from '../../platform/big-read.ts';
 import type { Ctx } from '../../platform/context.ts';
-import { AppError, domainValidation } from '../../platform/errors.ts';
+import { calendarWindow } from '../../platform/date-window.ts';
+import { AppError } from '../../platform/errors.ts';
 import { Dec, moneyOut } from '../../platform/money.ts';
 import { hasTier } from '../../platform/scopes.ts';
 import { addDays, localToday } from '../../platform/dates.ts';
@@ -36,16 +38,12 @@ function assertAllowed(ctx: Ctx): void {
     });
 }
 
-/** The window: the sent dates, else the current calendar year in the company time zone. */
+/**
+ * The window: the company's calendar year by default; date_from alone runs to the end of its year, date_to alone
+ * starts on 1 January of its year; at most a year (the shared rule of src/platform/date-window.ts).
+ */
 export function windowOf(ctx: Ctx, query: MissedQuery): WorkWindow {
-  const year = localToday(ctx.company.timezone).slice(0, 4);
-  const w = { from: query.date_from ?? `${year}-01-01`, to: query.date_to ?? `${year}-12-31` };
-  if (w.to < w.from)
-    throw domainValidation('INVALID_DATE_RANGE', 'date_to must not be before date_from', {
-      field: 'date_to',
-      date_from: w.from,
-      date_to: w.to,
-    });
+  const w = calendarWindow(query, localToday(ctx.company.timezone));
   return query.client_id === undefined ? w : { ...w, clientId: query.client_id };
 }
 
@@ -53,7 +51,7 @@ export function windowOf(ctx: Ctx, query: MissedQuery): WorkWindow {
 const dataFailure = (error: unknown) => /^(22|23|42|XX)/.test(String((error as { code?: unknown })?.code ?? ''));
 
 const partsOf = (ctx: Ctx, w: WorkWindow) =>
-  repo.asBigRead(ctx, async (tx) => [...(await repo.missedWork(tx, w)), ...(await repo.missedFees(tx, w))]);
+  asBigRead(ctx, async (tx) => [...(await repo.missedWork(tx, w)), ...(await repo.missedFees(tx, w))]);
 
 /**
  * One set-based pass for every client; should one client's data break it, each client is computed on its own

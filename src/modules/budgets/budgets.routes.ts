@@ -3,7 +3,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { IdParam, noContent, OffsetOrCursorList, route, Single, single } from '../../platform/http.ts';
 import { readIfMatch, requireIfMatch } from '../../platform/preconditions.ts';
-import { Budget, BudgetCreate, BudgetListQuery, BudgetUpdate, BUDGET_FILTERS } from './budgets.schemas.ts';
+import {
+  Budget,
+  BudgetCreate,
+  BudgetListQuery,
+  BudgetUpdate,
+  BUDGET_FILTERS,
+  BUDGET_MONEY,
+} from './budgets.schemas.ts';
 import * as service from './budgets.service.ts';
 
 const tags = ['Budgets'];
@@ -70,9 +77,12 @@ export default async function budgetRoutes(fastify: FastifyInstance) {
       operationId: 'updateBudget',
       summary: 'Update a budget (send only the fields to change)',
       description:
-        'budget_net_sum, warning_rate and status need an admin key and If-Match; other fields honour If-Match when sent.',
+        'budget_net_sum, warning_rate and status need an admin key (403 FINANCIAL_SCOPE_REQUIRED) and If-Match; other ' +
+        'fields are write-tier and honour If-Match when sent. A key without financials reads the sums as null.',
       tags,
-      tier: 'financials',
+      tier: 'write',
+      financial: true,
+      money: BUDGET_MONEY,
       preview: true,
       errors: ['NOT_FOUND', 'PRECONDITION_REQUIRED', 'STALE_WRITE', ...REFERENCES],
       schema: { params: Params, body: BudgetUpdate, response: { 200: Single(Budget) } },

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { DateOnly, EnumList, Id, mapOptional, Name, Nullable, Timestamp } from '../../platform/fields.ts';
+import { DateOnly, EnumList, Id, mapOptional, MoneyOut, Name, Nullable, Timestamp } from '../../platform/fields.ts';
+import type { MoneyFields } from '../../platform/http.ts';
 import { listQuery, type ListOptions } from '../../platform/lists.ts';
 
 export const BUDGET_STATUSES = ['active', 'closed'] as const;
@@ -31,12 +32,16 @@ export const Budget = Type.Object(
   {
     id: Type.Integer(),
     ...budgetFields,
-    spent_net_sum: Type.Number({
-      description:
-        'Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the ' +
-        "budget's dates, for its project, else its client, else the whole company",
-    }),
-    warning: Type.Boolean({ description: 'Read-only: spent_net_sum >= budget_net_sum × warning_rate' }),
+    budget_net_sum: MoneyOut(BudgetNetSum),
+    warning_rate: MoneyOut(WarningRate),
+    spent_net_sum: MoneyOut(
+      Type.Number({
+        description:
+          'Read-only: net sum of finalized (created, sent, paid) invoices in the company currency dated within the ' +
+          "budget's dates, for its project, else its client, else the whole company",
+      }),
+    ),
+    warning: MoneyOut(Type.Boolean({ description: 'Read-only: spent_net_sum >= budget_net_sum × warning_rate' })),
     created_at: Timestamp('Creation time (UTC)'),
     updated_at: Timestamp('Last change (UTC)'),
   },
@@ -46,6 +51,11 @@ export type BudgetRecord = Static<typeof Budget>;
 
 /** The spec's budget fields: admin (financials) and If-Match to change. */
 export const ADMIN_FIELDS = ['budget_net_sum', 'warning_rate', 'status'] as const;
+/** A key without financials may rename or re-scope a budget, not read its sums (decision 0049). */
+export const BUDGET_MONEY: MoneyFields = {
+  write: ADMIN_FIELDS,
+  read: ['budget_net_sum', 'warning_rate', 'spent_net_sum', 'warning'],
+};
 
 // No schema defaults: the body stays exactly as sent (the idempotency hash covers it); the service fills them.
 export const BudgetCreate = Type.Object(

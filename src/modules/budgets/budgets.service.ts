@@ -1,7 +1,6 @@
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { AppError, domainValidation, invalidReference } from '../../platform/errors.ts';
-import { assertFieldTier } from '../../platform/field-tier.ts';
 import { AMOUNT, decimalInput } from '../../platform/money.ts';
 import { orNotFound } from '../../platform/mutate.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
@@ -111,7 +110,6 @@ export async function createBudget(ctx: Ctx, body: BudgetCreateBody): Promise<Bu
  * If-Match. Otherwise If-Match is honoured when sent. Both are checked under the row lock, after the 404.
  */
 export async function updateBudget(ctx: Ctx, id: number, body: BudgetUpdateBody, ifMatch: IfMatch) {
-  assertFieldTier(ctx, body, ADMIN_FIELDS, 'admin');
   const columns = columnsOf(body);
   const adminSent = ADMIN_FIELDS.some((field) => body[field] !== undefined);
   return inTransaction(ctx, async (tx) => {

@@ -1,4 +1,4 @@
-import { sql, type AliasedExpression, type InferResult, type RawBuilder } from 'kysely';
+import { sql, type AliasedExpression, type InferResult } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage } from '../../platform/lists.ts';
@@ -12,16 +12,8 @@ import {
 
 export type Scope = 'company' | 'global' | 'all';
 
-/**
- * A plain member's personal key sees their own entries and the company-wide ones (holidays, which
- * have no person); everyone else sees the whole company calendar.
- */
-function calendarVisible(ctx: Ctx, alias: string): RawBuilder<boolean> {
-  if (!ctx.actor.restricted) return sql<boolean>`true`;
-  return sql<boolean>`(${sql.ref(`${alias}.person_id`)} = ${ctx.actor.personId} or ${sql.ref(`${alias}.person_id`)} is null)`;
-}
-
-export const calendar = tenantTable('calendar_entries', { alias: 'c', softDelete: true, visible: calendarVisible });
+/** A plain member's personal key sees their own entries and the holidays (VISIBILITY.calendar_entries). */
+export const calendar = tenantTable('calendar_entries', { alias: 'c', softDelete: true });
 
 function companyEntries(ctx: Ctx) {
   return calendar

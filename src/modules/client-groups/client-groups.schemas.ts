@@ -40,6 +40,7 @@ export type ClientGroupUpdateBody = Static<typeof ClientGroupUpdate>;
 export const CLIENT_GROUP_LIST_OPTIONS = {
   sortable: { id: 'g.id', name: 'g.name', created_at: 'g.created_at', updated_at: 'g.updated_at' },
   defaultSort: 'id',
+  cursor: true, // in the spec's cursor-mode list (Endpoints, conventions 3)
 };
 export const CLIENT_GROUP_FILTERS = ['status', 'q'] as const;
 export const ClientGroupListQuery = listQuery(

@@ -2,14 +2,12 @@ import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { clientIdVisible } from '../../platform/visibility.ts';
 import { CLIENT_MEMBER_LIST_OPTIONS, type ClientMemberRecord } from './client-members.schemas.ts';
 
 /** A membership is visible exactly when its client is. */
 export const clientMembers = tenantTable('client_members', {
   alias: 'cm',
   softDelete: true,
-  visible: (ctx, alias) => clientIdVisible(ctx, `${alias}.company_id`, `${alias}.client_id`),
 });
 type Query = BaseQuery<'client_members', 'cm'>;
 

@@ -4,14 +4,12 @@ import { splitList } from '../../platform/fields.ts';
 import { listPage } from '../../platform/lists.ts';
 import { nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { clientVisible } from '../../platform/visibility.ts';
 import { WORKFLOW_TASK_LIST_OPTIONS, type WorkflowTaskRecord } from './client-workflow.schemas.ts';
 
 /** The clients this module writes under: live, and for a plain member's key only those they see. */
 export const clientRows = tenantTable('clients', {
   alias: 'c',
   softDelete: true,
-  visible: clientVisible,
   lockColumns: ['default_person_id'],
 });
 

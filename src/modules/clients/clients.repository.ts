@@ -6,11 +6,10 @@ import { listPage } from '../../platform/lists.ts';
 import { cachedQuery, ShapeCache } from '../../platform/query-cache.ts';
 import { likeContains } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { clientVisible } from '../../platform/visibility.ts';
 import { contactJsonColumns } from '../contacts/index.ts';
 import { CONTACTS_INLINE_CAP, CLIENT_LIST_OPTIONS, type ClientRecord } from './clients.schemas.ts';
 
-export const clients = tenantTable('clients', { alias: 'c', softDelete: true, visible: clientVisible });
+export const clients = tenantTable('clients', { alias: 'c', softDelete: true });
 type Query = BaseQuery<'clients', 'c'>;
 type ClientRow = Omit<ClientRecord, 'contacts_truncated'>;
 

@@ -91,6 +91,7 @@ export type ClientUpdateBody = Static<typeof ClientUpdate>;
 export const CLIENT_LIST_OPTIONS = {
   sortable: { id: 'c.id', name: 'c.name', created_at: 'c.created_at', updated_at: 'c.updated_at' },
   defaultSort: 'id',
+  cursor: true, // in the spec's cursor-mode list (Endpoints, conventions 3)
 };
 export const CLIENT_FILTERS = ['status', 'name', 'reg_code', 'ext_client_id', 'q', 'default_person_id'] as const;
 // custom_fields[<name>]=<value> filters (issue 12) ride on patternProperties next to the named filters.

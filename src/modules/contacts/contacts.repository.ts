@@ -5,14 +5,12 @@ import { listPage } from '../../platform/lists.ts';
 import { cachedQuery } from '../../platform/query-cache.ts';
 import { isoz, likeContains, nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { clientIdVisible } from '../../platform/visibility.ts';
 import { CONTACT_LIST_OPTIONS, type ContactRecord } from './contacts.schemas.ts';
 
 /** A contact is visible exactly when its client is. */
 export const contacts = tenantTable('contacts', {
   alias: 'ct',
   softDelete: true,
-  visible: (ctx, alias) => clientIdVisible(ctx, `${alias}.company_id`, `${alias}.client_id`),
 });
 type Query = BaseQuery<'contacts', 'ct'>;
 

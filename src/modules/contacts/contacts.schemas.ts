@@ -63,6 +63,7 @@ export type ContactUpdateBody = Static<typeof ContactUpdate>;
 export const CONTACT_LIST_OPTIONS = {
   sortable: { id: 'ct.id', name: 'ct.name', created_at: 'ct.created_at', updated_at: 'ct.updated_at' },
   defaultSort: 'id',
+  cursor: true, // in the spec's cursor-mode list (Endpoints, conventions 3)
 };
 export const CONTACT_FILTERS = ['client_id', 'email', 'q'] as const;
 // custom_fields[<name>]=<value> filters (issue 12, decision 0028) ride on patternProperties next to the named ones.

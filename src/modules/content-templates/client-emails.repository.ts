@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { lockLive } from '../../platform/references.ts';
-import { scoped, tenantTable } from '../../platform/tenant-table.ts';
+import { scoped } from '../../platform/tenant-table.ts';
+import { insertNote } from '../notes/index.ts';
 
 export interface MailClient {
   id: number;
@@ -13,8 +14,10 @@ export interface MailContact {
   id: number;
   name: string;
   surname: string | null;
+  /** Trimmed; usable only when `mailable`. */
   email: string | null;
   locale_code: string | null;
+  mailable: boolean;
 }
 
 /** Locks the live client the caller may see (a plain member's personal key sees its own clients only). */
@@ -27,22 +30,32 @@ export async function lockClient(ctx: Ctx, clientId: number): Promise<MailClient
     .executeTakeFirst();
 }
 
-/** The client's live contacts, all of them or those of `ids`, oldest first. */
-export async function contactsOf(ctx: Ctx, clientId: number, ids?: readonly number[]): Promise<MailContact[]> {
+/** What a mail can be sent to: one address, no spaces, no list or header characters (the one rule, in SQL). */
+const MAILABLE = '^[^\\s@<>,;"]+@[^\\s@<>,;"]+\\.[^\\s@<>,;"]+$';
+const mailable = sql<boolean>`coalesce(btrim(co.email) ~ ${MAILABLE}, false)`;
+
+/**
+ * The client's live contacts, oldest first: those of `ids` (mailable or not, so the caller can name those that
+ * are not), else the mailable ones, at most `limit` (the caller asks one more than its cap to see it passed).
+ */
+export async function contactsOf(
+  ctx: Ctx,
+  clientId: number,
+  which: { ids: readonly number[] } | { limit: number },
+): Promise<MailContact[]> {
   let query = scoped
     .select(ctx, 'contacts', 'co')
-    .select(['co.id', 'co.name', 'co.surname', 'co.email', 'co.locale_code'])
+    .select(['co.id', 'co.name', 'co.surname', sql<string | null>`btrim(co.email)`.as('email'), 'co.locale_code'])
+    .select(mailable.as('mailable'))
     .where('co.client_id', '=', clientId)
     .where('co.deleted_at', 'is', null);
-  if (ids) query = query.where('co.id', 'in', [...ids]);
+  query = 'ids' in which ? query.where('co.id', 'in', [...which.ids]) : query.where(mailable).limit(which.limit);
   return query.orderBy('co.id').execute();
 }
 
-/** Notes are the notes module's table; this module only adds the `email` note that logs a client e-mail. */
-const notes = tenantTable('notes', { alias: 'n', softDelete: true });
-
+/** The `email` note logging a client e-mail, stored the notes module's one way (its HTML policy runs on it). */
 export const insertEmailNote = (ctx: Ctx, clientId: number, comments: string) =>
-  notes.insert(ctx, {
+  insertNote(ctx, {
     related_type: 'client',
     related_id: clientId,
     type: 'email',

@@ -4,13 +4,18 @@ import { domainValidation, fail } from '../../platform/errors.ts';
 import { orNotFound } from '../../platform/mutate.ts';
 import * as repo from './client-emails.repository.ts';
 import { queueSending } from './client-emails.job.ts';
+import { countClientMails } from './client-emails.quota.ts';
 import type { OutgoingMail } from './content-templates.mail.ts';
-import { assertPlaceholders, escapeHtml, renderRow, sanitizeBody } from './content-templates.render.ts';
+import { assertPlaceholders, escapeHtml, renderRow } from './content-templates.render.ts';
 import { findDefault, findTemplate } from './content-templates.repository.ts';
-import type { ClientEmailBody, ClientEmailResultRecord, ContentTemplateRecord } from './content-templates.schemas.ts';
+import {
+  MAX_RECIPIENTS,
+  type ClientEmailBody,
+  type ClientEmailResultRecord,
+  type ContentTemplateRecord,
+} from './content-templates.schemas.ts';
 import { renderTemplate } from './content-templates.use.ts';
 
-const EMAIL = /^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/;
 type Recipient = ClientEmailResultRecord['recipients'][number];
 type Source =
   | { template: ContentTemplateRecord }
@@ -43,8 +48,8 @@ async function sourceOf(ctx: Ctx, body: ClientEmailBody): Promise<Source> {
       });
     assertPlaceholders('client_email', 'subject', body.subject);
     assertPlaceholders('client_email', 'body', body.body);
-    const format = body.format ?? 'text';
-    return { direct: { subject: body.subject, body: format === 'html' ? sanitizeBody(body.body) : body.body, format } };
+    // An HTML body goes through the HTML policy once its placeholders are filled (renderRow), as a template's does.
+    return { direct: { subject: body.subject, body: body.body, format: body.format ?? 'text' } };
   }
   const template = await findDefault(ctx, 'client_email');
   if (!template)
@@ -58,9 +63,13 @@ async function sourceOf(ctx: Ctx, body: ClientEmailBody): Promise<Source> {
   return { template };
 }
 
-/** The contacts to mail: those named (each a live contact of this client with an e-mail), else all with one. */
+/**
+ * The contacts to mail: those named (each a live contact of this client with an e-mail), else all with one. Both
+ * paths have the one cap, MAX_RECIPIENTS: the schema bounds contact_ids, and a client with more mailable contacts
+ * is refused (400 TOO_MANY_RECIPIENTS: name them in contact_ids), never cut short silently.
+ */
 async function recipientsOf(ctx: Ctx, clientId: number, ids: number[] | undefined): Promise<repo.MailContact[]> {
-  const contacts = await repo.contactsOf(ctx, clientId, ids);
+  const contacts = await repo.contactsOf(ctx, clientId, ids ? { ids } : { limit: MAX_RECIPIENTS + 1 });
   if (ids) {
     const missing = ids.filter((id) => !contacts.some((c) => c.id === id));
     if (missing.length)
@@ -68,20 +77,25 @@ async function recipientsOf(ctx: Ctx, clientId: number, ids: number[] | undefine
         field: 'contact_ids',
         value: missing,
       });
-    const without = contacts.filter((c) => !EMAIL.test(c.email?.trim() ?? '')).map((c) => c.id);
+    const without = contacts.filter((c) => !c.mailable).map((c) => c.id);
     if (without.length)
       fail('NO_RECIPIENTS', `contact(s) ${without.join(', ')} have no e-mail address`, { contact_ids: without });
   }
-  const mailable = contacts.filter((c) => EMAIL.test(c.email?.trim() ?? ''));
-  if (mailable.length === 0) fail('NO_RECIPIENTS', `client ${clientId} has no contact with an e-mail address`);
-  return mailable;
+  if (contacts.length === 0) fail('NO_RECIPIENTS', `client ${clientId} has no contact with an e-mail address`);
+  if (contacts.length > MAX_RECIPIENTS)
+    throw domainValidation(
+      'TOO_MANY_RECIPIENTS',
+      `client ${clientId} has more than ${MAX_RECIPIENTS} contacts with an e-mail address: name up to ${MAX_RECIPIENTS} in contact_ids`,
+      { field: 'contact_ids', limit: MAX_RECIPIENTS },
+    );
+  return contacts;
 }
 
 function compose(ctx: Ctx, source: Source, client: repo.MailClient, contact: repo.MailContact) {
   const values = {
     'client.name': client.name,
     'contact.name': [contact.name, contact.surname].filter(Boolean).join(' '),
-    'contact.email': contact.email!.trim(),
+    'contact.email': contact.email!,
   };
   if ('direct' in source)
     return {
@@ -106,11 +120,26 @@ function noteOf(mails: Array<OutgoingMail & Recipient>): string {
   return `<p>E-mail to:</p><ul>${who}</ul>${texts.join('<hr>')}`;
 }
 
+type Composed = ReturnType<typeof compose> & { contact: repo.MailContact };
+
+/** Each mail into mail_outbox, in the request's transaction. */
+async function storeMails(ctx: Ctx, composed: Composed[], status: 'queued' | 'logged') {
+  const mails: Array<OutgoingMail & Recipient> = [];
+  const mailIds: number[] = [];
+  for (const { contact, locale, subject, text, html } of composed) {
+    const to = contact.email!;
+    const part = html !== undefined ? { html } : {};
+    mailIds.push(await repo.insertMail(ctx, { to, subject, text, ...part }, status));
+    mails.push({ to: [to], subject, text, ...part, contact_id: contact.id, email: to, locale, status });
+  }
+  return { mails, mailIds };
+}
+
 /**
  * POST /clients/{id}/emails: one mail per contact (each in their own locale), rendered before anything is
- * written (a bad template sends nothing). In the request's transaction each mail goes to mail_outbox (queued
- * for SMTP_URL, or logged without it) with the `email` note and, when there is something to send, the
- * client_email_send job; the SMTP conversation happens in that job after the commit, never inside it.
+ * written (a bad template sends nothing), then counted against the company's quota. In the request's transaction
+ * each mail goes to mail_outbox (queued for SMTP_URL, or logged without it) with the `email` note and, when there
+ * is something to send, the client_email_send job; the SMTP conversation happens in that job after the commit.
  */
 export async function sendClientEmail(
   ctx: Ctx,
@@ -123,23 +152,9 @@ export async function sendClientEmail(
     const source = await sourceOf(tx, body);
     const contacts = await recipientsOf(tx, clientId, body.contact_ids);
     const composed = contacts.map((contact) => ({ contact, ...compose(tx, source, client, contact) }));
+    await countClientMails(tx, config.clientMailQuota, composed.length);
     const status = config.smtpUrl ? 'queued' : 'logged';
-    const mails: Array<OutgoingMail & Recipient> = [];
-    const mailIds: number[] = [];
-    for (const { contact, locale, subject, text, html } of composed) {
-      const to = contact.email!.trim();
-      mailIds.push(await repo.insertMail(tx, { to, subject, text, ...(html !== undefined ? { html } : {}) }, status));
-      mails.push({
-        to: [to],
-        subject,
-        text,
-        ...(html !== undefined ? { html } : {}),
-        contact_id: contact.id,
-        email: to,
-        locale,
-        status,
-      });
-    }
+    const { mails, mailIds } = await storeMails(tx, composed, status);
     const noteId = await repo.insertEmailNote(tx, clientId, noteOf(mails));
     const jobId = status === 'queued' ? await queueSending(tx, config, mailIds) : null;
     return {

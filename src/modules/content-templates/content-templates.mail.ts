@@ -55,12 +55,13 @@ export async function deliverMail(config: Config, mail: OutgoingMail): Promise<D
 
 /**
  * The mail as it went out ('sent'), was only logged without SMTP ('logged'), or was refused by the SMTP
- * server ('queued': the background mail flush retries it from the outbox, like the service's other mail).
+ * server ('queued': the background mail flush retries it from the outbox, like the service's other mail;
+ * 'failed': a mail not worth another try, such as a short-lived password-reset link).
  */
 export async function recordMail(
   ctx: Ctx,
   mail: { to: string; subject: string; text: string },
-  status: 'sent' | 'logged' | 'queued',
+  status: 'sent' | 'logged' | 'queued' | 'failed',
   error: string | null = null,
 ): Promise<void> {
   await scoped

@@ -1,5 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 import { domainValidation } from '../../platform/errors.ts';
+import { safeHtml } from '../../platform/html.ts';
 
 export const TEMPLATE_TYPES = ['invoice_email', 'client_email'] as const;
 export type TemplateType = (typeof TEMPLATE_TYPES)[number];
@@ -30,13 +31,18 @@ export const PLACEHOLDERS: Record<TemplateType, readonly string[]> = {
 
 export type PlaceholderValues = Partial<Record<string, string | null | undefined>>;
 
-const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
+/**
+ * `{{ name }}`: the name is trimmed in code, not by `\s*` around a lazy run of the same characters (three adjacent
+ * quantifiers over spaces backtracked cubically: "{{" and 2,000 spaces took 5 s), and is at most 200 characters,
+ * so a scan does bounded work per "{{" (decision 0046). Anything longer is text, not a placeholder.
+ */
+const PLACEHOLDER = /\{\{([^{}]{0,200})\}\}/g;
 
 /** 400 VALIDATION_ERROR (reason UNKNOWN_PLACEHOLDER) naming the first placeholder the type does not offer. */
 export function assertPlaceholders(type: TemplateType, field: string, text: string): void {
   const allowed = PLACEHOLDERS[type];
   for (const match of text.matchAll(PLACEHOLDER)) {
-    const name = match[1]!;
+    const name = match[1]!.trim();
     if (!allowed.includes(name))
       throw domainValidation('UNKNOWN_PLACEHOLDER', `${field}: unknown placeholder {{${name}}} for ${type} templates`, {
         field,
@@ -88,40 +94,6 @@ export function pickRow<R extends { locale: string }>(
   return undefined;
 }
 
-/** Allowed markup of an HTML template body (kept on write); anything else is discarded. */
-const HTML_POLICY: sanitizeHtml.IOptions = {
-  allowedTags: [
-    'p',
-    'br',
-    'strong',
-    'b',
-    'em',
-    'i',
-    'u',
-    'a',
-    'ul',
-    'ol',
-    'li',
-    'h1',
-    'h2',
-    'h3',
-    'blockquote',
-    'span',
-    'div',
-    'table',
-    'thead',
-    'tbody',
-    'tr',
-    'th',
-    'td',
-    'hr',
-  ],
-  allowedAttributes: { a: ['href', 'title'] },
-  allowedSchemes: ['http', 'https', 'mailto'],
-  disallowedTagsMode: 'discard',
-};
-
-export const sanitizeBody = (html: string): string => sanitizeHtml(html, HTML_POLICY);
 export const htmlToText = (html: string): string =>
   sanitizeHtml(html.replace(/<br\s*\/?>|<\/(p|div|li|h[1-3]|tr)>/gi, '\n'), { allowedTags: [], allowedAttributes: {} })
     .replace(/&amp;/g, '&')
@@ -141,17 +113,21 @@ export const escapeHtml = (value: string): string =>
     .replace(/'/g, '&#39;');
 
 function fill(text: string, values: PlaceholderValues, escape: (v: string) => string): string {
-  return text.replace(PLACEHOLDER, (_all, name: string) => escape(values[name] ?? ''));
+  return text.replace(PLACEHOLDER, (_all, name: string) => escape(values[name.trim()] ?? ''));
 }
 
 export interface RenderedMail {
   subject: string;
   text: string;
-  /** Present for HTML templates: the body with every value HTML-escaped. */
+  /** Present for HTML templates: the body with every value HTML-escaped, then through the one HTML policy. */
   html?: string;
 }
 
-/** Fills a row: the subject is one plain line; values in an HTML body are escaped, so data never becomes markup. */
+/**
+ * Fills a row: the subject is one plain line; values in an HTML body are escaped, so data never becomes markup,
+ * and the filled body goes through the HTML policy, so a value inside an attribute (`href="{{client.name}}"`
+ * filled with `javascript:...`) never becomes a dangerous URL.
+ */
 export function renderRow(
   format: TemplateFormat,
   row: { subject: string; body: string },
@@ -161,6 +137,6 @@ export function renderRow(
     .replace(/[\r\n]+/g, ' ')
     .trim();
   if (format === 'text') return { subject, text: fill(row.body, values, (v) => v) };
-  const html = fill(row.body, values, escapeHtml);
+  const html = safeHtml(fill(row.body, values, escapeHtml));
   return { subject, text: htmlToText(html), html };
 }

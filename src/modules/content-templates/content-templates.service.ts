@@ -1,11 +1,11 @@
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { domainValidation } from '../../platform/errors.ts';
+import { safeHtml } from '../../platform/html.ts';
 import { mutate, mutateQuietly, orNotFound } from '../../platform/mutate.ts';
 import {
   assertPlaceholders,
   normalizeLocale,
-  sanitizeBody,
   type TemplateFormat,
   type TemplateType,
 } from './content-templates.render.ts';
@@ -46,7 +46,7 @@ function prepareRow<T extends Partial<RowInputBody>>(
   return {
     ...row,
     ...(row.locale !== undefined ? { locale: normalizeLocale(row.locale) } : {}),
-    ...(row.body !== undefined && template.format === 'html' ? { body: sanitizeBody(row.body) } : {}),
+    ...(row.body !== undefined && template.format === 'html' ? { body: safeHtml(row.body) } : {}),
   };
 }
 

@@ -3,9 +3,10 @@ import type { Ctx } from '../../platform/context.ts';
 import { AppError, domainValidation, type ErrorCode } from '../../platform/errors.ts';
 import type { Warning } from '../../platform/http.ts';
 import { AMOUNT, decimalInput } from '../../platform/money.ts';
+import { checkerOf } from '../../platform/validation.ts';
 import { productFieldFacts, productFieldProblem, type ProductFieldFacts } from '../product-fields/index.ts';
 import * as rows from './contract-rows.repository.ts';
-import type { RowCreateBody, RowUpdateBody } from './contracts.row-schemas.ts';
+import { RowCreate, type RowCreateBody, type RowUpdateBody } from './contracts.row-schemas.ts';
 import type { RowRejectionRecord } from './contracts.schemas.ts';
 
 type WarningRecord = Static<typeof Warning>;
@@ -99,6 +100,20 @@ export function updateColumns(body: RowUpdateBody, facts: RowFacts): Partial<row
   if (problem) throw problem;
   const { quantity: _q, net_price: _n, discount_rate: _d, ...plain } = body;
   return { ...plain, ...amounts };
+}
+
+const checkRow = checkerOf(RowCreate);
+
+/**
+ * A row of a create body checked for its shape, as the row routes' validator would check it: the typed row, or its
+ * refusal by row_index (a wrong type refuses the row, not the whole body).
+ */
+export function shapedRow(index: number, row: unknown): { row: RowCreateBody } | { rejection: RowRejectionRecord } {
+  const checked = checkRow(row);
+  if (checked.ok) return { row: checked.value };
+  const field = checked.problems[0]?.field ?? '';
+  const message = `${field || 'the row'} ${checked.problems[0]?.message ?? 'is invalid'}`;
+  return { rejection: { row_index: index, code: 'VALIDATION_ERROR', message, ...(field ? { field } : {}) } };
 }
 
 /** A refused row of a create body, as the 422 and the preview list it. */

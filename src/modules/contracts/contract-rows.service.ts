@@ -8,6 +8,7 @@ import { assertFresh, type Precondition } from '../../platform/preconditions.ts'
 import * as rows from './contract-rows.repository.ts';
 import { createColumns, loadFacts, rowWarnings, updateColumns } from './contract-rows.rules.ts';
 import type { RowCreateBody, RowPriceCreateBody, RowUpdateBody } from './contracts.row-schemas.ts';
+import { assertPriceRoom, assertRowRoom } from './contracts.limits.ts';
 import * as repo from './contracts.repository.ts';
 
 /** Row fields that carry money or decide the tax: admin (spec: money fields need admin). */
@@ -37,6 +38,7 @@ export async function createRow(ctx: Ctx, contractId: number, body: RowCreateBod
   return inTransaction(ctx, async (tx) => {
     const contract = orNotFound(await repo.lockContract(tx, contractId), 'Contract');
     assertFresh(precondition, contract.updated_at);
+    await assertRowRoom(tx, [contractId], 1);
     const facts = await loadFacts(tx, [body]);
     const columns = createColumns(body, facts);
     const [id] = await rows.insertRows(tx, contractId, [columns]);
@@ -87,6 +89,7 @@ export async function addRowPrice(
   return inTransaction(ctx, async (tx) => {
     const current = await lockBoth(tx, contractId, rowId);
     assertFresh(precondition, current.updated_at);
+    await assertPriceRoom(tx, rowId);
     const price = await rows.insertPrice(tx, rowId, netPrice, body.active_from ?? DEFAULT_ACTIVE_FROM);
     await rows.contractRows.update(tx, rowId, {});
     await repo.touchContracts(tx, contractId);

@@ -5,6 +5,7 @@ import { orNotFound } from '../../platform/mutate.ts';
 import { liveIds } from '../../platform/references.ts';
 import { scoped } from '../../platform/tenant-table.ts';
 import { copyRows } from './contract-rows.repository.ts';
+import { assertApplySize } from './contracts.limits.ts';
 import * as repo from './contracts.repository.ts';
 import type { ApplyBodyType, ApplyOutcomeRecord, ApplyResultRecord } from './contracts.schemas.ts';
 import { mergeSettings } from './contracts.settings.ts';
@@ -15,13 +16,19 @@ import { settleStatus } from './contracts.status.ts';
  * POST /contracts/{id}/apply: a template onto up to 200 clients, synchronously, in the request's one transaction.
  * The plan is worked out from reads first (a dry run answers it and stops); the writes then carry it out.
  */
-export async function applyTemplate(ctx: Ctx, templateId: number, body: ApplyBodyType): Promise<ApplyOutcomeRecord> {
+export async function applyTemplate(
+  ctx: Ctx,
+  templateId: number,
+  body: ApplyBodyType,
+  query: { dry_run?: boolean } = {},
+): Promise<ApplyOutcomeRecord> {
   const start = body.start_date ?? null;
   if (body.mode !== 'append' && start === null)
     throw domainValidation('START_DATE_REQUIRED', `start_date is required for mode ${body.mode}`, {
       field: 'start_date',
     });
-  const dryRun = body.dry_run === true;
+  // A dry run said anywhere is one: writing when either place asked for none would be the harmful reading.
+  const dryRun = body.dry_run === true || query.dry_run === true;
   return inTransaction(ctx, async (tx) => {
     const template = orNotFound(await repo.lockContract(tx, templateId), 'Contract');
     if (template.type !== 'template')
@@ -42,6 +49,8 @@ export async function applyTemplate(ctx: Ctx, templateId: number, body: ApplyBod
           )
         : unknownClient(clientId),
     );
+    const created = results.filter((r) => r.action === 'created').length;
+    await assertApplySize(tx, templateId, created, appendTargets(results));
     if (!dryRun) await carryOut(tx, template, results, live, start);
     return {
       template_id: templateId,
@@ -53,6 +62,10 @@ export async function applyTemplate(ctx: Ctx, templateId: number, body: ApplyBod
     };
   });
 }
+
+/** The live contracts an append copies the template's rows onto. */
+const appendTargets = (results: readonly ApplyResultRecord[]) =>
+  results.flatMap((r) => (r.action === 'appended' ? r.contract_ids! : []));
 
 function unknownClient(clientId: number): ApplyResultRecord {
   return {
@@ -121,7 +134,7 @@ async function carryOut(
       start!,
       today,
     );
-  const appendTo = results.flatMap((r) => (r.action === 'appended' ? r.contract_ids! : []));
+  const appendTo = appendTargets(results);
   if (appendTo.length > 0) {
     await copyRows(ctx, template.id, appendTo);
     // Appending makes the contract the client's own: the package link is cleared.

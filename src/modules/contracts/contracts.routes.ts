@@ -7,12 +7,14 @@ import { applyTemplate } from './contracts.apply.ts';
 import {
   ApplyBody,
   ApplyOutcome,
+  ApplyQuery,
   Contract,
   ContractCreate,
   ContractListQuery,
   ContractPreview,
   ContractUpdate,
   CONTRACT_FILTERS,
+  CONTRACT_MONEY,
   MAX_APPLY_CLIENTS,
 } from './contracts.schemas.ts';
 import * as service from './contracts.service.ts';
@@ -27,7 +29,10 @@ export async function contractFirst(request: FastifyRequest): Promise<void> {
   if (Number.isInteger(id) && id >= 1 && id <= 2147483647) await service.assertContractExists(request.ctx, id);
 }
 
-/** Every route is financial (reads too): read, write and personal keys get 403 FINANCIAL_SCOPE_REQUIRED. */
+/**
+ * Every route is financial (reads too): read, write and personal keys get 403 FINANCIAL_SCOPE_REQUIRED, except that
+ * PATCH is write-tier for the fields that are not money (spec table, decision 0049).
+ */
 export default async function contractRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -99,9 +104,13 @@ export default async function contractRoutes(fastify: FastifyInstance) {
       summary: 'Update a contract (If-Match required); settings merge key by key',
       description:
         'status: active → pending, finished → pending, pending → active (others 409). A date_until up to today ' +
-        'finishes an active contract; a later one leaves it active until that day.',
+        'finishes an active contract; a later one leaves it active until that day. client_id, invoice_period and ' +
+        'settings currency, is_reverse_charge and invoice_time_rounding need an admin key (403 ' +
+        'FINANCIAL_SCOPE_REQUIRED); the rest is write-tier. A key without financials reads settings as null, rows [].',
       tags,
-      tier: 'financials',
+      tier: 'write',
+      financial: true,
+      money: CONTRACT_MONEY,
       errors: ['NOT_FOUND', 'INVALID_CLIENT', 'INVALID_STATUS_TRANSITION', ...PRECONDITIONS],
       schema: { params: Params, body: ContractUpdate, response: { 200: Single(Contract) } },
     }),
@@ -134,17 +143,23 @@ export default async function contractRoutes(fastify: FastifyInstance) {
       operationId: 'applyContractTemplate',
       summary: `Apply a template to up to ${MAX_APPLY_CLIENTS} clients (add, replace or append)`,
       description:
-        'Synchronous, one transaction, one result per client; dry_run=true answers the plan and writes nothing. ' +
+        'Synchronous, one transaction, one result per client; dry_run=true (query or body) answers the plan and ' +
+        'writes nothing. ' +
         'Unknown client ids give a per-client INVALID_CLIENT result. Never creates invoices.',
       tags,
       tier: 'financials',
       errors: ['NOT_FOUND'],
-      schema: { params: Params, body: ApplyBody, response: { 200: Type.Object({ data: ApplyOutcome }) } },
+      schema: {
+        params: Params,
+        querystring: ApplyQuery,
+        body: ApplyBody,
+        response: { 200: Type.Object({ data: ApplyOutcome }) },
+      },
     }),
     preValidation: contractFirst,
     handler: async (request, reply) => {
       reply.code(200);
-      return { data: await applyTemplate(request.ctx, request.params.contract_id, request.body) };
+      return { data: await applyTemplate(request.ctx, request.params.contract_id, request.body, request.query) };
     },
   });
 }

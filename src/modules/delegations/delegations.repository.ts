@@ -5,14 +5,10 @@ import { listPage } from '../../platform/lists.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { DELEGATION_LIST_OPTIONS, type DelegationRecord } from './delegations.schemas.ts';
 
-/** A plain member's personal key sees the delegations they give or receive. */
-const partyTo = (ctx: Ctx, alias: string) =>
-  sql<boolean>`(${sql.ref(`${alias}.delegator_id`)} = ${ctx.actor.personId} or ${sql.ref(`${alias}.delegate_id`)} = ${ctx.actor.personId})`;
-
+/** A plain member's personal key sees the delegations they give or receive (VISIBILITY.delegations). */
 export const delegations = tenantTable('delegations', {
   alias: 'dg',
   softDelete: true,
-  visible: partyTo,
   lockColumns: ['delegator_id', 'delegate_id', 'date_from', 'date_until'],
 });
 type Query = BaseQuery<'delegations', 'dg'>;

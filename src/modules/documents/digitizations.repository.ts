@@ -1,17 +1,10 @@
-import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { clientIdVisible } from '../../platform/visibility.ts';
 import { DIGITIZATION_LIST_OPTIONS, type DigitizationRecord } from './digitizations.schemas.ts';
 
-/** Digitizations follow their document's client's visibility. */
-export const digitizations = tenantTable('digitizations', {
-  alias: 'dg',
-  visible: (ctx, a) => sql<boolean>`exists (select 1 from documents vd
-    where vd.company_id = ${sql.ref(`${a}.company_id`)} and vd.id = ${sql.ref(`${a}.document_id`)}
-      and ${clientIdVisible(ctx, 'vd.company_id', 'vd.client_id')})`,
-});
+/** Digitizations follow their document's client's visibility (VISIBILITY.digitizations). */
+export const digitizations = tenantTable('digitizations', { alias: 'dg' });
 type Query = BaseQuery<'digitizations', 'dg'>;
 
 /** Status and error are the job's: one source of truth, also right when the job stopped on an internal error. */

@@ -14,6 +14,7 @@ const preview = true;
 
 export default async function digitizationRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const services = { config: fastify.config };
   app.route({
     ...route('GET', '/digitizations', {
       operationId: 'listDigitizations',
@@ -36,7 +37,8 @@ export default async function digitizationRoutes(fastify: FastifyInstance) {
       preview,
       schema: { body: DigitizationCreate, response: { 201: Single(Digitization) } },
     }),
-    handler: async (request, reply) => single(reply, await service.createDigitization(request.ctx, request.body), 201),
+    handler: async (request, reply) =>
+      single(reply, await service.createDigitization(request.ctx, request.body, services), 201),
   });
   app.route({
     ...route('GET', '/digitizations/:digitization_id', {

@@ -2,14 +2,12 @@ import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { likeContains } from '../../platform/sql.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { clientIdVisible } from '../../platform/visibility.ts';
 import { DOCUMENT_LIST_OPTIONS, type DocumentRecord } from './documents.schemas.ts';
 
 /** Documents follow their client's visibility, like folders. */
 export const documents = tenantTable('documents', {
   alias: 'd',
   softDelete: true,
-  visible: (ctx, a) => clientIdVisible(ctx, `${a}.company_id`, `${a}.client_id`),
   lockColumns: ['client_id'],
 });
 type Query = BaseQuery<'documents', 'd'>;

@@ -3,7 +3,7 @@ import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { likeContains } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { clientIdVisible, clientVisible } from '../../platform/visibility.ts';
+import { clientVisible } from '../../platform/visibility.ts';
 import {
   FOLDER_LIST_OPTIONS,
   FOLDER_TEMPLATE_LIST_OPTIONS,
@@ -16,7 +16,6 @@ export const folderTemplates = tenantTable('folder_templates', { alias: 'ft', so
 export const folders = tenantTable('folders', {
   alias: 'f',
   softDelete: true,
-  visible: (ctx, a) => clientIdVisible(ctx, `${a}.company_id`, `${a}.client_id`),
 });
 type TemplateQuery = BaseQuery<'folder_templates', 'ft'>;
 type FolderQuery = BaseQuery<'folders', 'f'>;

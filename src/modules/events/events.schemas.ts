@@ -21,7 +21,8 @@ export const FeedEvent = Type.Object(
 export type FeedEventRecord = Static<typeof FeedEvent>;
 
 /** Feed order: commit-safe (transaction, then id); no other sort is offered. */
-export const FEED_OPTIONS = { defaultSort: 'position', sortable: { position: 'e.xact_id' } };
+// The feed is read by following next_cursor (a stable addition; decision 0050).
+export const FEED_OPTIONS = { defaultSort: 'position', sortable: { position: 'e.xact_id' }, cursor: true };
 export const FEED_FILTERS = ['event', 'record_id', 'occurred_from', 'occurred_to'] as const;
 
 /** The feed's query; its event filter takes the names the modules declare (registry.eventNames), so it is built by the routes plugin. */

@@ -12,13 +12,15 @@ import {
   FlextimeRow,
   FlextimeRowCreate,
   FlextimeRowUpdate,
+  FLEXTIME_MONEY,
 } from './flextime.schemas.ts';
 import * as service from './flextime.service.ts';
 
 const tags = ['Flextime'];
 const Params = IdParam('flextime_id');
 // Flextime is a financial resource (Authentication rule 4): every route needs the financials tier, which admin
-// keys carry, so "POST admin" holds and a write key gets 403 FINANCIAL_SCOPE_REQUIRED.
+// keys carry, so "POST admin" holds and a write key gets 403 FINANCIAL_SCOPE_REQUIRED; PATCH is write-tier but for
+// duration (the spec's table, decision 0049).
 const access = { tags, tier: 'financials', preview: true } as const;
 
 export default async function flextimeRoutes(fastify: FastifyInstance) {
@@ -78,7 +80,12 @@ export default async function flextimeRoutes(fastify: FastifyInstance) {
       ...access,
       operationId: 'updateFlextimeRow',
       summary: 'Update a flextime row (send only the fields to change)',
-      description: 'duration needs an admin key. An If-Match header is honoured when sent (412 when stale).',
+      description:
+        'person_id, date and description are write-tier; duration needs an admin key (403 FINANCIAL_SCOPE_REQUIRED). ' +
+        'An If-Match header is honoured when sent (412 when stale). A key without financials reads duration as null.',
+      tier: 'write',
+      financial: true,
+      money: FLEXTIME_MONEY,
       errors: ['NOT_FOUND', 'INVALID_PERSON', 'STALE_WRITE'],
       schema: { params: Params, body: FlextimeRowUpdate, response: { 200: Single(FlextimeRow) } },
     }),

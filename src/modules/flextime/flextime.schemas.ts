@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { DateOnly, Id, mapOptional, Timestamp } from '../../platform/fields.ts';
+import { DateOnly, Id, mapOptional, MoneyOut, Timestamp } from '../../platform/fields.ts';
+import type { MoneyFields } from '../../platform/http.ts';
 import { listQuery } from '../../platform/lists.ts';
 
 /** 366 days of seconds: the largest single adjustment, either way (the column's CHECK says the same). */
@@ -17,7 +18,7 @@ export const FlextimeRow = Type.Object(
     id: Type.Integer(),
     person_id: Type.Integer({ description: 'The member (person id) whose balance the row adjusts' }),
     date: DateOnly('The day the adjustment belongs to (YYYY-MM-DD); decides which balance window counts it'),
-    duration: Type.Integer({ description: 'Seconds; negative for a deduction' }),
+    duration: MoneyOut(Type.Integer({ description: 'Seconds; negative for a deduction' })),
     description: Type.String(),
     created_at: Timestamp('Creation time (UTC)'),
     updated_at: Timestamp('Last change (UTC)'),
@@ -47,8 +48,8 @@ export const FlextimeRowUpdate = Type.Object(mapOptional(writable), {
 });
 export type FlextimeRowUpdateBody = Static<typeof FlextimeRowUpdate>;
 
-/** Fields a write-tier key may not change (Authentication rule 5: flextime duration needs admin). */
-export const ADMIN_FIELDS = ['duration'] as const;
+/** Authentication rule 5: flextime duration needs admin; a key without financials is answered it as null. */
+export const FLEXTIME_MONEY: MoneyFields = { write: ['duration'], read: ['duration'] };
 
 export const FLEXTIME_LIST_OPTIONS = {
   sortable: {

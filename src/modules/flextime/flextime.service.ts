@@ -2,12 +2,10 @@ import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { domainValidation, invalidReference } from '../../platform/errors.ts';
 import { localToday } from '../../platform/dates.ts';
-import { assertFieldTier } from '../../platform/field-tier.ts';
 import { mutate, mutateQuietly, orNotFound } from '../../platform/mutate.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
 import { listBalances, type Window } from './flextime.balance.ts';
 import {
-  ADMIN_FIELDS,
   MAX_WINDOW_DAYS,
   type FlextimeRowCreateBody,
   type FlextimeRowRecord,
@@ -72,7 +70,6 @@ export function updateRow(
   body: FlextimeRowUpdateBody,
   precondition: Precondition | undefined,
 ): Promise<FlextimeRowRecord> {
-  assertFieldTier(ctx, body, ADMIN_FIELDS, 'admin');
   checkDuration(body.duration);
   return mutate(ctx, target, id, precondition ? undefined : body, async (tx, current) => {
     if (precondition) assertFresh(precondition, current.updated_at as string);

@@ -40,6 +40,10 @@ export async function recipientsOf(ctx: Ctx, invoice: repo.InvoiceHeader): Promi
   return addresses(primary ? [primary] : []);
 }
 
+/** What a send without any recipient is told, at request time (409) or, should they vanish meanwhile, by its job. */
+export const noRecipient = (invoiceId: number) =>
+  `invoice ${invoiceId} has no recipient: set the contract's settings.invoice_recipients or give the client a primary contact with an e-mail`;
+
 /** A file name a mail client or browser takes as is: the invoice number with anything unusual replaced. */
 export const fileNameOf = (label: string, extension: string) =>
   `invoice-${label.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 100)}.${extension}`;

@@ -4,7 +4,7 @@ import type { InvoiceRowsTable, InvoicesTable } from '../../db/schema.ts';
 import { nowStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable } from '../../platform/tenant-table.ts';
 
-/** Invoices are the invoices module's table; this module reads them and moves only exported_at, sent_at and status. */
+/** Invoices are the invoices module's table; this module reads them and moves only exported_at (sending: invoices). */
 export const invoices = tenantTable('invoices', { alias: 'i', lockColumns: ['status'] });
 
 export type InvoiceHeader = Selectable<InvoicesTable> & { client_country_code: string | null };
@@ -40,11 +40,6 @@ export async function lockInvoice(ctx: Ctx, id: number) {
 
 export async function setExported(ctx: Ctx, id: number): Promise<void> {
   await invoices.update(ctx, id, { exported_at: nowStamp() as never });
-}
-
-/** A created invoice becomes sent; a sent or paid one keeps its status. sent_at is this delivery's time. */
-export async function setSent(ctx: Ctx, id: number, status: string): Promise<void> {
-  await invoices.update(ctx, id, { sent_at: nowStamp() as never, ...(status === 'created' ? { status: 'sent' } : {}) });
 }
 
 /** settings.invoice_recipients of the invoice's contract (absent, deleted or not a list: none). */

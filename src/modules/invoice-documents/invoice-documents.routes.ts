@@ -60,9 +60,11 @@ export default async function invoiceDocumentRoutes(fastify: FastifyInstance) {
       summary: 'Mail the invoice PDF to its recipients (queued; 202)',
       description:
         "Queues an invoice_send job (GET /jobs/{job_id}). Recipients: the invoice's own recipients, else the contract's " +
-        "settings.invoice_recipients, else the client's primary contact. Once the mail is out the invoice is sent (a paid one stays paid) with " +
-        'sent_at set; an SMTP refusal is retried after 1, 5 and 30 minutes and leaves the invoice unchanged. ' +
-        'Only created, sent and paid invoices are sent (else 409 INVOICE_NOT_SENDABLE); If-Match is required.',
+        "settings.invoice_recipients, else the client's primary contact; none is 409 INVOICE_NOT_SENDABLE (reason " +
+        'NO_RECIPIENT). Once the mail is out a created, sent or paid invoice is sent (a paid one keeps paid_at and ' +
+        'paid_sum) with sent_at set; an SMTP refusal is retried after 1, 5 and 30 minutes. A send that gives up ' +
+        'leaves the status as it was and says why in send_error and send_failed_at. Only created, sent and paid ' +
+        'invoices are sent (else 409 INVOICE_NOT_SENDABLE, whatever the If-Match); If-Match is required.',
       tags,
       tier: 'financials',
       errors: ['NOT_FOUND', 'INVOICE_NOT_SENDABLE', 'PRECONDITION_REQUIRED', 'STALE_WRITE'],

@@ -1,12 +1,13 @@
 import { inTransaction, type Ctx } from '../../platform/context.ts';
 import type { ClaimedJob, JobServices } from '../../platform/modules.ts';
-import { recordInvoiceUpdated } from '../invoices/index.ts';
+import { isSendable, recordSendFailure, recordSent, type InvoiceStatus } from '../invoices/index.ts';
 import * as jobs from '../jobs/index.ts';
 import { recordMail, renderCompanyTemplate } from '../content-templates/index.ts';
 import {
   composeMail,
   deliver,
   mailValues,
+  noRecipient,
   recipientsOf,
   type Delivery,
   type InvoiceMail,
@@ -16,7 +17,6 @@ import { renderPdf } from './invoice-documents.pdf.ts';
 import * as repo from './invoice-documents.repository.ts';
 
 export const SEND_JOB = 'invoice_send';
-export const SENDABLE: readonly string[] = ['created', 'sent', 'paid'];
 
 /**
  * Waits before the 2nd, 3rd and 4th attempt when the SMTP server refuses (the webhook ladder: 1, 5, 30
@@ -36,15 +36,13 @@ export interface SendParams {
 async function prepare(ctx: Ctx, invoiceId: number): Promise<InvoiceMail> {
   const invoice = await repo.findHeader(ctx, invoiceId);
   if (!invoice) throw new jobs.JobFailed(`invoice ${invoiceId} no longer exists`);
-  if (!SENDABLE.includes(invoice.status))
+  if (!isSendable(invoice.status as InvoiceStatus))
     throw new jobs.JobFailed(
       `invoice ${invoiceId} is ${invoice.status} now; only created, sent or paid invoices are sent`,
     );
+  // Checked when the send was asked for too; a contact removed since leaves none.
   const to = await recipientsOf(ctx, invoice);
-  if (to.length === 0)
-    throw new jobs.JobFailed(
-      `invoice ${invoiceId} has no recipient: set the contract's settings.invoice_recipients or give the client a primary contact with an e-mail`,
-    );
+  if (to.length === 0) throw new jobs.JobFailed(noRecipient(invoiceId));
   const model = buildDocument(invoice, await repo.findRows(ctx, invoiceId));
   const template = await renderCompanyTemplate(ctx, 'invoice_email', invoice.locale_code, mailValues(model));
   return composeMail(model, to, await renderPdf(model), template);
@@ -64,13 +62,10 @@ function refused(job: ClaimedJob, error: unknown): Error {
   );
 }
 
-/** In one transaction: the invoice is sent (a paid one stays paid), the event and the mail are recorded, the job counts it. */
+/** In one transaction: the invoice is sent (the invoices module's rule), the mail is recorded, the job counts it. */
 async function markSent(ctx: Ctx, job: ClaimedJob, invoiceId: number, mail: InvoiceMail, delivery: Delivery) {
   await inTransaction(ctx, async (tx) => {
-    const current = await repo.lockInvoice(tx, invoiceId);
-    if (!current) throw new jobs.JobFailed(`invoice ${invoiceId} no longer exists`);
-    await repo.setSent(tx, invoiceId, current.status);
-    await recordInvoiceUpdated(tx, invoiceId);
+    if (!(await recordSent(tx, invoiceId))) throw new jobs.JobFailed(`invoice ${invoiceId} no longer exists`);
     const refused = delivery.rejected.length > 0 ? `refused by the SMTP server: ${delivery.rejected.join(', ')}` : null;
     await recordMail(tx, { to: mail.to.join(', '), subject: mail.subject, text: mail.text }, delivery.how, refused);
     await jobs.advance(tx, job.id, 0, 1, 0);
@@ -78,13 +73,25 @@ async function markSent(ctx: Ctx, job: ClaimedJob, invoiceId: number, mail: Invo
 }
 
 /**
- * The invoice_send job: renders the PDF and mails it. Nothing changes on the invoice unless the mail went
- * out (or, without SMTP, was logged); a refusal at the SMTP server is retried with back-off. Delivery is
- * at least once: a process that dies between the SMTP answer and the commit sends again when resumed.
+ * The invoice_send job: renders the PDF and mails it. The invoice is sent once the mail went out (or, without
+ * SMTP, was logged); a refusal at the SMTP server is retried with back-off. A send that gives up says why on the
+ * invoice (send_error, send_failed_at) as well as on the job. Delivery is at least once: a process that dies
+ * between the SMTP answer and the commit sends again when resumed.
  */
 export async function runSendJob(ctx: Ctx, job: ClaimedJob, _signal?: AbortSignal, services?: JobServices) {
-  if (!services) throw new jobs.JobFailed('this job runner was started without mail settings; it cannot send invoices');
   const { invoice_id: invoiceId } = job.params as SendParams;
+  try {
+    await sendOnce(ctx, job, invoiceId, services);
+  } catch (error) {
+    // RetryLater, Released and internal errors are not the send's end: only a reason the job fails with is shown.
+    if (error instanceof jobs.JobFailed || error instanceof jobs.Refused)
+      await inTransaction(ctx, (tx) => recordSendFailure(tx, invoiceId, error.message));
+    throw error;
+  }
+}
+
+async function sendOnce(ctx: Ctx, job: ClaimedJob, invoiceId: number, services: JobServices | undefined) {
+  if (!services) throw new jobs.JobFailed('this job runner was started without mail settings; it cannot send invoices');
   await jobs.assertMayRun(ctx, job);
   if (job.target_ids === null) await jobs.setTargets(ctx, job.id, [invoiceId]);
   const mail = await prepare(ctx, invoiceId);

@@ -3,14 +3,14 @@ import { fail, notFound } from '../../platform/errors.ts';
 import { V3_PREFIX } from '../../platform/http.ts';
 import type { JobServices } from '../../platform/modules.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
-import { recordInvoiceUpdated } from '../invoices/index.ts';
+import { assertSendable, recordInvoiceUpdated, type InvoiceStatus } from '../invoices/index.ts';
 import * as jobs from '../jobs/index.ts';
-import { fileNameOf } from './invoice-documents.mail.ts';
+import { fileNameOf, noRecipient, recipientsOf } from './invoice-documents.mail.ts';
 import { buildDocument } from './invoice-documents.model.ts';
 import { renderPdf } from './invoice-documents.pdf.ts';
 import * as repo from './invoice-documents.repository.ts';
 import type { DocumentFormat, ExportResult, SendResult } from './invoice-documents.schemas.ts';
-import { runSendJob, SEND_JOB, SENDABLE, type SendParams } from './invoice-documents.send.ts';
+import { runSendJob, SEND_JOB, type SendParams } from './invoice-documents.send.ts';
 import { renderUbl } from './invoice-documents.ubl.ts';
 
 export interface RenderedDocument {
@@ -72,7 +72,18 @@ export async function exportInvoice(ctx: Ctx, id: number): Promise<ExportResult>
 }
 
 /**
- * Queues the invoice_send job (202): status first (any status but created, sent, paid is 409 whatever the
+ * 409 INVOICE_NOT_SENDABLE, whatever the If-Match, for a send that cannot go out: the invoice's status (the
+ * invoices module's rule) or no recipient, which is said now rather than by a job failing later.
+ */
+async function assertDeliverable(ctx: Ctx, id: number, status: InvoiceStatus): Promise<void> {
+  assertSendable(status);
+  const header = await repo.findHeader(ctx, id);
+  if (header && (await recipientsOf(ctx, header)).length > 0) return;
+  fail('INVOICE_NOT_SENDABLE', noRecipient(id), { status, reason: 'NO_RECIPIENT' });
+}
+
+/**
+ * Queues the invoice_send job (202): whether it can go out first (status and recipients, 409 whatever the
  * If-Match), then If-Match against the invoice's updated_at. The job starts in this process after commit.
  */
 export async function sendInvoice(
@@ -84,10 +95,7 @@ export async function sendInvoice(
   return inTransaction(ctx, async (tx) => {
     const current = await repo.lockInvoice(tx, id);
     if (!current) throw notFound('Invoice');
-    if (!SENDABLE.includes(current.status))
-      fail('INVOICE_NOT_SENDABLE', `A ${current.status} invoice cannot be sent; only created, sent or paid ones`, {
-        status: current.status,
-      });
+    await assertDeliverable(tx, id, current.status as InvoiceStatus);
     assertFresh(precondition(), current.updated_at);
     const params: SendParams = { invoice_id: id };
     const jobId = await jobs.insertJob(tx, SEND_JOB, params);

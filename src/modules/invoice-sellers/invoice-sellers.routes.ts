@@ -8,6 +8,7 @@ import {
   InvoiceSellerListQuery,
   InvoiceSellerUpdate,
   SELLER_FILTERS,
+  SELLER_MONEY,
 } from './invoice-sellers.schemas.ts';
 import * as service from './invoice-sellers.service.ts';
 
@@ -59,9 +60,12 @@ export default async function invoiceSellerRoutes(fastify: FastifyInstance) {
       summary: 'Update an invoice seller (send only the fields to change); archive with status archived',
       description:
         'status and logo_url are write-tier; name, address, company_number, vat_number, bank_1, bank_2, iban_1 and ' +
-        'iban_2 need admin. An If-Match header is honoured when sent (412 STALE_WRITE when the seller changed).',
+        'iban_2 need admin (403 FINANCIAL_SCOPE_REQUIRED). An If-Match header is honoured when sent (412 STALE_WRITE ' +
+        'when the seller changed). A key without financials reads the profile fields but name as null.',
       tags,
-      tier: 'financials',
+      tier: 'write',
+      financial: true,
+      money: SELLER_MONEY,
       errors: ['NOT_FOUND', 'STALE_WRITE'],
       schema: { params: Params, body: InvoiceSellerUpdate, response: { 200: Single(InvoiceSeller) } },
     }),

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { EnumList, mapOptional, Name, Text, Timestamp } from '../../platform/fields.ts';
+import type { MoneyFields } from '../../platform/http.ts';
 import { listQuery } from '../../platform/lists.ts';
 
 export const SELLER_STATUSES = ['active', 'archived'] as const;
@@ -20,6 +21,12 @@ export const PROFILE_FIELDS = [
   'iban_1',
   'iban_2',
 ] as const;
+
+/**
+ * Admin writes the profile; a key without financials, which may archive a seller or change its logo, is answered
+ * the seller without its address, registration and bank details (decision 0049).
+ */
+export const SELLER_MONEY: MoneyFields = { write: PROFILE_FIELDS, read: PROFILE_FIELDS.filter((f) => f !== 'name') };
 
 const sellerFields = {
   name: Name('Seller (legal) name, 1-255 characters'),
@@ -60,6 +67,7 @@ export type InvoiceSellerUpdateBody = Static<typeof InvoiceSellerUpdate>;
 export const SELLER_LIST_OPTIONS = {
   sortable: { id: 's.id', name: 's.name', created_at: 's.created_at', updated_at: 's.updated_at' },
   defaultSort: 'id',
+  cursor: true, // in the spec's cursor-mode list (Endpoints, conventions 3)
 };
 export const SELLER_FILTERS = ['status', 'q'] as const;
 export const InvoiceSellerListQuery = listQuery(

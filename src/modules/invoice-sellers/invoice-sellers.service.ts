@@ -1,12 +1,10 @@
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
-import { assertFieldTier } from '../../platform/field-tier.ts';
 import { orNotFound } from '../../platform/mutate.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
 import type { RowChanges } from '../../platform/tenant-table.ts';
 import { assertLogoUrl, normalizeIban } from './invoice-sellers.checks.ts';
 import {
-  PROFILE_FIELDS,
   type InvoiceSellerCreateBody,
   type InvoiceSellerRecord,
   type InvoiceSellerUpdateBody,
@@ -42,8 +40,8 @@ export async function createSeller(ctx: Ctx, body: InvoiceSellerCreateBody): Pro
 }
 
 /**
- * PATCH: status and logo_url are write-tier, the printed profile needs admin. If-Match is honoured when
- * sent (compared under the row lock), not required.
+ * PATCH: status and logo_url are write-tier, the printed profile needs admin (the route's money fields). If-Match
+ * is honoured when sent (compared under the row lock), not required.
  */
 export async function updateSeller(
   ctx: Ctx,
@@ -52,7 +50,6 @@ export async function updateSeller(
   precondition: Precondition | undefined,
 ): Promise<InvoiceSellerRecord> {
   const columns = columnsFrom(body);
-  assertFieldTier(ctx, body, PROFILE_FIELDS, 'admin');
   return inTransaction(ctx, async (tx) => {
     const current = orNotFound(await repo.sellers.lock(tx, id), 'Invoice seller');
     if (precondition) assertFresh(precondition, current.updated_at as string);

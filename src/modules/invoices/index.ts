@@ -13,6 +13,9 @@ export {
   type LockedInvoice,
 } from './invoices.repository.ts';
 export { fireUpdated as recordInvoiceUpdated, readInvoice } from './invoice-writes.ts';
+/** Sending (invoice-documents): the status rule, and what a send that went out or failed leaves on the invoice. */
+export { assertSendable, isSendable } from './invoice-status.ts';
+export { recordSendFailure, recordSent } from './invoice-delivery.ts';
 /** The billing engine writes drafts through the same rules as POST /invoices. */
 export { insertDraft, type DraftExtras } from './invoices.service.ts';
 export {
@@ -66,6 +69,8 @@ export default defineModule({
       exported_at: null,
       sent_at: null,
       paid_at: null,
+      send_error: null,
+      send_failed_at: null,
       created_at: STAMP,
       updated_at: STAMP,
     },

@@ -1,21 +1,15 @@
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
-import { fail } from '../../platform/errors.ts';
 import { Dec } from '../../platform/money.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
 import { nowStamp } from '../../platform/sql.ts';
 import type { RowChanges } from '../../platform/tenant-table.ts';
 import { assertAdmin, fireUpdated, lockOr404, readInvoice } from './invoice-writes.ts';
-import type { InvoiceRecord, InvoiceStatus } from './invoices.schemas.ts';
+import { assertPayable, assertUnpayable, isOpen, unpaidStatus } from './invoice-status.ts';
+import type { InvoiceRecord } from './invoices.schemas.ts';
 import * as repo from './invoices.repository.ts';
 
 const now = () => nowStamp() as unknown as string;
-/** Where an unpaid invoice goes back to: sent when it was sent, else created. */
-const unpaidStatus = (invoice: repo.LockedInvoice): InvoiceStatus => (invoice.sent_at ? 'sent' : 'created');
-
-function notPayable(invoice: repo.LockedInvoice, action: string): never {
-  fail('INVOICE_NOT_PAYABLE', `A ${invoice.status} invoice cannot be ${action}`, { status: invoice.status });
-}
 
 async function write(ctx: Ctx, id: number, changes: RowChanges<'invoices'>): Promise<InvoiceRecord> {
   await repo.updateInvoice(ctx, id, changes);
@@ -24,25 +18,29 @@ async function write(ctx: Ctx, id: number, changes: RowChanges<'invoices'>): Pro
 }
 
 /**
- * created or sent → paid, paid_at now and paid_sum = total_sum. If-Match is checked before the status, so of
- * two concurrent calls with the same version the second (waiting on the lock) gets 412, not 409.
+ * created or sent → paid, paid_at now and paid_sum = total_sum. The status is checked before If-Match, as send
+ * checks it (the spec's condition for a refusal: none), so a draft is 409 with or without one; of two concurrent
+ * calls with the same version the second (waiting on the lock) finds the invoice paid: 409.
  */
 export async function markPaid(ctx: Ctx, id: number, preconditionOf: () => Precondition): Promise<InvoiceRecord> {
   assertAdmin(ctx);
   return inTransaction(ctx, async (tx) => {
     const invoice = await lockOr404(tx, id);
+    assertPayable(invoice.status);
     assertFresh(preconditionOf(), invoice.updated_at);
-    if (invoice.status !== 'created' && invoice.status !== 'sent') notPayable(invoice, 'marked paid');
     return write(tx, id, { status: 'paid', paid_at: now(), paid_sum: invoice.total_sum });
   });
 }
 
-/** paid → sent (when it was sent) or created; paid_at cleared, paid_sum 0. If-Match optional, checked when sent. */
+/**
+ * Undoes mark-paid: paid → sent (when it was sent) or created, a paid invoice sent again stays sent; paid_at
+ * cleared, paid_sum 0. If-Match optional, checked when sent.
+ */
 export async function markUnpaid(ctx: Ctx, id: number, precondition: Precondition | undefined): Promise<InvoiceRecord> {
   return inTransaction(ctx, async (tx) => {
     const invoice = await lockOr404(tx, id);
     if (precondition) assertFresh(precondition, invoice.updated_at);
-    if (invoice.status !== 'paid') notPayable(invoice, 'marked unpaid');
+    assertUnpayable(invoice);
     return write(tx, id, { status: unpaidStatus(invoice), paid_at: null, paid_sum: '0' });
   });
 }
@@ -58,7 +56,7 @@ export async function refreshPaymentStatus(ctx: Ctx, id: number): Promise<Invoic
     const invoice = await lockOr404(tx, id);
     const paid = new Dec(invoice.paid_sum);
     const total = new Dec(invoice.total_sum);
-    const open = invoice.status === 'created' || invoice.status === 'sent';
+    const open = isOpen(invoice.status);
     if (open && total.greaterThan(0) && paid.greaterThanOrEqualTo(total))
       return write(tx, id, { status: 'paid', paid_at: now() });
     if (invoice.status === 'paid' && paid.lessThan(total))

@@ -29,6 +29,7 @@ export interface LockedInvoice {
   total_sum: string;
   paid_sum: string;
   sent_at: string | null;
+  paid_at: string | null;
 }
 export type InvoiceHeader = Omit<InvoiceRecord, 'rows' | 'rows_truncated'>;
 
@@ -71,7 +72,9 @@ const HEADER_FIELDS: Field[] = [
   ...['client_name', 'client_reg_code', 'client_vat_code', 'client_contact'],
   ...['seller_name', 'seller_reg_code', 'seller_vat_code', 'seller_address', 'seller_contact'],
   ...['locale_code', 'comments', 'reference_number', 'period_label'],
-  ...['exported_at', 'sent_at', 'paid_at', 'created_at', 'updated_at'].map(iso),
+  ...['exported_at', 'sent_at', 'paid_at'].map(iso),
+  'send_error',
+  ...['send_failed_at', 'created_at', 'updated_at'].map(iso),
 ];
 
 /** The oldest rows up to the cap, and whether there are more. */
@@ -168,6 +171,7 @@ export async function lockInvoice(ctx: Ctx, id: number): Promise<LockedInvoice |
       'i.total_sum',
       'i.paid_sum',
       'i.sent_at',
+      'i.paid_at',
     ])
     .forUpdate()
     .executeTakeFirst() as Promise<LockedInvoice | undefined>;

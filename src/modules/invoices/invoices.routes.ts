@@ -107,7 +107,8 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
     ...route('POST', '/invoices/:invoice_id/mark-paid', {
       operationId: 'markInvoicePaid',
       summary: 'Mark a created or sent invoice paid (paid_at now, paid_sum = total_sum)',
-      description: 'Needs admin and If-Match.',
+      description:
+        'Needs admin and If-Match. Any other status is 409 INVOICE_NOT_PAYABLE, checked before If-Match (as send).',
       tags,
       tier: 'financials',
       errors: ['NOT_FOUND', 'PRECONDITION_REQUIRED', 'STALE_WRITE', 'INVOICE_NOT_PAYABLE'],
@@ -121,7 +122,9 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
     ...route('POST', '/invoices/:invoice_id/mark-unpaid', {
       operationId: 'markInvoiceUnpaid',
       summary: 'Undo mark-paid: back to sent (if it was sent) or created; paid_at cleared, paid_sum 0',
-      description: 'If-Match is optional; when sent it must match.',
+      description:
+        'Takes a paid invoice, or a paid one sent again since (status sent, paid_at set), which stays sent. ' +
+        'If-Match is optional; when sent it must match.',
       tags,
       tier: 'financials',
       errors: ['NOT_FOUND', 'STALE_WRITE', 'INVOICE_NOT_PAYABLE'],

@@ -87,6 +87,10 @@ export const Invoice = Type.Object(
     exported_at: Nullable(Timestamp('Last document export')),
     sent_at: Nullable(Timestamp('When it was sent')),
     paid_at: Nullable(Timestamp('When it was marked paid')),
+    send_error: Nullable(
+      Type.String({ description: "Why the last send's mail never went out; null once a later send goes out" }),
+    ),
+    send_failed_at: Nullable(Timestamp('When the last failed send gave up; null once a later send goes out')),
     rows: Type.Array(InvoiceRow, { description: `Up to ${ROWS_INLINE_CAP} rows, oldest first` }),
     rows_truncated: Type.Boolean(),
     created_at: Timestamp('Creation time (UTC)'),
@@ -169,6 +173,7 @@ export const INVOICE_LIST_OPTIONS = {
     updated_at: 'i.updated_at',
   },
   defaultSort: 'id',
+  cursor: true, // in the spec's cursor-mode list (Endpoints, conventions 3)
 };
 export const INVOICE_FILTERS = ['status', 'client_id', 'invoice_date_from', 'invoice_date_to'] as const;
 export const InvoiceListQuery = listQuery(

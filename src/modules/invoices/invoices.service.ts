@@ -1,13 +1,14 @@
 import type { Ctx } from '../../platform/context.ts';
 import { addDays, localToday } from '../../platform/dates.ts';
 import { inTransaction } from '../../platform/context.ts';
-import { domainValidation, fail, invalidReference } from '../../platform/errors.ts';
+import { domainValidation, invalidReference } from '../../platform/errors.ts';
 import { recordEvent } from '../../platform/events.ts';
 import { orNotFound } from '../../platform/mutate.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
 import type { RowChanges } from '../../platform/tenant-table.ts';
 import { readBillingSettings, type BillingSettingsValues } from '../billing-settings/index.ts';
 import { finalize } from './invoice-finalize.ts';
+import { checkTransition } from './invoice-status.ts';
 import {
   clientSnapshot,
   contractOf,
@@ -32,7 +33,6 @@ import {
   HEADER_FIELDS,
   type InvoiceCreateBody,
   type InvoiceRecord,
-  type InvoiceStatus,
   type InvoiceUpdateBody,
 } from './invoices.schemas.ts';
 import * as repo from './invoices.repository.ts';
@@ -135,19 +135,6 @@ export async function insertDraft(
 export async function createInvoice(ctx: Ctx, body: InvoiceCreateBody): Promise<InvoiceRecord> {
   assertAdmin(ctx);
   return inTransaction(ctx, async (tx) => readInvoice(tx, (await insertDraft(tx, body)).id));
-}
-
-/** PATCH status: draft → created finalizes; created, sent, paid → annulled; sent and paid have their own actions. */
-function checkTransition(from: InvoiceStatus, to: InvoiceStatus): void {
-  if (to === 'sent' || to === 'paid')
-    fail(
-      'STATUS_TRANSITION_NOT_SUPPORTED',
-      `An invoice becomes ${to} through POST /invoices/{id}/${to === 'sent' ? 'send' : 'mark-paid'}, not PATCH`,
-      { from, to },
-    );
-  if (to === 'created' && from === 'draft') return;
-  if (to === 'annulled' && (from === 'created' || from === 'sent' || from === 'paid')) return;
-  fail('INVALID_STATUS_TRANSITION', `An invoice cannot go from ${from} to ${to}`, { from, to });
 }
 
 function headerChanges(body: InvoiceUpdateBody, locked: repo.LockedInvoice): RowChanges<'invoices'> {

@@ -5,6 +5,7 @@ import type { ClaimedJob } from '../../platform/modules.ts';
 import { isoz, nextStamp, nowStamp } from '../../platform/sql.ts';
 import { scoped, type RowUpdate } from '../../platform/tenant-table.ts';
 import { companyJson, companyRefusal } from '../../platform/system-actor.ts';
+import { sessionScopes } from '../../platform/scopes.ts';
 import type { JobRecord } from './jobs.schemas.ts';
 
 const COLUMNS = [
@@ -31,14 +32,18 @@ export const STALE_AFTER_SECONDS = 60;
 /** Thrown when a job's row no longer shows this runner's progress: another runner took it over. */
 export class LostClaim extends Error {}
 
-/** A plain member's personal key sees the jobs it started; everyone else sees the company's. */
+/** A plain member's personal key sees the jobs it started (a member's session: its member's); others the company's. */
 export async function findJob(ctx: Ctx, id: number): Promise<JobRecord | undefined> {
   let query = scoped
     .select(ctx, 'jobs', 'j')
     .select(COLUMNS.map((c) => `j.${c}` as const))
     .select(sql<string | null>`case when j.status = 'queued' then ${isoz('j.run_after')} end`.as('next_attempt_at'))
     .where('j.id', '=', id);
-  if (ctx.actor.restricted) query = query.where('j.api_key_id', '=', ctx.key.id);
+  if (ctx.actor.restricted)
+    query =
+      ctx.key.kind === 'session'
+        ? query.where('j.api_key_id', 'is', null).where('j.session_person_id', '=', ctx.key.personId)
+        : query.where('j.api_key_id', '=', ctx.key.id);
   return query.executeTakeFirst() as Promise<JobRecord | undefined>;
 }
 
@@ -49,6 +54,7 @@ export async function insertJob(ctx: Ctx, type: string, params: object): Promise
         type,
         params: JSON.stringify(params),
         api_key_id: ctx.key.id,
+        session_person_id: ctx.key.kind === 'session' ? ctx.key.personId : null,
         total_count: null,
         failed_count: null,
         failed_client_ids: null,
@@ -65,7 +71,7 @@ export async function insertJob(ctx: Ctx, type: string, params: object): Promise
 }
 
 const CLAIMED = sql.raw(
-  'j.company_id, j.id, j.type, j.params, j.api_key_id, j.processed_count, j.failed_count, j.target_ids, j.attempts',
+  'j.company_id, j.id, j.type, j.params, j.api_key_id, j.session_person_id, j.processed_count, j.failed_count, j.target_ids, j.attempts',
 );
 const CLAIM_SET = sql`status = 'running', started_at = coalesce(j.started_at, ${nowStamp()}), heartbeat_at = ${nowStamp()}, updated_at = ${nextStamp('j.updated_at')}, attempts = j.attempts + 1, run_after = null`;
 /** A queued job waiting to retry is not due before its run_after. */
@@ -212,4 +218,39 @@ export async function jobActor(db: Executor, companyId: string, apiKeyId: number
     actor: { personId: row.person_id, role: row.role, restricted: kind === 'personal' && row.role === 'member' },
     refusal: keyRefusal(row) ?? companyRefusal(row.company),
   };
+}
+
+/**
+ * A job started from a web session acts as the member who started it, with the session's rights (sessionScopes),
+ * while that member is active and the company passes the gates; signing out does not stop it.
+ */
+async function sessionJobActor(db: Executor, companyId: string, personId: number): Promise<JobActor | undefined> {
+  const row = await db
+    .selectFrom('members as m')
+    .innerJoin('companies as c', 'c.id', 'm.company_id')
+    .select(['m.status', sql<'member' | 'admin' | 'owner'>`m.role`.as('role'), companyJson().as('company')])
+    .where('m.company_id', '=', companyId)
+    .where('m.person_id', '=', personId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    companyId,
+    company: row.company,
+    key: { id: null, kind: 'session', scopes: sessionScopes(row.role), personId },
+    actor: { personId, role: row.role, restricted: row.role === 'member' },
+    refusal:
+      row.status === 'active'
+        ? companyRefusal(row.company)
+        : 'the member who started this job in the web application is not active',
+  };
+}
+
+/** Whose rights a job runs with: the key that started it, or the member whose web session did. */
+export function actorOfJob(
+  db: Executor,
+  job: Pick<ClaimedJob, 'company_id' | 'api_key_id' | 'session_person_id'>,
+): Promise<JobActor | undefined> {
+  if (job.api_key_id !== null) return jobActor(db, job.company_id, job.api_key_id);
+  if (job.session_person_id !== null) return sessionJobActor(db, job.company_id, job.session_person_id);
+  return Promise.resolve(undefined);
 }

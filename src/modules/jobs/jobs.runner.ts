@@ -22,7 +22,7 @@ export class RetryLater extends Error {
 /** Thrown by a handler that gives up for a reason its caller should read (shown by GET /jobs/{id} as `error`). */
 export class JobFailed extends Error {}
 
-const GONE = 'the API key that started this job no longer exists';
+const GONE = 'the API key (or the member) that started this job no longer exists';
 
 /**
  * Throws Refused unless the job's key and company still pass the checks a request would (revoked, expired,
@@ -30,7 +30,7 @@ const GONE = 'the API key that started this job no longer exists';
  * each chunk's transaction, so a chunk is not applied once the key or the company has lost the right.
  */
 export async function assertMayRun(ctx: Ctx, job: ClaimedJob): Promise<void> {
-  const actor = job.api_key_id === null ? undefined : await repo.jobActor(ctx.db, job.company_id, job.api_key_id);
+  const actor = await repo.actorOfJob(ctx.db, job);
   if (!actor) throw new Refused(GONE);
   if (actor.refusal) throw new Refused(actor.refusal);
 }
@@ -55,7 +55,7 @@ export async function runClaimed(
   signal?: AbortSignal,
   services?: JobServices,
 ): Promise<void> {
-  const found = job.api_key_id === null ? undefined : await repo.jobActor(db, job.company_id, job.api_key_id);
+  const found = await repo.actorOfJob(db, job);
   const { refusal, ...actor } = found ?? { refusal: GONE, ...(await systemActor(db, job.company_id))! };
   const ctx: Ctx = { ...actor, db, requestId: `job-${job.id}` };
   const beat = setInterval(() => void repo.heartbeat(ctx, job.id).catch(() => undefined), HEARTBEAT_MS).unref();

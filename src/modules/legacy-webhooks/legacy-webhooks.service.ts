@@ -12,6 +12,12 @@ const TOKEN_PREFIX = 'svc_v1t_';
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
+/** API v1.0 is authenticated by API keys only (their key pair, then tokens): never by a web session. */
+function keyIdOf(ctx: Ctx): number {
+  if (ctx.key.id === null) throw new AppError('UNAUTHORIZED', 'API v1.0 needs the key pair of an API key');
+  return ctx.key.id;
+}
+
 /** Exchanges the key the caller authenticated with for a ten-minute token (expired ones of the company go). */
 export async function issueToken(ctx: Ctx) {
   const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
@@ -24,7 +30,7 @@ export async function issueToken(ctx: Ctx) {
     .values({
       token_hash: tokenHash(token),
       company_id: ctx.companyId,
-      api_key_id: ctx.key.id,
+      api_key_id: keyIdOf(ctx),
       expires_at: sql<string>`date_trunc('milliseconds', now()) + make_interval(secs => ${TOKEN_TTL_SECONDS})`,
     })
     .returning(sql<string>`to_char(expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as('expires_at'))
@@ -77,7 +83,7 @@ export async function subscribe(
       errors: [{ field: 'url', message: 'must be an http or https URL without credentials' }],
     });
   const { id } = await scoped
-    .insert(ctx, 'legacy_webhook_subscriptions', [{ webhook: body.webhook, url: body.url, api_key_id: ctx.key.id }])
+    .insert(ctx, 'legacy_webhook_subscriptions', [{ webhook: body.webhook, url: body.url, api_key_id: keyIdOf(ctx) }])
     .returning('id')
     .executeTakeFirstOrThrow();
   const [created] = (await scoped

@@ -5,8 +5,8 @@ import { route, V3_PREFIX } from '../../platform/http.ts';
 import type { Send } from './mcp.server.ts';
 import { toolsFor, toolsOf, type ApiTool, type OpenApiDocument } from './mcp.tools.ts';
 
-/** Headers a tool call carries over from the MCP request: the same credentials, address and protocol. */
-const FORWARDED = ['x-service-company', 'x-api-key', 'x-forwarded-for', 'x-forwarded-proto'];
+/** Headers a tool call carries over from the MCP request: the same credentials (a key, or a session and its CSRF token), address and protocol. */
+const FORWARDED = ['x-service-company', 'x-api-key', 'cookie', 'x-csrf-token', 'x-forwarded-for', 'x-forwarded-proto'];
 
 /** Tool calls go through the app's own HTTP pipeline, as the caller, so every rule of the API applies to them. */
 function inProcess(app: FastifyInstance, request: FastifyRequest): Send {

@@ -113,6 +113,7 @@ export type MemberUpdateBody = Static<typeof MemberUpdate>;
 export const MEMBER_LIST_OPTIONS = {
   sortable: { id: 'm.id', name: 'p.name', created_at: 'm.created_at', updated_at: 'm.updated_at' },
   defaultSort: 'id',
+  cursor: true, // in the spec's cursor-mode list (Endpoints, conventions 3)
 };
 export const MEMBER_FILTERS = ['status', 'role', 'q'] as const;
 // custom_fields[<name>]=<value> filters (issue 12, decision 0028) ride on patternProperties next to the named ones.

@@ -12,6 +12,7 @@ import {
   MonitorListQuery,
   MonitorUpdate,
   MONITOR_FILTERS,
+  MONITOR_MONEY,
 } from './monitors.schemas.ts';
 import * as service from './monitors.service.ts';
 
@@ -39,7 +40,10 @@ async function pathFirst(request: FastifyRequest): Promise<void> {
   if (params.client_id !== undefined && validId(clientId)) await service.assertClient(request.ctx, clientId);
 }
 
-/** Preview resource; every route is financial (reads too): read, write and personal keys get 403. */
+/**
+ * Preview resource; every route is financial (reads too): read, write and personal keys get 403, except PATCH, whose
+ * fields but the thresholds are write-tier (spec table, decision 0049).
+ */
 export default async function monitorRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const common = { tags, tier: 'financials', preview: true } as const;
@@ -86,7 +90,12 @@ export default async function monitorRoutes(fastify: FastifyInstance) {
       ...common,
       operationId: 'updateMonitor',
       summary: 'Update a monitor (send only the fields to change)',
-      description: `value and range_value need an admin key and If-Match; other fields honour If-Match when sent. ${OVERLAP}`,
+      description:
+        'value and range_value need an admin key (403 FINANCIAL_SCOPE_REQUIRED) and If-Match; other fields are ' +
+        `write-tier and honour If-Match when sent; a key without financials reads the thresholds as null. ${OVERLAP}`,
+      tier: 'write',
+      financial: true,
+      money: MONITOR_MONEY,
       errors: [
         'NOT_FOUND',
         'PRECONDITION_REQUIRED',

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { EnumList, Id, mapOptional, Nullable, Timestamp } from '../../platform/fields.ts';
+import { EnumList, Id, mapOptional, MoneyOut, Nullable, Timestamp } from '../../platform/fields.ts';
+import type { MoneyFields } from '../../platform/http.ts';
 import { listQuery, type ListOptions } from '../../platform/lists.ts';
 
 export const MONITOR_TYPES = ['revenue', 'hours', 'margin'] as const;
@@ -36,6 +37,7 @@ export const Monitor = Type.Object(
   {
     id: Type.Integer(),
     ...monitorFields,
+    value: MoneyOut(Value),
     created_at: Timestamp('Creation time (UTC)'),
     updated_at: Timestamp('Last change (UTC)'),
   },
@@ -43,8 +45,9 @@ export const Monitor = Type.Object(
 );
 export type MonitorRecord = Static<typeof Monitor>;
 
-/** Monitor thresholds: admin (financials) and If-Match to change. */
+/** Monitor thresholds: admin (financials) and If-Match to change; null to a key without financials. */
 export const THRESHOLD_FIELDS = ['value', 'range_value'] as const;
+export const MONITOR_MONEY: MoneyFields = { write: THRESHOLD_FIELDS, read: THRESHOLD_FIELDS };
 
 const { client_id: _client, ...nestedFields } = monitorFields;
 const required = { type: monitorFields.type, frequency: monitorFields.frequency, value: monitorFields.value };
@@ -71,6 +74,7 @@ export type MonitorUpdateBody = Static<typeof MonitorUpdate>;
 export const MONITOR_LIST_OPTIONS: ListOptions = {
   sortable: { id: 'mo.id', created_at: 'mo.created_at', updated_at: 'mo.updated_at' },
   defaultSort: 'id',
+  cursor: true, // in the spec's cursor-mode list (Endpoints, conventions 3)
 };
 const commonFilters = {
   type: Type.Optional(EnumList(MONITOR_TYPES, 'Type filter')),

@@ -2,7 +2,6 @@ import type { Static } from 'typebox';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { AppError, domainValidation, invalidReference, notFound } from '../../platform/errors.ts';
-import { assertFieldTier } from '../../platform/field-tier.ts';
 import type { Warning } from '../../platform/http.ts';
 import { AMOUNT, Dec, decimalInput } from '../../platform/money.ts';
 import { orNotFound } from '../../platform/mutate.ts';
@@ -148,7 +147,6 @@ async function nextState(ctx: Ctx, current: repo.LockedMonitor, body: MonitorUpd
  * If-Match (otherwise If-Match is honoured when sent). has_monitor follows in the same transaction.
  */
 export async function updateMonitor(ctx: Ctx, id: number, body: MonitorUpdateBody, ifMatch: IfMatch) {
-  assertFieldTier(ctx, body, THRESHOLD_FIELDS, 'admin');
   const columns = columnsOf(body);
   const thresholdSent = THRESHOLD_FIELDS.some((field) => body[field] !== undefined);
   return inTransaction(ctx, async (tx): Promise<Outcome> => {

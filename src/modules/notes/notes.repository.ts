@@ -1,8 +1,8 @@
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage } from '../../platform/lists.ts';
-import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { noteVisible } from '../../platform/visibility.ts';
+import { safeHtml } from '../../platform/html.ts';
+import { tenantTable, type BaseQuery, type NewRow, type RowChanges } from '../../platform/tenant-table.ts';
 import {
   NOTE_LIST_OPTIONS,
   type NoteRecord,
@@ -14,10 +14,19 @@ import {
 export const notes = tenantTable('notes', {
   alias: 'n',
   softDelete: true,
-  visible: noteVisible,
   lockColumns: ['related_type', 'related_id'],
 });
 type Query = BaseQuery<'notes', 'n'>;
+
+/**
+ * Every note body is written through these two, whoever writes it (POST/PATCH /notes, the `email` note of a client
+ * e-mail): the one HTML policy runs on it, so what is stored is safe to render whatever the caller built.
+ */
+export const insertNote = (ctx: Ctx, values: NewRow<'notes'>): Promise<number> =>
+  notes.insert(ctx, { ...values, comments: safeHtml(values.comments ?? '') });
+
+export const updateNote = (ctx: Ctx, id: number, values: RowChanges<'notes'>): Promise<void> =>
+  notes.update(ctx, id, values.comments === undefined ? values : { ...values, comments: safeHtml(values.comments) });
 
 function project(query: Query) {
   return query.select([

@@ -5,7 +5,6 @@ import { mutate, mutateQuietly, orNotFound } from '../../platform/mutate.ts';
 import { lockLive } from '../../platform/references.ts';
 import type { TenantTableName } from '../../platform/tenant-table.ts';
 import type { NoteCreateBody, NoteRecord, NoteUpdateBody, RelatedType } from './notes.schemas.ts';
-import { sanitizeComments } from './notes.sanitize.ts';
 import * as repo from './notes.repository.ts';
 
 /**
@@ -45,12 +44,12 @@ export async function getNote(ctx: Ctx, id: number): Promise<NoteRecord> {
 export async function createNote(ctx: Ctx, body: NoteCreateBody): Promise<NoteRecord> {
   return inTransaction(ctx, async (tx) => {
     await checkRelated(tx, body.related_type, body.related_id);
-    const id = await repo.notes.insert(tx, {
+    const id = await repo.insertNote(tx, {
       related_type: body.related_type,
       related_id: body.related_id,
       type: body.type ?? 'info',
       is_pinned: body.is_pinned ?? false,
-      comments: sanitizeComments(body.comments ?? ''),
+      comments: body.comments ?? '',
       created_by_person_id: tx.actor.personId,
     });
     return getNote(tx, id);
@@ -62,11 +61,7 @@ export const updateNote = (ctx: Ctx, id: number, body: NoteUpdateBody) =>
   mutate(ctx, target, id, body, async (tx, locked) => {
     if (body.related_type !== undefined || body.related_id !== undefined)
       await checkRelated(tx, body.related_type ?? locked.related_type, body.related_id ?? locked.related_id);
-    const { comments, ...rest } = body;
-    await repo.notes.update(tx, id, {
-      ...rest,
-      ...(comments !== undefined ? { comments: sanitizeComments(comments) } : {}),
-    });
+    await repo.updateNote(tx, id, body);
   });
 
 export const deleteNote = (ctx: Ctx, id: number) =>

@@ -5,6 +5,7 @@ import { IdParam, noContent, OffsetOrCursorList, route, Single, single } from '.
 import { readIfMatch } from '../../platform/preconditions.ts';
 import {
   MONEY_FIELDS,
+  MONEY_WRITABLE,
   Product,
   ProductCreate,
   ProductListQuery,
@@ -68,13 +69,14 @@ export default async function productRoutes(fastify: FastifyInstance) {
       tags,
       tier: 'write',
       companyConfig: true,
+      // Reads null them in the service (every read of a product, not only this answer).
+      money: { write: MONEY_WRITABLE },
       errors: [
         'NOT_FOUND',
         'INVALID_TAX',
         'INVALID_ARTICLE',
         'INVALID_RESOURCE',
         'INVALID_BILLING_PROJECT',
-        'FINANCIAL_SCOPE_REQUIRED',
         'STALE_WRITE',
       ],
       schema: { params: Params, body: ProductUpdate, response: { 200: Single(Product) } },

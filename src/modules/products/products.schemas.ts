@@ -124,6 +124,7 @@ export type ProductUpdateBody = Static<typeof ProductUpdate>;
 export const PRODUCT_LIST_OPTIONS = {
   sortable: { id: 'p.id', name: 'p.name', created_at: 'p.created_at', updated_at: 'p.updated_at' },
   defaultSort: 'id',
+  cursor: true, // in the spec's cursor-mode list (Endpoints, conventions 3)
 };
 export const PRODUCT_FILTERS = ['status', 'type', 'q'] as const;
 export const ProductListQuery = listQuery(

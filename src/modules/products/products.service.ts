@@ -1,14 +1,13 @@
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { fail } from '../../platform/errors.ts';
-import { assertFieldTier, nullWithoutFinancials } from '../../platform/field-tier.ts';
+import { nullWithoutFinancials } from '../../platform/field-tier.ts';
 import { mutateQuietly, orNotFound } from '../../platform/mutate.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
 import type { RowChanges } from '../../platform/tenant-table.ts';
 import { assertProductReferences, assertTypeArgs } from './products.checks.ts';
 import {
   MONEY_FIELDS,
-  MONEY_WRITABLE,
   type ProductCreateBody,
   type ProductRecord,
   type ProductType,
@@ -55,7 +54,7 @@ export async function createProduct(ctx: Ctx, body: ProductCreateBody): Promise<
 }
 
 /**
- * PATCH (write tier): the money-bearing fields need financials (403 naming them, nothing written);
+ * PATCH (write tier): the money-bearing fields need financials (the route's money fields: 403 naming them);
  * type_args are checked against the type the product will have. If-Match is honoured when sent.
  */
 export async function updateProduct(
@@ -64,7 +63,6 @@ export async function updateProduct(
   body: ProductUpdateBody,
   precondition: Precondition | undefined,
 ): Promise<ProductRecord> {
-  assertFieldTier(ctx, body, MONEY_WRITABLE, 'financials');
   return inTransaction(ctx, async (tx) => {
     const current = orNotFound(await repo.products.lock(tx, id), 'Product');
     if (precondition) assertFresh(precondition, current.updated_at as string);

@@ -5,10 +5,10 @@ import { splitList } from '../../platform/fields.ts';
 import { listPage } from '../../platform/lists.ts';
 import { likeContains, nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { clientIdVisible, projectVisible, taskVisible } from '../../platform/visibility.ts';
+import { clientIdVisible, taskVisible } from '../../platform/visibility.ts';
 import { PROJECT_LIST_OPTIONS, type ProjectRecord } from './projects.schemas.ts';
 
-export const projects = tenantTable('projects', { alias: 'p', softDelete: true, visible: projectVisible });
+export const projects = tenantTable('projects', { alias: 'p', softDelete: true });
 type Query = BaseQuery<'projects', 'p'>;
 
 const project = (query: Query) =>

@@ -82,6 +82,7 @@ export type ProjectUpdateBody = Static<typeof ProjectUpdate>;
 export const PROJECT_LIST_OPTIONS = {
   sortable: { id: 'p.id', name: 'p.name', created_at: 'p.created_at', updated_at: 'p.updated_at' },
   defaultSort: 'id',
+  cursor: true, // in the spec's cursor-mode list (Endpoints, conventions 3)
 };
 export const PROJECT_FILTERS = ['status', 'client_id', 'manager_id', 'project_type_id', 'q'] as const;
 // custom_fields[<name>]=<value> filters (issue 12, decision 0028) ride on patternProperties next to the named ones.

@@ -11,19 +11,19 @@ import {
   SECS,
 } from './reports.sql.ts';
 import type { ReportWindow } from './reports.window.ts';
+import { workClientOf } from '../billing/index.ts';
 
 // tenant: deliberate SQL — every query below filters each table by company_id = ctx.companyId (see reports.sql.ts).
 
 export type GroupBy = 'person' | 'client' | 'project' | 'topic';
 export type Interval = 'month' | 'quarter' | 'year';
 
-/** What time is grouped by: a column of the entry or of its task. */
-export const ENTRY_KEY: Record<GroupBy, RawBuilder<number | null>> = {
-  person: sql`e.person_id`,
-  client: sql`t.client_id`,
-  project: sql`t.project_id`,
-  topic: sql`t.topic_id`,
-};
+/** What time is grouped by: a column of the entry or of its task; invoiced work stays with its invoice's client. */
+export function entryKey(ctx: Ctx, groupBy: GroupBy): RawBuilder<number | null> {
+  if (groupBy === 'person') return sql`e.person_id`;
+  if (groupBy === 'client') return workClientOf('e', 't', ctx.companyId);
+  return groupBy === 'project' ? sql`t.project_id` : sql`t.topic_id`;
+}
 
 export interface TimeGroupRow {
   id: number | null;
@@ -33,7 +33,7 @@ export interface TimeGroupRow {
 
 /** Time per group of the window: total and billable seconds (exact). */
 export async function timeGroups(ctx: Ctx, w: ReportWindow, groupBy: GroupBy): Promise<TimeGroupRow[]> {
-  const result = await sql<TimeGroupRow>`select ${ENTRY_KEY[groupBy]} as id, sum(${SECS})::text as secs,
+  const result = await sql<TimeGroupRow>`select ${entryKey(ctx, groupBy)} as id, sum(${SECS})::text as secs,
         sum(case when ${BILLABLE} then ${SECS} else 0 end)::text as billable_secs
       ${entriesFrom(ctx, w)}
      group by 1`.execute(ctx.db);

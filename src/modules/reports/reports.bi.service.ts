@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { asReport } from '../../platform/big-read.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { AppError, domainValidation, notFound } from '../../platform/errors.ts';
 import { Dec, type DecimalInput } from '../../platform/money.ts';
@@ -78,12 +79,13 @@ async function gapValues(ctx: Ctx, buckets: Bucket[]) {
 
 async function seriesValues(ctx: Ctx, w: ReportWindow, metric: Metric, interval: bi.Interval, buckets: Bucket[]) {
   if (metric === 'billing_gap') return gapValues(ctx, buckets);
-  const rows =
+  const rows = await asReport(ctx, (tx) =>
     metric === 'hours'
-      ? await bi.hoursBy(ctx, w, bi.entryBucket(w, interval))
+      ? bi.hoursBy(tx, w, bi.entryBucket(w, interval))
       : metric === 'revenue'
-        ? await bi.revenueByBucket(ctx, w, interval)
-        : await bi.costBy(ctx, w, (alias) => bi.bucketOf(interval, sql.ref(`${alias}.day`)));
+        ? bi.revenueByBucket(tx, w, interval)
+        : bi.costBy(tx, w, (alias) => bi.bucketOf(interval, sql.ref(`${alias}.day`))),
+  );
   return { values: new Map(rows.map((r) => [String(r.k), r.v])), asOf: null };
 }
 
@@ -130,7 +132,7 @@ const NAMES: Record<BreakdownBy, bi.NamedTable> = { client: 'clients', person: '
 
 async function breakdownRows(ctx: Ctx, w: ReportWindow, metric: Metric, by: BreakdownBy) {
   if (metric === 'revenue') return bi.revenueBy(ctx, w, by);
-  if (metric === 'hours') return bi.hoursBy(ctx, w, bi.ENTRY_KEY[by === 'person' ? 'person' : 'client']);
+  if (metric === 'hours') return bi.hoursBy(ctx, w, bi.entryKey(ctx, by === 'person' ? 'person' : 'client'));
   return bi.costBy(ctx, w, (alias) => sql.ref(`${alias}.person_id`));
 }
 
@@ -145,7 +147,7 @@ function assertBreakdown(metric: Metric, by: BreakdownBy): void {
 
 /** Non-zero items in the metric's unit, largest first, then by id with "none" (null) last. */
 async function rankedRows(ctx: Ctx, w: ReportWindow, metric: Metric, by: BreakdownBy) {
-  return (await breakdownRows(ctx, w, metric, by))
+  return (await asReport(ctx, (tx) => breakdownRows(tx, w, metric, by)))
     .filter((r) => !new Dec(r.v).isZero())
     .map((r) => ({ id: r.k === null ? null : Number(r.k), value: valueOf(ctx, metric, r.v) }))
     .sort((a, b) => b.value - a.value || (a.id ?? Infinity) - (b.id ?? Infinity));

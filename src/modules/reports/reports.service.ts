@@ -1,3 +1,4 @@
+import { asReport } from '../../platform/big-read.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { nullWithoutFinancials } from '../../platform/field-tier.ts';
 import { Dec } from '../../platform/money.ts';
@@ -121,7 +122,7 @@ function figures(secs: string, billableSecs: string) {
 export async function timeSummary(ctx: Ctx, query: { date_from?: string; date_to?: string; group_by?: GroupBy }) {
   const w = resolveWindow(ctx, query);
   const groupBy = query.group_by ?? 'person';
-  const rows = (await timeGroups(ctx, w, groupBy)).sort(
+  const rows = (await asReport(ctx, (tx) => timeGroups(tx, w, groupBy))).sort(
     (a, b) => Number(b.secs) - Number(a.secs) || (a.id ?? Infinity) - (b.id ?? Infinity),
   );
   const names = await namesOf(

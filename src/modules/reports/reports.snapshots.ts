@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { asReport } from '../../platform/big-read.ts';
 import type { Ctx } from '../../platform/context.ts';
+import { AppError } from '../../platform/errors.ts';
 import { systemActor } from '../../platform/system-actor.ts';
 import { scoped } from '../../platform/tenant-table.ts';
 import { missedBillingTotals, type MissedTotals } from '../billing/index.ts';
@@ -33,20 +35,25 @@ export interface Snapshot {
 
 /** The figures of a window for the whole company (never narrowed by a personal key's visibility). */
 export async function computeFigures(ctx: Ctx, w: ReportWindow): Promise<Figures> {
-  const company: Ctx = { ...ctx, actor: { ...ctx.actor, restricted: false } };
-  const facts = await repo.biFacts(company, w);
-  return {
-    facts,
-    work: await repo.workTotals(company, w),
-    invoices: await repo.invoiceTotals(company, w),
-    other_currencies: await repo.otherCurrencies(company, w),
-    gap: facts.billing ? await missedBillingTotals(company, { date_from: w.from, date_to: w.to }) : null,
-  };
+  return asReport({ ...ctx, actor: { ...ctx.actor, restricted: false } }, async (company) => {
+    const facts = await repo.biFacts(company, w);
+    return {
+      facts,
+      work: await repo.workTotals(company, w),
+      invoices: await repo.invoiceTotals(company, w),
+      other_currencies: await repo.otherCurrencies(company, w),
+      gap: facts.billing ? await missedBillingTotals(company, { date_from: w.from, date_to: w.to }) : null,
+    };
+  });
 }
 
-/** Computes and stores the window's snapshot now. */
-export async function refreshSnapshot(ctx: Ctx, w: ReportWindow): Promise<Snapshot> {
+/**
+ * Computes and stores the window's snapshot now. byRead: a read asked for it (counted against the company's
+ * READ_COMPUTATIONS); the periodic task and POST /reports/bi/refresh keep the count as it was.
+ */
+export async function refreshSnapshot(ctx: Ctx, w: ReportWindow, byRead = false): Promise<Snapshot> {
   const figures = await computeFigures(ctx, w);
+  const readComputedAt = byRead ? sql<string>`now()` : sql<string>`report_snapshots.read_computed_at`;
   const row = await scoped
     .insert(ctx, 'report_snapshots', [
       {
@@ -55,12 +62,14 @@ export async function refreshSnapshot(ctx: Ctx, w: ReportWindow): Promise<Snapsh
         figures: JSON.stringify(figures),
         computed_at: sql<string>`now()` as never,
         read_at: sql<string>`now()` as never,
+        read_computed_at: byRead ? (sql<string>`now()` as never) : null,
       },
     ])
     .onConflict((oc) =>
       oc.columns(['company_id', 'date_from', 'date_to']).doUpdateSet({
         figures: JSON.stringify(figures),
         computed_at: sql<string>`now()` as never,
+        read_computed_at: readComputedAt as never,
       }),
     )
     .returning(sql<string>`to_char(computed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as('as_of'))
@@ -68,29 +77,72 @@ export async function refreshSnapshot(ctx: Ctx, w: ReportWindow): Promise<Snapsh
   return { figures, as_of: row.as_of };
 }
 
-/** The window's snapshot: the stored one while fresh (noting the read), else computed now. */
+/**
+ * Snapshots one company's reads may compute per SNAPSHOT_MAX_AGE_MS (decision 0046): a read naming a new window
+ * each time made a company-wide computation per request, up to the read rate limit (120 a minute per key).
+ */
+export const READ_COMPUTATIONS = 30;
+
+/** How many computations this company's reads caused in the last SNAPSHOT_MAX_AGE_MS, and when the oldest ages out. */
+async function readComputations(ctx: Ctx) {
+  return scoped
+    .select(ctx, 'report_snapshots', 's')
+    .where(sql<boolean>`s.read_computed_at > now() - ${`${SNAPSHOT_MAX_AGE_MS} milliseconds`}::interval`)
+    .select([
+      sql<number>`count(*)::int`.as('n'),
+      sql<number>`coalesce(extract(epoch from min(s.read_computed_at) - now())::float8 * 1000, 0)
+        + ${SNAPSHOT_MAX_AGE_MS}::float8`.as('ms_left'),
+    ])
+    .executeTakeFirstOrThrow();
+}
+
+function tooManyWindows(msLeft: number): AppError {
+  const retryAfter = Math.max(1, Math.ceil(msLeft / 1000));
+  return new AppError(
+    'RATE_LIMIT_EXCEEDED',
+    `This company's reports computed ${READ_COMPUTATIONS} new or outdated windows in the last ` +
+      `${SNAPSHOT_MAX_AGE_MS / 60_000} minutes, the most they may; windows already computed are still answered`,
+    {
+      reason: 'REPORT_WINDOWS',
+      limit: READ_COMPUTATIONS,
+      per_seconds: SNAPSHOT_MAX_AGE_MS / 1000,
+      retry_after: retryAfter,
+    },
+    { 'Retry-After': String(retryAfter) },
+  );
+}
+
+/**
+ * The window's snapshot: the stored one while fresh (noting the read), else computed now. Once the company's
+ * reads have computed READ_COMPUTATIONS snapshots within SNAPSHOT_MAX_AGE_MS, an outdated one is answered as it
+ * is (as_of says how old) and a window never computed is 429 RATE_LIMIT_EXCEEDED with Retry-After.
+ */
 export async function snapshotOf(ctx: Ctx, w: ReportWindow): Promise<Snapshot> {
-  const fresh = await scoped
+  const stored = await scoped
     .select(ctx, 'report_snapshots', 's')
     .where('s.date_from', '=', w.from)
     .where('s.date_to', '=', w.to)
-    .where(sql<boolean>`s.computed_at > now() - ${`${SNAPSHOT_MAX_AGE_MS} milliseconds`}::interval`)
     .select([
       's.figures',
       sql<string>`to_char(s.computed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as('as_of'),
+      sql<boolean>`s.computed_at > now() - ${`${SNAPSHOT_MAX_AGE_MS} milliseconds`}::interval`.as('fresh'),
       sql<boolean>`s.read_at < now() - interval '1 hour'`.as('mark_read'),
     ])
     .executeTakeFirst();
-  if (!fresh) return refreshSnapshot(ctx, w);
+  if (!stored?.fresh) {
+    const spent = await readComputations(ctx);
+    if (spent.n < READ_COMPUTATIONS) return refreshSnapshot(ctx, w, true);
+    if (!stored) throw tooManyWindows(spent.ms_left);
+  }
   // read_at only steers the periodic refresh, so an hour's precision is enough: most reads write nothing.
-  if (fresh.mark_read)
+  if (stored.mark_read)
     await scoped
       .update(ctx, 'report_snapshots')
       .set({ read_at: sql<string>`now()` as never })
       .where('date_from', '=', w.from)
       .where('date_to', '=', w.to)
       .execute();
-  return { figures: fresh.figures as unknown as Figures, as_of: fresh.as_of };
+  return { figures: stored.figures as unknown as Figures, as_of: stored.as_of };
 }
 
 /** The company's windows read in the last day, most recently read first (what POST /reports/bi/refresh renews). */

@@ -16,7 +16,7 @@ export default async function roleRoutes(fastify: FastifyInstance) {
     ...route('GET', '/roles', {
       operationId: 'listRoles',
       tags,
-      tier: 'read',
+      tier: 'write',
       preview,
       summary: 'List roles (job titles); offset-only, ordered by id, default limit 100, no sort parameter',
       errors: ['INVALID_CURSOR', 'UNKNOWN_FILTER_FIELD'],
@@ -44,7 +44,7 @@ export default async function roleRoutes(fastify: FastifyInstance) {
       operationId: 'getRole',
       summary: 'Get a role (job title)',
       tags,
-      tier: 'read',
+      tier: 'write',
       preview,
       errors: ['NOT_FOUND'],
       schema: { params: Params, response: { 200: Single(Role) } },

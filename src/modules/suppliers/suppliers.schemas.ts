@@ -63,6 +63,7 @@ export type SupplierUpdateBody = Static<typeof SupplierUpdate>;
 export const SUPPLIER_LIST_OPTIONS: ListOptions = {
   sortable: { id: 's.id', name: 's.name', created_at: 's.created_at', updated_at: 's.updated_at' },
   defaultSort: 'id',
+  cursor: true, // in the spec's cursor-mode list (Endpoints, conventions 3)
 };
 export const SUPPLIER_FILTERS = ['status', 'supplier_type_id', 'q'] as const;
 export const SupplierListQuery = listQuery(

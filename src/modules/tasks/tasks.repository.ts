@@ -6,7 +6,7 @@ import { listPage, resolveList } from '../../platform/lists.ts';
 import { cachedQuery, ShapeCache } from '../../platform/query-cache.ts';
 import { isoz, likeContains, nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { clientIdVisible, clientVisible, taskVisible } from '../../platform/visibility.ts';
+import { clientVisible, projectVisible } from '../../platform/visibility.ts';
 import { splitList } from '../../platform/fields.ts';
 import {
   COMMENTS_INLINE_CAP,
@@ -19,9 +19,9 @@ import {
 
 type TaskRow = Omit<TaskRecord, 'comments_truncated'>;
 
-export const tasks = tenantTable('tasks', { alias: 't', softDelete: true, visible: taskVisible });
+export const tasks = tenantTable('tasks', { alias: 't', softDelete: true });
 /** The same live rows without the visibility rule: to echo a row the actor has just written (it may have left their sight by that write). */
-const writtenTasks = tenantTable('tasks', { alias: 't', softDelete: true });
+const writtenTasks = tenantTable('tasks', { alias: 't', softDelete: true, visible: null });
 type Query = BaseQuery<'tasks', 't'>;
 
 const base = (ctx: Ctx, visible = true): Query => (visible ? tasks : writtenTasks).base(ctx);
@@ -280,7 +280,7 @@ export async function visibleClient(ctx: Ctx, id: number) {
     .executeTakeFirst();
 }
 
-/** A live project; with `visible`, only one whose client (if it has one) the actor may see. */
+/** A live project; with `visible`, only one the actor may see (the projects' own rule, as GET /projects reads it). */
 export async function findProjectRef(ctx: Ctx, id: number, visible = true) {
   const query = scoped
     .select(ctx, 'projects', 'p')
@@ -288,9 +288,7 @@ export async function findProjectRef(ctx: Ctx, id: number, visible = true) {
     .where('p.id', '=', id)
     .where('p.deleted_at', 'is', null);
   if (!visible) return query.executeTakeFirst();
-  return query
-    .where((eb) => eb.or([eb('p.client_id', 'is', null), clientIdVisible(ctx, 'p.company_id', 'p.client_id')]))
-    .executeTakeFirst();
+  return query.where(projectVisible(ctx, 'p')).executeTakeFirst();
 }
 
 export async function insertComment(ctx: Ctx, taskId: number, body: string): Promise<CommentRecord> {

@@ -214,6 +214,7 @@ export const TASK_LIST_OPTIONS = {
     updated_at: 't.updated_at',
   },
   defaultSort: 'id',
+  cursor: true, // in the spec's cursor-mode list (Endpoints, conventions 3)
 };
 export const TASK_FILTERS = [
   'status',

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { IdParam, OffsetOrCursorList, route, Single, single } from '../../platform/http.ts';
 import { requireIfMatch } from '../../platform/preconditions.ts';
-import { Tax, TaxCreate, TaxListQuery, TaxUpdate, TAX_FILTERS } from './taxes.schemas.ts';
+import { Tax, TaxCreate, TaxListQuery, TaxUpdate, TAX_FILTERS, TAX_MONEY } from './taxes.schemas.ts';
 import * as service from './taxes.service.ts';
 
 const tags = ['Taxes'];
@@ -51,9 +51,13 @@ export default async function taxRoutes(fastify: FastifyInstance) {
     ...route('PATCH', '/taxes/:tax_id', {
       operationId: 'updateTax',
       summary: 'Update a tax (send only the fields to change); taxes cannot be deleted, set status inactive',
-      description: 'rate and percent need an admin key and If-Match carrying the ETag of the last read.',
+      description:
+        'name and status are write-tier; rate and percent need an admin key (403 FINANCIAL_SCOPE_REQUIRED) and ' +
+        'If-Match carrying the ETag of the last read. A key without financials reads rate and percent as null.',
       tags,
-      tier: 'financials',
+      tier: 'write',
+      financial: true,
+      money: TAX_MONEY,
       errors: ['NOT_FOUND', 'PRECONDITION_REQUIRED', 'STALE_WRITE'],
       schema: { params: Params, body: TaxUpdate, response: { 200: Single(Tax) } },
     }),

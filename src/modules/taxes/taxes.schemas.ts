@@ -1,8 +1,12 @@
 import { Type, type Static } from 'typebox';
-import { EnumList, Name, Timestamp } from '../../platform/fields.ts';
+import { EnumList, MoneyOut, Name, Timestamp } from '../../platform/fields.ts';
+import type { MoneyFields } from '../../platform/http.ts';
 import { listQuery } from '../../platform/lists.ts';
 
 export const TAX_STATUSES = ['active', 'inactive'] as const;
+
+/** The rate (sent as rate or percent) is the tax's money: admin to write it, null to other keys (decision 0049). */
+export const TAX_MONEY: MoneyFields = { write: ['rate', 'percent'], read: ['rate', 'percent'] };
 
 const Status = Type.Union([Type.Literal('active'), Type.Literal('inactive')], {
   description: 'active (default) or inactive; an inactive tax cannot be newly assigned to a product',
@@ -14,8 +18,8 @@ export const Tax = Type.Object(
   {
     id: Type.Integer(),
     name: Type.String(),
-    rate: Rate,
-    percent: Percent,
+    rate: MoneyOut(Rate),
+    percent: MoneyOut(Percent),
     status: Status,
     created_at: Timestamp('Creation time (UTC)'),
     updated_at: Timestamp('Last change (UTC)'),

@@ -1,7 +1,6 @@
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { domainValidation } from '../../platform/errors.ts';
-import { assertFieldTier } from '../../platform/field-tier.ts';
 import { orNotFound } from '../../platform/mutate.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
 import { AMOUNT, Dec, decimalInput } from '../../platform/money.ts';
@@ -9,7 +8,6 @@ import type { RowChanges } from '../../platform/tenant-table.ts';
 import type { TaxCreateBody, TaxRecord, TaxUpdateBody } from './taxes.schemas.ts';
 import * as repo from './taxes.repository.ts';
 
-const RATE_FIELDS = ['rate', 'percent'] as const;
 const PERCENT = { places: 4, min: 0, max: 100 } as const;
 
 function rateText(rate: number): string {
@@ -58,8 +56,8 @@ export async function createTax(ctx: Ctx, body: TaxCreateBody): Promise<TaxRecor
 }
 
 /**
- * PATCH: the rate (sent as rate or percent) needs admin and a fresh If-Match, compared under the row
- * lock so two writers cannot both pass; name and status need neither.
+ * PATCH: the rate (sent as rate or percent) needs admin (the route's money fields) and a fresh If-Match, compared
+ * under the row lock so two writers cannot both pass; name and status need neither.
  */
 export async function updateTax(
   ctx: Ctx,
@@ -68,7 +66,6 @@ export async function updateTax(
   preconditionOf: () => Precondition,
 ): Promise<TaxRecord> {
   const rate = storedRate(body);
-  assertFieldTier(ctx, body, RATE_FIELDS, 'admin');
   const precondition = rate === undefined ? undefined : preconditionOf();
   return inTransaction(ctx, async (tx) => {
     const current = orNotFound(await repo.taxes.lock(tx, id), 'Tax');

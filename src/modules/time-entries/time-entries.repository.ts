@@ -3,13 +3,13 @@ import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { ShapeCache } from '../../platform/query-cache.ts';
 import { toIso } from '../../db/database.ts';
-import { lockedPeriodsQuery, type BillingLock } from '../billing/index.ts';
+import { lockedPeriodsQuery, workClient, workClientIs, type BillingLock } from '../billing/index.ts';
 import { scoped, tenantTable, type NewRow } from '../../platform/tenant-table.ts';
-import { taskVisible, timeEntryVisible } from '../../platform/visibility.ts';
+import { taskVisible } from '../../platform/visibility.ts';
 import type { DateTimeInput } from './time-entries.rules.ts';
 import { TIME_ENTRY_LIST_OPTIONS, type TimeEntryRecord } from './time-entries.schemas.ts';
 
-export const timeEntries = tenantTable('time_entries', { alias: 'te', softDelete: true, visible: timeEntryVisible });
+export const timeEntries = tenantTable('time_entries', { alias: 'te', softDelete: true });
 
 /** Live, visible entries with their task (the record shows the task's title, client and topic). */
 function base(ctx: Ctx) {
@@ -26,7 +26,7 @@ function project(query: Query) {
     'te.id',
     'te.task_id',
     't.title as task_name',
-    't.client_id',
+    workClient('te', 't').as('client_id'),
     't.topic_id',
     'te.person_id',
     'te.start',
@@ -50,7 +50,7 @@ function applyFilters(ctx: Ctx, query: Query, filters: Record<string, unknown>) 
   let q = query;
   if (filters.task_id !== undefined) q = q.where('te.task_id', '=', filters.task_id as number);
   if (filters.person_id !== undefined) q = q.where('te.person_id', '=', filters.person_id as number);
-  if (filters.client_id !== undefined) q = q.where('t.client_id', '=', filters.client_id as number);
+  if (filters.client_id !== undefined) q = q.where(workClientIs('te', 't', ctx.companyId, filters.client_id as number));
   if (filters.topic_id !== undefined) q = q.where('t.topic_id', '=', filters.topic_id as number);
   if (filters.billable !== undefined)
     q = q.where('te.billable', '=', ['1', 'true'].includes(String(filters.billable)) ? 1 : 0);

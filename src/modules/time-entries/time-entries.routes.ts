@@ -47,6 +47,12 @@ function bulkSchemaError(errors: FastifySchemaValidationError[], part: string): 
   );
 }
 
+/** The locked-period rule as the write routes state it (decision 0023, 0050). */
+const LOCK_RULE =
+  'An entry billed on a finalized invoice, or lying in a period a finalized invoice has billed, is locked: deleting ' +
+  'it or changing start, end, duration, billable, task_id or person_id gives 409 TIME_ENTRY_LOCKED, as does ' +
+  'creating or moving an entry into such a period. The description stays editable.';
+
 export default async function timeEntryRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -73,6 +79,7 @@ export default async function timeEntryRoutes(fastify: FastifyInstance) {
         'INVALID_TASK',
         'INVALID_PERSON',
         'TIMER_ALREADY_RUNNING',
+        'TIME_ENTRY_LOCKED',
         'IDEMPOTENCY_CONFLICT',
         'IDEMPOTENCY_KEY_REUSED',
       ],
@@ -96,6 +103,7 @@ export default async function timeEntryRoutes(fastify: FastifyInstance) {
         'INVALID_TASK',
         'INVALID_PERSON',
         'TIMER_ALREADY_RUNNING',
+        'TIME_ENTRY_LOCKED',
         'IDEMPOTENCY_CONFLICT',
         'IDEMPOTENCY_KEY_REUSED',
       ],
@@ -128,7 +136,8 @@ export default async function timeEntryRoutes(fastify: FastifyInstance) {
       summary: 'Update a time entry (send only the fields to change)',
       tags,
       tier: 'write',
-      errors: ['NOT_FOUND', 'INVALID_TASK', 'INVALID_PERSON', 'TIMER_ALREADY_RUNNING'],
+      description: LOCK_RULE,
+      errors: ['NOT_FOUND', 'INVALID_TASK', 'INVALID_PERSON', 'TIMER_ALREADY_RUNNING', 'TIME_ENTRY_LOCKED'],
       schema: { params: Params, body: TimeEntryUpdate, response: { 200: Single(TimeEntry) } },
     }),
     handler: async (request, reply) => {
@@ -143,7 +152,8 @@ export default async function timeEntryRoutes(fastify: FastifyInstance) {
       summary: 'Delete a time entry (soft delete)',
       tags,
       tier: 'write',
-      errors: ['NOT_FOUND'],
+      description: LOCK_RULE,
+      errors: ['NOT_FOUND', 'TIME_ENTRY_LOCKED'],
       schema: { params: Params, response: { 204: Type.Null() } },
     }),
     handler: async (request, reply) => {

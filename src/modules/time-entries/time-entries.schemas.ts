@@ -78,6 +78,7 @@ export type TimeEntryBulkBody = Static<typeof TimeEntryBulk>;
 export const TIME_ENTRY_LIST_OPTIONS = {
   sortable: { start: 'te.start', id: 'te.id', created_at: 'te.created_at', updated_at: 'te.updated_at' },
   defaultSort: 'start',
+  cursor: true, // in the spec's cursor-mode list (Endpoints, conventions 3)
 };
 export const TIME_ENTRY_FILTERS = [
   'task_id',

@@ -7,7 +7,7 @@ import { toFlag } from '../../platform/fields.ts';
 import type { Warning as WarningSchema } from '../../platform/http.ts';
 import { mutateQuietly, orNotFound } from '../../platform/mutate.ts';
 import type { NewRow, RowChanges } from '../../platform/tenant-table.ts';
-import { lockedEntries, lockedPeriods, type BillingLock } from '../billing/index.ts';
+import { entryLocks, lockedPeriods, type BillingLock } from '../billing/index.ts';
 import type { TimeEntryCreateBody, TimeEntryRecord, TimeEntryUpdateBody } from './time-entries.schemas.ts';
 import {
   atIndex,
@@ -86,7 +86,7 @@ export async function getEntry(ctx: Ctx, id: number): Promise<TimeEntryRecord> {
   return orNotFound(await repo.findEntry(ctx, id), 'Time entry');
 }
 
-/** 409 TIME_ENTRY_LOCKED: the entry, or the period it would land in, is billed on a finalized invoice. */
+/** 409 TIME_ENTRY_LOCKED: the entry, or the period it lies or would land in, is billed on a finalized invoice. */
 function lockedError(lock: BillingLock, what: string): AppError {
   const number = lock.invoice_number ? ` ${lock.invoice_number}` : '';
   return new AppError('TIME_ENTRY_LOCKED', `${what} is billed on finalized invoice${number} (id ${lock.invoice_id})`, {
@@ -94,10 +94,16 @@ function lockedError(lock: BillingLock, what: string): AppError {
   });
 }
 
+/** The entry as it stands: billed on a finalized invoice, or inside a period one has closed (billing's rule). */
+async function assertEntryOpen(ctx: Ctx, id: number): Promise<void> {
+  const lock = (await entryLocks(ctx, [id])).get(id);
+  if (lock) throw lockedError(lock, `Time entry ${id} (or its period)`);
+}
+
 /** Fields whose change would alter what an invoice billed (a description edit stays open). */
 const MONEY_FIELDS = ['start', 'end', 'duration', 'billable', 'task_id', 'person_id'] as const;
 
-/** An entry billed on a finalized invoice keeps its money fields; it may not move into a closed period either. */
+/** A locked entry keeps its money fields (it may not leave its closed period); no entry may move into one. */
 async function assertUnlocked(
   ctx: Ctx,
   id: number,
@@ -105,8 +111,7 @@ async function assertUnlocked(
   next: { task_id: number; start: string },
 ): Promise<void> {
   if (!MONEY_FIELDS.some((field) => body[field] !== undefined)) return;
-  const billed = (await lockedEntries(ctx, [id])).get(id);
-  if (billed) throw lockedError(billed, `Time entry ${id}`);
+  await assertEntryOpen(ctx, id);
   const [period] = await lockedPeriods(ctx, [next]);
   if (period) throw lockedError(period, `The period of ${next.start.slice(0, 10)}`);
 }
@@ -284,7 +289,6 @@ export async function updateEntry(ctx: Ctx, id: number, body: TimeEntryUpdateBod
 export const deleteEntry = (ctx: Ctx, id: number) =>
   mutateQuietly(ctx, { what: 'Time entry', lock: repo.lockEntry }, id, async (tx, current) => {
     assertOwnPerson(tx, current.person_id);
-    const billed = (await lockedEntries(tx, [id])).get(id);
-    if (billed) throw lockedError(billed, `Time entry ${id}`);
+    await assertEntryOpen(tx, id);
     await repo.timeEntries.softDelete(tx, id);
   });

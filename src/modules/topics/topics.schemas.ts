@@ -40,6 +40,7 @@ export type TopicUpdateBody = Static<typeof TopicUpdate>;
 export const TOPIC_LIST_OPTIONS = {
   sortable: { id: 'tp.id', name: 'tp.name', created_at: 'tp.created_at', updated_at: 'tp.updated_at' },
   defaultSort: 'id',
+  cursor: true, // in the spec's cursor-mode list (Endpoints, conventions 3)
 };
 export const TOPIC_FILTERS = ['status', 'q'] as const;
 export const TopicListQuery = listQuery(

@@ -21,7 +21,7 @@ export default async function workflowRoleRoutes(fastify: FastifyInstance) {
     ...route('GET', '/workflow-roles', {
       operationId: 'listWorkflowRoles',
       tags,
-      tier: 'read',
+      tier: 'write',
       preview,
       summary: 'List workflow roles (offset-only, ordered by sort_order then id; default limit 100; no sort parameter)',
       errors: ['INVALID_CURSOR', 'UNKNOWN_FILTER_FIELD'],
@@ -49,7 +49,7 @@ export default async function workflowRoleRoutes(fastify: FastifyInstance) {
       operationId: 'getWorkflowRole',
       summary: 'Get a workflow role',
       tags,
-      tier: 'read',
+      tier: 'write',
       preview,
       errors: ['NOT_FOUND'],
       schema: { params: Params, response: { 200: Single(WorkflowRole) } },

@@ -6,19 +6,15 @@ import { TASK_PLAIN_COLUMNS } from '../tasks/index.ts';
 
 // The tasks and projects the workflow jobs write are ordinary live records, so they fire the same events as
 // when written one by one, in the same shapes (the task's lean record, the project record); read in one query
-// per chunk, recorded in one insert.
+// per chunk, recorded in one insert. Deletes are not among them: the spec lists workflow-template task deletes
+// and the replace teardown as firing nothing, so the instances a push drops go quietly.
 
-export async function taskEvents(ctx: Ctx, action: EventAction, ids: readonly number[]): Promise<void> {
+export async function taskEvents(
+  ctx: Ctx,
+  action: Exclude<EventAction, 'deleted'>,
+  ids: readonly number[],
+): Promise<void> {
   if (ids.length === 0) return;
-  if (action === 'deleted') {
-    await recordEvents(
-      ctx,
-      'task',
-      'deleted',
-      ids.map((id) => ({ id })),
-    );
-    return;
-  }
   // A task just made has no assignees and no time yet: its lean record needs no lookups for them.
   const fresh = action === 'created';
   const rows = await scoped

@@ -72,13 +72,16 @@ async function applyChunk(ctx: Ctx, kind: WorkflowKind, job: ClaimedJob, ids: nu
   };
 }
 
-/** Push: new masters become instances, changed masters refresh open instances, deleted ones drop untouched instances. */
+/**
+ * Push: new masters become instances, changed masters refresh open instances, deleted ones drop untouched
+ * instances. The drop fires nothing: it is a workflow-template task delete (Events, "write paths that fire nothing").
+ */
 async function pushChunk(ctx: Ctx, kind: WorkflowKind, job: ClaimedJob, ids: number[]): Promise<Outcome> {
   const template = await lockedTemplate(ctx, kind, (job.params as JobParams).template_id);
   const today = localToday(ctx.company.timezone);
   await taskEvents(ctx, 'created', await instances.createInstances(ctx, template.id, ids, today));
   await taskEvents(ctx, 'updated', await instances.refreshInstances(ctx, template.id, ids));
-  await taskEvents(ctx, 'deleted', await instances.dropOrphanedInstances(ctx, template.id, ids));
+  await instances.dropOrphanedInstances(ctx, template.id, ids);
   return { failed: [], skipped: [] };
 }
 

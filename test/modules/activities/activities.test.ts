@@ -69,3 +69,53 @@ test('activity filters validate their values and the list is offset-only', async
   assert.equal((await t.request('GET', '/activities?colour=red')).body.error.code, 'UNKNOWN_FILTER_FIELD');
   assert.equal((await t.request('GET', '/activities?cursor=abc.def')).body.error.code, 'INVALID_CURSOR');
 });
+
+// Issue 24 item 6: the trail of a financial write shows its path and field names only to a key with financials.
+test('financial writes are in the trail for keys with the financials tier only', async () => {
+  const tenant = await t.newTenant({ name: 'Audit Finance Co' });
+  const client = await t.request('POST', '/clients', { tenant, body: { name: 'Plain write' } });
+  assert.equal(client.status, 201, client.text);
+  const settings = await t.request('PATCH', '/company/billing-settings', {
+    tenant,
+    body: { billing_active: true },
+  });
+  assert.equal(settings.status, 200, settings.text);
+  const financialId = (await t.request('GET', '/activities?entity=billing_settings', { tenant })).body.data[0].id;
+
+  const admin = await t.request('GET', '/activities', { tenant, key: 'admin' });
+  assert.deepEqual(
+    admin.body.data.map((r: any) => [r.entity, r.path]),
+    [
+      ['billing_settings', '/api/v3/company/billing-settings'],
+      ['client', '/api/v3/clients'],
+    ],
+  );
+  for (const key of ['read', 'write', 'personalAdmin'] as const) {
+    const list = await t.request('GET', '/activities', { tenant, key });
+    assert.equal(list.status, 200, list.text);
+    assert.deepEqual(
+      list.body.data.map((r: any) => r.entity),
+      ['client'],
+      `${key}: no financial entry`,
+    );
+    assert.equal(list.body.meta.total, 1, `${key}: the total does not count it either`);
+    const filtered = await t.request('GET', '/activities?entity=billing_settings', { tenant, key });
+    assert.deepEqual(filtered.body.data, [], key);
+    const one = await t.request('GET', `/activities/${financialId}`, { tenant, key });
+    assert.equal(one.status, 404, `${key}: as if absent`);
+  }
+  assert.equal((await t.request('GET', `/activities/${financialId}`, { tenant, key: 'admin' })).status, 200);
+  const stored = await t.db.db
+    .selectFrom('activities')
+    .select(['id', 'entity', 'financial'])
+    .where('company_id', '=', tenant.companyId)
+    .orderBy('id')
+    .execute();
+  assert.deepEqual(
+    stored.map((r) => [r.entity, r.financial]),
+    [
+      ['client', false],
+      ['billing_settings', true],
+    ],
+  );
+});

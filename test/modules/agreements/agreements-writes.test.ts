@@ -39,18 +39,18 @@ test('PATCH needs If-Match (428, 412), checks the stored dates, warns on overlap
 
   const inverted = await t.request('PATCH', `/agreements/${a.id}`, {
     body: { date_until: '2069-12-31' },
-    headers: { 'if-match': '*' },
+    headers: { 'if-match': fresh.headers.get('etag')! },
   });
   assert.equal(inverted.status, 400);
   assert.equal(inverted.body.error.details.reason, 'INVALID_DATE_RANGE');
   const noDays = await t.request('PATCH', `/agreements/${a.id}`, {
     body: { work_days: [] },
-    headers: { 'if-match': '*' },
+    headers: { 'if-match': fresh.headers.get('etag')! },
   });
   assert.equal(noDays.body.error.details.reason, 'WORK_DAYS_REQUIRED');
   const movePerson = await t.request('PATCH', `/agreements/${a.id}`, {
     body: { person_id: person },
-    headers: { 'if-match': '*' },
+    headers: { 'if-match': fresh.headers.get('etag')! },
   });
   assert.equal(movePerson.status, 400);
 
@@ -64,7 +64,10 @@ test('PATCH needs If-Match (428, 412), checks the stored dates, warns on overlap
   assert.deepEqual(overlap.body.warnings[0].details.overlapping_ids, [b.id]);
   assert.ok(overlap.headers.get('x-service-warning'));
 
-  const same = await t.request('PATCH', `/agreements/${a.id}`, { body: {}, headers: { 'if-match': '*' } });
+  const same = await t.request('PATCH', `/agreements/${a.id}`, {
+    body: {},
+    headers: { 'if-match': overlap.headers.get('etag')! },
+  });
   assert.equal(same.status, 200);
   assert.equal(same.body.data.updated_at, overlap.body.data.updated_at);
 });

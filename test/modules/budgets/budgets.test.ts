@@ -132,7 +132,7 @@ test('POST is idempotent with Idempotency-Key', async () => {
   assert.equal(reused.body.error.code, 'IDEMPOTENCY_KEY_REUSED');
 });
 
-test('every budget route needs the financials tier: read, write and personal keys get 403', async () => {
+test('every budget route needs the financials tier but a PATCH of other fields: read, write and personal keys get 403', async () => {
   const b = await create({ name: 'Gate', budget_net_sum: 10 });
   const calls: Array<[string, string, unknown]> = [
     ['GET', '/budgets', undefined],
@@ -144,11 +144,41 @@ test('every budget route needs the financials tier: read, write and personal key
   ];
   for (const key of ['read', 'write', 'personal', 'personalAdmin'])
     for (const [method, path, body] of calls) {
+      if (key === 'write' && method === 'PATCH') continue;
       const res = await t.request(method, path, { key, body, headers: { 'if-match': '*' } });
       assert.equal(res.status, 403, `${method} ${path} ${key}`);
       assert.equal(res.body.error.code, 'FINANCIAL_SCOPE_REQUIRED');
     }
   assert.equal((await stored(b.id)).name, 'Gate');
+});
+
+test('PATCH with a write key: name, scope and dates are written; the budget fields are 403 and the sums not read', async () => {
+  const client = await newClient();
+  const b = await create({ name: 'Team budget', budget_net_sum: 500 });
+  const res = await t.request('PATCH', `/budgets/${b.id}`, {
+    key: 'write',
+    body: { name: 'Renamed', client_id: client, date_from: '2026-01-01' },
+  });
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.body.data.name, 'Renamed');
+  assert.equal(res.body.data.client_id, client);
+  assert.equal(res.body.data.status, 'active');
+  for (const field of ['budget_net_sum', 'warning_rate', 'spent_net_sum', 'warning'])
+    assert.equal(res.body.data[field], null, field);
+  const etag = { 'if-match': res.headers.get('etag')! };
+  for (const body of [{ budget_net_sum: 1 }, { warning_rate: 0.5 }, { status: 'closed' }, { name: 'X', status: 1 }]) {
+    const refused = await t.request('PATCH', `/budgets/${b.id}`, { key: 'write', body, headers: etag });
+    assert.equal(refused.status, 403, JSON.stringify(body));
+    assert.equal(refused.body.error.code, 'FINANCIAL_SCOPE_REQUIRED');
+    assert.deepEqual(
+      refused.body.error.details.fields,
+      Object.keys(body).filter((k) => k !== 'name'),
+    );
+  }
+  const row = await stored(b.id);
+  assert.deepEqual([row.name, row.client_id, row.budget_net_sum, row.status], ['Renamed', client, '500.00', 'active']);
+  const admin = await t.request('GET', `/budgets/${b.id}`);
+  assert.equal(admin.body.data.budget_net_sum, 500);
 });
 
 test('PATCH: name and scope honour If-Match when sent; budget fields need it (428, 412)', async () => {

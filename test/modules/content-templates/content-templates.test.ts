@@ -70,7 +70,13 @@ test('create, read, list, update and delete a content template (preview)', async
   assert.equal(row.deleted_at, null);
   assert.equal((await storedRows(template.id)).length, 2);
 
-  const read = await t.request('GET', `/content-templates/${template.id}`, { key: 'read' });
+  const read = await t.request('GET', `/content-templates/${template.id}`, { key: 'write' });
+  // The spec's row reads "GET/POST/PATCH/DELETE, write": a read key does not reach it (decision 0050).
+  const readKey = await t.request('GET', `/content-templates/${template.id}`, { key: 'read' });
+  assert.deepEqual(
+    [readKey.status, readKey.body.error.code, readKey.body.error.details],
+    [403, 'FORBIDDEN', { required_scope: 'write' }],
+  );
   assert.equal(read.status, 200, read.text);
   assert.deepEqual(read.body.data, template);
 
@@ -102,7 +108,7 @@ test('list filters: type, channel, status, q; rows come with each template', asy
   );
   const b = await create({ name: 'Client news', type: 'client_email', status: 'inactive' }, tenant);
   const list = async (query: string) => {
-    const res = await t.request('GET', `/content-templates${query}`, { tenant, key: 'read' });
+    const res = await t.request('GET', `/content-templates${query}`, { tenant, key: 'write' });
     assert.equal(res.status, 200, res.text);
     return res.body.data.map((r: any) => r.id);
   };

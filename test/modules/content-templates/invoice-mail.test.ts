@@ -102,6 +102,22 @@ test('an HTML template escapes the values it shows', async () => {
   assert.equal(partOf(mail.raw, 'text/plain'), 'Dear Evil <script> & Co');
 });
 
+test('a value filled into a link of an HTML template cannot make it a javascript: URL', async () => {
+  await makeDefault({
+    format: 'html',
+    rows: [{ locale: 'en', subject: 'Invoice', body: '<p><a href="{{client.name}}">Pay {{invoice.number}}</a></p>' }],
+  });
+  const { invoice, mail } = await sendAndReceive({
+    primary_contact_email: 'tmpl-link@buyer.example',
+    client_name: 'javascript:alert(document.domain)',
+  });
+  assert.equal(
+    partOf(mail.raw, 'text/html'),
+    `<p><a rel="noopener noreferrer nofollow">Pay A-${invoice.clientId}</a></p>`,
+  );
+  assert.equal(partOf(mail.raw, 'text/plain'), `Pay A-${invoice.clientId}`);
+});
+
 test('without an active default template the built-in text goes out', async () => {
   const list = await t.request('GET', '/content-templates?type=invoice_email&status=active');
   for (const tmpl of list.body.data)

@@ -53,7 +53,7 @@ test("POST rows needs the contract's If-Match (428/412); a row is created and th
 test('POST rows refuses a foreign product or tax (400 INVALID_PRODUCT / INVALID_TAX) and bad amounts', async () => {
   const c = await newContract();
   const path = `${contractPath(c.id)}/rows`;
-  const headers = { 'if-match': '*' };
+  const headers = { 'if-match': `"${c.updated_at}"` };
   const p = await t.request('POST', path, { body: { product_id: foreignProduct }, headers });
   assert.equal(p.status, 400);
   assert.equal(p.body.error.code, 'INVALID_PRODUCT');
@@ -77,7 +77,11 @@ test("PATCH and DELETE of a row need the row's own If-Match; each write moves th
   const row = c.rows[0];
   const path = `${contractPath(c.id)}/rows/${row.id}`;
   assert.equal((await t.request('PATCH', path, { body: { quantity: 2 } })).status, 428);
-  await t.request('POST', `${contractPath(c.id)}/rows`, { body: { net_price: 1 }, headers: { 'if-match': '*' } });
+  const added = await t.request('POST', `${contractPath(c.id)}/rows`, {
+    body: { net_price: 1 },
+    headers: { 'if-match': await kit.etagOf(contractPath(c.id)) },
+  });
+  assert.equal(added.status, 201, added.text);
   const contractEtag = await kit.etagOf(contractPath(c.id));
   const wrongEtag = await t.request('PATCH', path, { body: { quantity: 2 }, headers: { 'if-match': contractEtag } });
   assert.equal(wrongEtag.status, 412, "the contract's ETag is not the row's");
@@ -93,14 +97,12 @@ test("PATCH and DELETE of a row need the row's own If-Match; each write moves th
   assert.equal(ok.body.data.description, 'changed');
   assert.equal(ok.body.data.net_price, 5);
   assert.notEqual(await storedStamp(c.id), before);
-  const bad = await t.request('PATCH', path, { body: { tax_id: foreignTax }, headers: { 'if-match': '*' } });
+  const okEtag = { 'if-match': ok.headers.get('etag')! };
+  const bad = await t.request('PATCH', path, { body: { tax_id: foreignTax }, headers: okEtag });
   assert.equal(bad.body.error.code, 'INVALID_TAX');
-  const badProduct = await t.request('PATCH', path, {
-    body: { product_id: foreignProduct },
-    headers: { 'if-match': '*' },
-  });
+  const badProduct = await t.request('PATCH', path, { body: { product_id: foreignProduct }, headers: okEtag });
   assert.equal(badProduct.body.error.code, 'INVALID_PRODUCT');
-  const unpriced = await t.request('PATCH', path, { body: { net_price: null }, headers: { 'if-match': '*' } });
+  const unpriced = await t.request('PATCH', path, { body: { net_price: null }, headers: okEtag });
   assert.deepEqual(
     unpriced.body.warnings.map((w: { code: string }) => w.code),
     ['ROW_WITHOUT_PRICE'],
@@ -140,7 +142,10 @@ test("row prices: active_from defaults to 2000-01-01, the row lists them, If-Mat
     headers: { 'if-match': rowEtag },
   });
   assert.equal(second.status, 201);
-  const tooPrecise = await t.request('POST', path, { body: { net_price: 8.12345 }, headers: { 'if-match': '*' } });
+  const tooPrecise = await t.request('POST', path, {
+    body: { net_price: 8.12345 },
+    headers: { 'if-match': await kit.etagOf(`${contractPath(c.id)}/rows/${row.id}`) },
+  });
   assert.equal(tooPrecise.status, 400);
   const read = await t.request('GET', `${contractPath(c.id)}/rows/${row.id}`);
   assert.deepEqual(

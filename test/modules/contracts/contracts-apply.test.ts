@@ -27,7 +27,8 @@ async function template(name: string) {
     [90, '2000-01-01'],
     [110, '2027-01-01'],
   ] as const) {
-    const res = await t.request('POST', rowPrices, { body: { net_price, active_from }, headers: { 'if-match': '*' } });
+    const headers = { 'if-match': await kit.etagOf(`/contracts/${tpl.id}/rows/${tpl.rows[0].id}`) };
+    const res = await t.request('POST', rowPrices, { body: { net_price, active_from }, headers });
     assert.equal(res.status, 201, res.text);
   }
   return tpl;
@@ -109,6 +110,39 @@ test('dry_run answers the same plan and writes nothing', async () => {
     real.body.data.results.map((r: { action: string }) => r.action),
     res.body.data.results.map((r: { action: string }) => r.action),
   );
+});
+
+test('dry_run=true in the query string (as the spec writes it) answers the plan and writes nothing', async () => {
+  const tpl = await template('Query dry');
+  const a = await kit.client('Query dry A');
+  const existing = await kit.contract({ name: 'Old', client_id: a, date_from: '2025-01-01' });
+  const before = await kit.storedContracts();
+  const body = { mode: 'replace', client_ids: [a], start_date: '2026-06-01' };
+  for (const [query, sent] of [
+    ['?dry_run=true', body],
+    ['?dry_run=true', { ...body, dry_run: false }],
+    ['?dry_run=false', { ...body, dry_run: true }],
+  ] as const) {
+    const res = await t.request('POST', `/contracts/${tpl.id}/apply${query}`, { body: sent });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.data.dry_run, true, `${query} ${JSON.stringify(sent)}`);
+    assert.deepEqual(res.body.data.results, [
+      { client_id: a, action: 'created', contract_id: null, ended_contract_ids: [existing.id] },
+    ]);
+    assert.deepEqual(await kit.storedContracts(), before, 'nothing written');
+  }
+  const unknown = await t.request('POST', `/contracts/${tpl.id}/apply?dryrun=true`, { body });
+  assert.equal(unknown.status, 400);
+  assert.equal(unknown.body.error.code, 'UNKNOWN_FILTER_FIELD');
+  assert.equal(unknown.body.error.details.field, 'dryrun');
+  const notBoolean = await t.request('POST', `/contracts/${tpl.id}/apply?dry_run=yes`, { body });
+  assert.equal(notBoolean.status, 400);
+  assert.equal(notBoolean.body.error.code, 'VALIDATION_ERROR');
+  assert.deepEqual(await kit.storedContracts(), before, 'refusals write nothing either');
+  const real = await t.request('POST', `/contracts/${tpl.id}/apply?dry_run=false`, { body });
+  assert.equal(real.status, 200, real.text);
+  assert.equal(real.body.data.dry_run, false);
+  assert.equal((await kit.storedContracts()).length, before.length + 1);
 });
 
 test('replace: live contracts end the day before start_date; one on the template is re-dated; none → created', async () => {

@@ -115,13 +115,14 @@ test('DELETE: active or finished is 409 CONTRACT_LOCKED; pending with If-Match i
   const c = await kit.contract({ name: 'Doomed', client_id: clientA });
   const noMatch = await t.request('DELETE', `/contracts/${c.id}`);
   assert.equal(noMatch.status, 428);
-  const locked = await t.request('DELETE', `/contracts/${c.id}`, { headers: { 'if-match': '*' } });
+  const locked = await t.request('DELETE', `/contracts/${c.id}`, { headers: { 'if-match': `"${c.updated_at}"` } });
   assert.equal(locked.status, 409);
   assert.equal(locked.body.error.code, 'CONTRACT_LOCKED');
   assert.deepEqual(locked.body.error.details, { status: 'active' });
   assert.match(locked.body.error.message, /pending first/);
   await patch(c.id, { date_until: today() });
-  const finished = await t.request('DELETE', `/contracts/${c.id}`, { headers: { 'if-match': '*' } });
+  const ended = { 'if-match': await kit.etagOf(`/contracts/${c.id}`) };
+  const finished = await t.request('DELETE', `/contracts/${c.id}`, { headers: ended });
   assert.deepEqual(finished.body.error.details, { status: 'finished' });
   const held = await patch(c.id, { status: 'pending' });
   const stale = await t.request('DELETE', `/contracts/${c.id}`, { headers: { 'if-match': `"${c.updated_at}"` } });

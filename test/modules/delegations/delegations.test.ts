@@ -59,7 +59,13 @@ test('create, read, list, update and delete a delegation', async () => {
   assert.equal(row.company_id, t.tenant.companyId);
   assert.equal(row.date_until, shiftDay(today, 6));
 
-  assert.deepEqual((await t.request('GET', `/delegations/${d.id}`, { key: 'read' })).body.data, d);
+  assert.deepEqual((await t.request('GET', `/delegations/${d.id}`, { key: 'write' })).body.data, d);
+  // The spec's row reads "GET/POST/PATCH/DELETE, write": a read key does not reach it (decision 0050).
+  const readKey = await t.request('GET', `/delegations/${d.id}`, { key: 'read' });
+  assert.deepEqual(
+    [readKey.status, readKey.body.error.code, readKey.body.error.details],
+    [403, 'FORBIDDEN', { required_scope: 'write' }],
+  );
   const listed = await t.request('GET', `/delegations?delegator_id=${owner}&active=true`);
   assert.deepEqual(
     listed.body.data.map((x: { id: number }) => x.id),

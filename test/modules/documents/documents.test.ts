@@ -168,7 +168,7 @@ test('a digitization extracts facts from the document text in a background job',
   assert.equal(done.status, 'finished', JSON.stringify(done));
   assert.equal(done.error, null);
   assert.deepEqual(done.result, {
-    extractor: 'text-rules-1',
+    extractor: 'text-rules-2',
     source: 'text_content',
     characters: text.length,
     words: 20,

@@ -126,29 +126,63 @@ test("addresses stored on the invoice itself come before the contract's", async 
   assert.equal(mailsTo('contract@buyer.example').length, 0);
 });
 
-test('a paid invoice stays paid and a sent one is sent again, each with a new sent_at', async () => {
-  for (const status of ['paid', 'sent'] as const) {
-    const invoice = await makeInvoice(t, t.tenant, { status, primary_contact_email: `${status}@buyer.example` });
-    const job = await waitForJobState(t, (await send(invoice)).job_id, finished);
-    assert.equal(job.status, 'finished', job.error);
-    const stored = await storedInvoice(t, invoice.id);
-    assert.equal(stored.status, status);
-    assert.ok(stored.sent_at);
-    assert.equal(mailsTo(`${status}@buyer.example`).length, 1);
-  }
+test('a paid invoice becomes sent, keeping paid_at and paid_sum; a sent one is sent again; each gets a new sent_at', async () => {
+  const created = await makeInvoice(t, t.tenant, { primary_contact_email: 'paid@buyer.example' });
+  const paid = await t.request('POST', `/invoices/${created.id}/mark-paid`, { headers: { 'if-match': created.etag } });
+  assert.equal(paid.status, 200, paid.text);
+  const wasPaid = await storedInvoice(t, created.id);
+  const job = await waitForJobState(
+    t,
+    (await send({ id: created.id, etag: paid.headers.get('etag')! })).job_id,
+    finished,
+  );
+  assert.equal(job.status, 'finished', job.error);
+  const stored = await storedInvoice(t, created.id);
+  assert.equal(stored.status, 'sent');
+  assert.ok(stored.sent_at);
+  assert.deepEqual([stored.paid_at, stored.paid_sum], [wasPaid.paid_at, wasPaid.paid_sum]);
+  assert.equal(stored.paid_sum, '1360.73');
+  assert.equal(mailsTo('paid@buyer.example').length, 1);
+  const read = (await t.request('GET', `/invoices/${created.id}`)).body.data;
+  assert.deepEqual([read.status, read.paid_sum], ['sent', 1360.73]);
+  // Still a paid invoice as far as mark-unpaid goes: its reverse clears the payment and leaves it sent.
+  const unpaid = await t.request('POST', `/invoices/${created.id}/mark-unpaid`);
+  assert.equal(unpaid.status, 200, unpaid.text);
+  assert.deepEqual([unpaid.body.data.status, unpaid.body.data.paid_at, unpaid.body.data.paid_sum], ['sent', null, 0]);
+
+  const sent = await makeInvoice(t, t.tenant, { status: 'sent', primary_contact_email: 'sent@buyer.example' });
+  const again = await waitForJobState(t, (await send(sent)).job_id, finished);
+  assert.equal(again.status, 'finished', again.error);
+  const resent = await storedInvoice(t, sent.id);
+  assert.equal(resent.status, 'sent');
+  assert.ok(resent.sent_at);
+  assert.equal(mailsTo('sent@buyer.example').length, 1);
 });
 
-test('without any recipient the job fails with a clear error and the invoice stays created', async () => {
-  const invoice = await makeInvoice(t, t.tenant, { primary_contact_email: null });
-  const job = await waitForJobState(t, (await send(invoice)).job_id, finished);
-  assert.equal(job.status, 'failed');
-  assert.match(
-    job.error,
-    /has no recipient: set the contract's settings\.invoice_recipients or give the client a primary contact/,
-  );
-  const stored = await storedInvoice(t, invoice.id);
-  assert.equal(stored.status, 'created');
-  assert.equal(stored.sent_at, null);
+test('a send that has no recipient is refused at request time: 409 INVOICE_NOT_SENDABLE, reason NO_RECIPIENT', async () => {
+  const jobsBefore = (
+    await t.db.db.selectFrom('jobs').select('id').where('company_id', '=', t.tenant.companyId).execute()
+  ).length;
+  const nobody = await makeInvoice(t, t.tenant, { primary_contact_email: null });
+  const onlyJunk = await makeInvoice(t, t.tenant, { primary_contact_email: null, contract_recipients: ['no address'] });
+  for (const invoice of [nobody, onlyJunk]) {
+    for (const headers of [{}, { 'if-match': invoice.etag }] as Array<Record<string, string>>) {
+      const res = await t.request('POST', `/invoices/${invoice.id}/send`, { headers });
+      assert.equal(res.status, 409, res.text);
+      assert.equal(res.body.error.code, 'INVOICE_NOT_SENDABLE');
+      assert.deepEqual(res.body.error.details, { status: 'created', reason: 'NO_RECIPIENT' });
+      assert.match(
+        res.body.error.message,
+        /has no recipient: set the contract's settings\.invoice_recipients or give the client a primary contact/,
+      );
+    }
+    const stored = await storedInvoice(t, invoice.id);
+    assert.deepEqual([stored.status, stored.sent_at, `"${stored.updated_at}"`], ['created', null, invoice.etag]);
+  }
+  const jobsAfter = (
+    await t.db.db.selectFrom('jobs').select('id').where('company_id', '=', t.tenant.companyId).execute()
+  ).length;
+  assert.equal(jobsAfter, jobsBefore, 'nothing queued');
 });
 
 test('an SMTP refusal is retried with back-off, visible on the job, and the invoice is sent only once the mail is out', async () => {
@@ -179,7 +213,7 @@ test('an SMTP refusal is retried with back-off, visible on the job, and the invo
   assert.ok(stored.sent_at);
 });
 
-test('after the fourth refusal the job fails, names the reason, and the invoice stays created', async () => {
+test('after the fourth refusal the job fails and names the reason, on the job and on the invoice, which stays created', async () => {
   const invoice = await makeInvoice(t, t.tenant, { primary_contact_email: 'never@buyer.example' });
   smtp.state.mode = 'refuse';
   const { job_id: jobId } = await send(invoice);
@@ -205,6 +239,27 @@ test('after the fourth refusal the job fails, names the reason, and the invoice 
     .where('recipient', '=', 'never@buyer.example')
     .execute();
   assert.equal(logged.length, 0);
+  // The failure shows on the invoice, not only on the job.
+  const read = await t.request('GET', `/invoices/${invoice.id}`);
+  assert.match(read.body.data.send_error, /did not take the invoice mail after 4 attempts: .*451/);
+  assert.ok(Date.now() - Date.parse(read.body.data.send_failed_at) < 60_000);
+  const event = await t.db.db
+    .selectFrom('events')
+    .select('data')
+    .where('company_id', '=', t.tenant.companyId)
+    .where('record_id', '=', invoice.id)
+    .where('event', '=', 'invoice.updated')
+    .executeTakeFirstOrThrow();
+  assert.equal((event.data as any).send_error, read.body.data.send_error);
+  // A later send that goes out clears it.
+  const retried = await waitForJobState(
+    t,
+    (await send({ id: invoice.id, etag: read.headers.get('etag')! })).job_id,
+    finished,
+  );
+  assert.equal(retried.status, 'finished', retried.error);
+  const cleared = (await t.request('GET', `/invoices/${invoice.id}`)).body.data;
+  assert.deepEqual([cleared.status, cleared.send_error, cleared.send_failed_at], ['sent', null, null]);
 });
 
 test('send needs If-Match (428, 412) and a created, sent or paid invoice (409 INVOICE_NOT_SENDABLE)', async () => {

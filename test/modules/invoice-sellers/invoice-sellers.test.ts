@@ -91,7 +91,7 @@ test('POST is idempotent with Idempotency-Key', async () => {
   assert.equal(second.body.data.id, first.body.data.id);
 });
 
-test('every seller route needs the financials tier', async () => {
+test('every seller route needs the financials tier but PATCH of status and logo_url', async () => {
   const seller = await createSeller({ name: 'Gate' });
   const calls: Array<[string, string, unknown]> = [
     ['GET', '/invoice-sellers', undefined],
@@ -101,11 +101,53 @@ test('every seller route needs the financials tier', async () => {
   ];
   for (const key of ['read', 'write', 'personal', 'personalAdmin'])
     for (const [method, path, body] of calls) {
+      if (key === 'write' && method === 'PATCH') continue;
       const res = await t.request(method, path, { key, body });
       assert.equal(res.status, 403, `${method} ${path} ${key}`);
       assert.equal(res.body.error.code, 'FINANCIAL_SCOPE_REQUIRED');
     }
   assert.equal((await stored(seller.id)).status, 'active');
+});
+
+test('PATCH with a write key: status and logo_url are written, the profile is 403 and not read back', async () => {
+  const seller = await createSeller(PROFILE);
+  const res = await t.request('PATCH', `/invoice-sellers/${seller.id}`, {
+    key: 'write',
+    body: { status: 'archived', logo_url: 'https://cdn.example.com/new.png' },
+  });
+  assert.equal(res.status, 200, res.text);
+  assert.deepEqual(
+    { ...res.body.data, created_at: '', updated_at: '' },
+    {
+      id: seller.id,
+      name: PROFILE.name,
+      status: 'archived',
+      logo_url: 'https://cdn.example.com/new.png',
+      address: null,
+      company_number: null,
+      vat_number: null,
+      bank_1: null,
+      iban_1: null,
+      bank_2: null,
+      iban_2: null,
+      created_at: '',
+      updated_at: '',
+    },
+  );
+  for (const [body, fields] of [
+    [{ name: 'Renamed' }, ['name']],
+    [{ status: 'active', iban_1: null, bank_2: 'Other' }, ['bank_2', 'iban_1']],
+  ] as const) {
+    const refused = await t.request('PATCH', `/invoice-sellers/${seller.id}`, { key: 'write', body });
+    assert.equal(refused.status, 403, JSON.stringify(body));
+    assert.equal(refused.body.error.code, 'FINANCIAL_SCOPE_REQUIRED');
+    assert.deepEqual(refused.body.error.details, { required_scope: 'financials', fields });
+  }
+  const row = await stored(seller.id);
+  assert.deepEqual(
+    [row.status, row.logo_url, row.name, row.iban_1, row.bank_2],
+    ['archived', 'https://cdn.example.com/new.png', PROFILE.name, 'GB82WEST12345698765432', 'Second Bank'],
+  );
 });
 
 test('PATCH archives, changes the profile, checks IBANs and honours an If-Match when sent', async () => {

@@ -60,7 +60,7 @@ test('concurrent row writes on one invoice keep net_sum, tax_sum and total_sum e
   assert.equal(events.length, 41, 'one invoice.updated per row write');
 });
 
-test('two concurrent mark-paid with the same If-Match: exactly one 200 and one 412', async () => {
+test('two concurrent mark-paid with the same If-Match: exactly one 200, and one 409 (the status comes first)', async () => {
   const inv = await f.finalize((await f.invoice({ client_id: clientId, rows: [{ net_price: 10 }] })).id);
   const headers = { 'if-match': `"${inv.updated_at}"` };
   const results = await Promise.all([
@@ -68,8 +68,8 @@ test('two concurrent mark-paid with the same If-Match: exactly one 200 and one 4
     t.request('POST', `/invoices/${inv.id}/mark-paid`, { headers }),
   ]);
   const statuses = results.map((r) => r.status).sort();
-  assert.deepEqual(statuses, [200, 412]);
-  assert.equal(results.find((r) => r.status === 412)!.body.error.code, 'STALE_WRITE');
+  assert.deepEqual(statuses, [200, 409]);
+  assert.equal(results.find((r) => r.status === 409)!.body.error.code, 'INVOICE_NOT_PAYABLE');
   const stored = await f.stored(inv.id);
   assert.deepEqual([stored.status, stored.paid_sum], ['paid', '10.00']);
   const updates = (await f.events(inv.id)).filter((e) => e.event === 'invoice.updated');

@@ -181,6 +181,28 @@ test('mark-paid: admin + If-Match; created or sent → paid with paid_at and pai
   assert.deepEqual(events, ['invoice.created', 'invoice.updated', 'invoice.updated']);
 });
 
+test('mark-paid checks the status before If-Match, as send does: 409 INVOICE_NOT_PAYABLE with or without one', async () => {
+  const d = await draft();
+  const paid = await f.finalize((await draft()).id);
+  assert.equal((await action(paid.id, 'mark-paid')).status, 200);
+  const annulled = await f.finalize((await draft()).id);
+  assert.equal((await patch(annulled.id, { status: 'annulled' })).status, 200);
+  for (const [id, status] of [
+    [d.id, 'draft'],
+    [paid.id, 'paid'],
+    [annulled.id, 'annulled'],
+  ] as const) {
+    const before = await f.etag(id);
+    for (const ifMatch of [null, '*', '"2020-01-01T00:00:00.000Z"', before]) {
+      const res = await action(id, 'mark-paid', ifMatch);
+      assert.equal(res.status, 409, `${status} If-Match ${ifMatch}: ${res.text}`);
+      assert.equal(res.body.error.code, 'INVOICE_NOT_PAYABLE');
+      assert.equal(res.body.error.details.status, status);
+    }
+    assert.equal(await f.etag(id), before, 'nothing written');
+  }
+});
+
 test('mark-unpaid: paid → created (or sent when it was sent), paid_at null, paid_sum 0; other statuses 409', async () => {
   const inv = await f.finalize((await draft()).id);
   const notPaid = await action(inv.id, 'mark-unpaid', null);

@@ -73,6 +73,8 @@ test('POST /invoices creates a draft with every field of the record, snapshottin
     'seller_name',
     'seller_reg_code',
     'seller_vat_code',
+    'send_error',
+    'send_failed_at',
     'sent_at',
     'status',
     'tax_sum',
@@ -102,6 +104,7 @@ test('POST /invoices creates a draft with every field of the record, snapshottin
   assert.equal(inv.reference_number, 'RF18539007547034');
   assert.equal(inv.period_label, '2026-02');
   assert.deepEqual([inv.exported_at, inv.sent_at, inv.paid_at], [null, null, null]);
+  assert.deepEqual([inv.send_error, inv.send_failed_at], [null, null]);
   assert.equal(inv.rows.length, 1);
   assert.equal(inv.rows_truncated, false);
   assert.match(inv.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

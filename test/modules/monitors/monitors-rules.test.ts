@@ -20,6 +20,13 @@ async function clientFlag(id: number) {
   return { flag: res.body.data.has_monitor as number, updated_at: res.body.data.updated_at as string };
 }
 
+/** The monitor's current ETag, for the writes that need If-Match. */
+async function ifMatch(id: number) {
+  const res = await t.request('GET', `/monitors/${id}`);
+  assert.equal(res.status, 200, res.text);
+  return { 'if-match': res.headers.get('etag')! };
+}
+
 async function create(body: Record<string, unknown>) {
   const res = await t.request('POST', '/monitors', { body });
   assert.equal(res.status, 201, res.text);
@@ -55,7 +62,7 @@ test('MONITOR_EXISTS: one live monitor per client, type, person and frequency (i
   const clashPerson = await t.request('PATCH', `/monitors/${person.id}`, { body: { role_person_id: null } });
   assert.equal(clashPerson.status, 409);
 
-  const deleted = await t.request('DELETE', `/monitors/${first.id}`, { headers: { 'if-match': '*' } });
+  const deleted = await t.request('DELETE', `/monitors/${first.id}`, { headers: await ifMatch(first.id) });
   assert.equal(deleted.status, 204);
   const reborn = await t.request('POST', '/monitors', { body: base(client) });
   assert.equal(reborn.status, 201, 'a deleted monitor no longer holds its place');
@@ -93,7 +100,7 @@ test('MONITOR_OVERLAP: an active band of the same client and type that meets [va
   assert.ok(activated.headers.get('x-service-warning'));
   const moved = await t.request('PATCH', `/monitors/${otherType.body.data.id}`, {
     body: { value: 10, range_value: 20 },
-    headers: { 'if-match': '*' },
+    headers: await ifMatch(otherType.body.data.id),
   });
   assert.equal(moved.body.warnings, undefined);
   const renamed = await t.request('PATCH', `/monitors/${touching.body.data.id}`, { body: { role_person_id: null } });
@@ -124,7 +131,7 @@ test('has_monitor is 1 while the client has an active monitor, kept in step by e
   assert.equal((await clientFlag(c1)).flag, 0);
   assert.equal((await clientFlag(c2)).flag, 1);
 
-  const del = await t.request('DELETE', `/monitors/${second.id}`, { headers: { 'if-match': '*' } });
+  const del = await t.request('DELETE', `/monitors/${second.id}`, { headers: await ifMatch(second.id) });
   assert.equal(del.status, 204);
   assert.equal((await clientFlag(c2)).flag, 0);
   const nested = await t.request('POST', `/clients/${c2}/monitors`, {

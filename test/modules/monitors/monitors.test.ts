@@ -136,7 +136,7 @@ test('POST is idempotent with Idempotency-Key, on /monitors and on /clients/{id}
   }
 });
 
-test('every monitor route needs the financials tier: read, write and personal keys get 403', async () => {
+test('every monitor route needs the financials tier but PATCH of plain fields: read, write and personal keys get 403', async () => {
   const client = await newClient();
   const m = await create(base(client));
   const calls: Array<[string, string, unknown]> = [
@@ -151,6 +151,7 @@ test('every monitor route needs the financials tier: read, write and personal ke
   ];
   for (const key of ['read', 'write', 'personal', 'personalAdmin'])
     for (const [method, path, body] of calls) {
+      if (key === 'write' && method === 'PATCH') continue;
       const res = await t.request(method, path, { key, body, headers: { 'if-match': '*' } });
       assert.equal(res.status, 403, `${method} ${path} ${key}`);
       assert.equal(res.body.error.code, 'FINANCIAL_SCOPE_REQUIRED');
@@ -202,6 +203,33 @@ test('GET lists with every filter and in cursor mode; another company sees none'
   }
 });
 
+test('PATCH with a write key: all but the thresholds are written; value and range_value are 403 and not read back', async () => {
+  const client = await newClient();
+  const m = await create({ ...base(client), range_value: 2000 });
+  const res = await t.request('PATCH', `/monitors/${m.id}`, {
+    key: 'write',
+    body: { frequency: 'year', active: false, role_person_id: t.tenant.memberPersonId },
+  });
+  assert.equal(res.status, 200, res.text);
+  assert.deepEqual(
+    [res.body.data.frequency, res.body.data.active, res.body.data.role_person_id],
+    ['year', false, t.tenant.memberPersonId],
+  );
+  assert.deepEqual([res.body.data.value, res.body.data.range_value], [null, null]);
+  const etag = { 'if-match': res.headers.get('etag')! };
+  for (const [body, fields] of [
+    [{ value: 5 }, ['value']],
+    [{ active: true, range_value: null }, ['range_value']],
+  ] as const) {
+    const refused = await t.request('PATCH', `/monitors/${m.id}`, { key: 'write', body, headers: etag });
+    assert.equal(refused.status, 403, JSON.stringify(body));
+    assert.equal(refused.body.error.code, 'FINANCIAL_SCOPE_REQUIRED');
+    assert.deepEqual(refused.body.error.details, { required_scope: 'financials', fields });
+  }
+  const row = await stored(m.id);
+  assert.deepEqual([row.frequency, row.active, row.value, row.range_value], ['year', false, '1000.00', '2000.00']);
+});
+
 test('PATCH: plain fields honour If-Match when sent; value and range_value need it (428, 412)', async () => {
   const client = await newClient();
   const m = await create(base(client));
@@ -230,7 +258,10 @@ test('PATCH: plain fields honour If-Match when sent; value and range_value need 
   assert.deepEqual([fresh.body.data.value, fresh.body.data.range_value], [500.25, 750]);
   const row = await stored(m.id);
   assert.deepEqual([row.value, row.range_value, row.frequency], ['500.25', '750.00', 'quarter']);
-  const below = await t.request('PATCH', `/monitors/${m.id}`, { body: { value: 751 }, headers: { 'if-match': '*' } });
+  const below = await t.request('PATCH', `/monitors/${m.id}`, {
+    body: { value: 751 },
+    headers: { 'if-match': fresh.headers.get('etag')! },
+  });
   assert.equal(below.status, 400);
   assert.equal(below.body.error.details.reason, 'INVALID_RANGE');
   const badClient = await t.request('PATCH', `/monitors/${m.id}`, { body: { client_id: await newClient(other) } });

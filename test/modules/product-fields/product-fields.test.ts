@@ -27,7 +27,7 @@ async function systemField(kind: string): Promise<number> {
 }
 
 test('every company starts with its read-only system entries', async () => {
-  const res = await t.request('GET', '/product-fields?is_system=true', { key: 'read' });
+  const res = await t.request('GET', '/product-fields?is_system=true', { key: 'write' });
   assert.equal(res.status, 200, res.text);
   assert.equal(res.headers.get('x-api-preview'), 'true');
   assert.deepEqual(
@@ -78,7 +78,13 @@ test('create, read, list, update and delete a product field', async () => {
   const row = await stored(field.id);
   assert.equal(row?.kind, 'article');
   assert.equal(row?.is_system, false);
-  const read = await t.request('GET', `/product-fields/${field.id}`, { key: 'read' });
+  const read = await t.request('GET', `/product-fields/${field.id}`, { key: 'write' });
+  // The spec's row reads "GET/POST/PATCH/DELETE, write": a read key does not reach it (decision 0050).
+  const readKey = await t.request('GET', `/product-fields/${field.id}`, { key: 'read' });
+  assert.deepEqual(
+    [readKey.status, readKey.body.error.code, readKey.body.error.details],
+    [403, 'FORBIDDEN', { required_scope: 'write' }],
+  );
   assert.deepEqual(read.body.data, field);
   const listed = await t.request('GET', '/product-fields?kind=article&q=consult');
   assert.deepEqual(listed.body.data, [field]);

@@ -33,7 +33,7 @@ test('create, read, list, update and delete a role (job title); every answer car
   assert.equal(created.headers.get('etag'), `"${role.updated_at}"`);
   assert.equal((await storedRole(role.id))?.name, 'Accountant');
 
-  const read = await t.request('GET', `/roles/${role.id}`, { key: 'read' });
+  const read = await t.request('GET', `/roles/${role.id}`, { key: 'write' });
   assert.equal(read.status, 200);
   assert.equal(read.headers.get('x-api-preview'), 'true');
   assert.deepEqual(read.body.data, role);
@@ -79,7 +79,7 @@ test('the list is ordered by id, offset-only, default limit 100, and refuses sor
   await sql`insert into roles (company_id, name) select ${tenant.companyId}, 'Title ' || n from generate_series(1, 103) n`.execute(
     t.db.db,
   );
-  const listed = await t.request('GET', '/roles', { tenant, key: 'read' });
+  const listed = await t.request('GET', '/roles', { tenant, key: 'write' });
   assert.equal(listed.status, 200, listed.text);
   assert.equal(listed.headers.get('x-api-preview'), 'true');
   assert.equal(listed.body.data.length, 100);
@@ -160,7 +160,7 @@ test("another tenant's role answers 404 on GET, PATCH and DELETE and stays untou
   assert.ok(!(await t.request('GET', '/roles?limit=200')).body.data.some((r: { id: number }) => r.id === foreign));
 });
 
-test('a read key cannot write (403 FORBIDDEN); personal keys see the company list, only an owner key writes it', async () => {
+test('a read key can neither read nor write (403 FORBIDDEN naming write); personal keys see the company list, only an owner key writes it', async () => {
   const id = await createRole({ name: 'Guarded' });
   const before = await storedRole(id);
   const total = await countRoles();
@@ -174,6 +174,11 @@ test('a read key cannot write (403 FORBIDDEN); personal keys see the company lis
     assert.equal(res.status, 403, `${method}: ${res.text}`);
     assert.equal(res.body.error.code, 'FORBIDDEN');
     assert.equal(res.body.error.details.required_scope, 'write');
+  }
+  // The spec's row reads "GET/POST/PATCH/DELETE, write": reads need write too (decision 0050).
+  for (const path of ['/roles', `/roles/${id}`]) {
+    const res = await t.request('GET', path, { key: 'read' });
+    assert.deepEqual([res.status, res.body.error?.details], [403, { required_scope: 'write' }], path);
   }
   assert.deepEqual(await storedRole(id), before);
   assert.equal(await countRoles(), total);

@@ -7,7 +7,7 @@ const t = await createTestApp();
 const DEFAULTS = ['Subcontractor', 'Goods', 'Services', 'Software and subscriptions', 'Office and facilities'];
 
 test('every new company starts with the default supplier types, listed offset-only', async () => {
-  const res = await t.request('GET', '/supplier-types', { key: 'read' });
+  const res = await t.request('GET', '/supplier-types', { key: 'write' });
   assert.equal(res.status, 200, res.text);
   assert.equal(res.headers.get('x-api-preview'), 'true');
   assert.deepEqual(
@@ -33,7 +33,7 @@ test('every new company starts with the default supplier types, listed offset-on
 });
 
 test('filters status and q; sort by name', async () => {
-  const list = await t.request('GET', '/supplier-types?q=SOFT', { key: 'read' });
+  const list = await t.request('GET', '/supplier-types?q=SOFT', { key: 'write' });
   assert.deepEqual(
     list.body.data.map((r: { name: string }) => r.name),
     ['Software and subscriptions'],
@@ -55,7 +55,13 @@ test('filters status and q; sort by name', async () => {
 test('PATCH renames or switches a type off; no POST or DELETE; config writes need owner or admin', async () => {
   const list = await t.request('GET', '/supplier-types?q=Goods');
   const goods = list.body.data[0];
-  const read = await t.request('GET', `/supplier-types/${goods.id}`, { key: 'read' });
+  const read = await t.request('GET', `/supplier-types/${goods.id}`, { key: 'write' });
+  // The spec's row reads "GET/PATCH, write": a read key does not reach it (decision 0050).
+  const readRefused = await t.request('GET', `/supplier-types/${goods.id}`, { key: 'read' });
+  assert.deepEqual(
+    [readRefused.status, readRefused.body.error.code, readRefused.body.error.details],
+    [403, 'FORBIDDEN', { required_scope: 'write' }],
+  );
   assert.equal(read.status, 200);
   assert.deepEqual(read.body.data, goods);
   const patched = await t.request('PATCH', `/supplier-types/${goods.id}`, {

@@ -69,7 +69,13 @@ test('create, read, list, update and delete a supplier (preview resource)', asyn
   assert.equal(row?.supplier_type_id, subcontractor);
   assert.equal(row?.deleted_at, null);
 
-  const read = await t.request('GET', `/suppliers/${supplier.id}`, { key: 'read' });
+  const read = await t.request('GET', `/suppliers/${supplier.id}`, { key: 'write' });
+  // The spec's row reads "GET/POST/PATCH/DELETE, write": a read key does not reach it (decision 0050).
+  const readKey = await t.request('GET', `/suppliers/${supplier.id}`, { key: 'read' });
+  assert.deepEqual(
+    [readKey.status, readKey.body.error.code, readKey.body.error.details],
+    [403, 'FORBIDDEN', { required_scope: 'write' }],
+  );
   assert.equal(read.status, 200, read.text);
   assert.equal(read.headers.get('x-api-preview'), 'true');
   assert.deepEqual(read.body.data, supplier);
@@ -122,7 +128,7 @@ test('filters: status, supplier_type_id and q (name, numbers, e-mail)', async ()
   const b = await createSupplier({ name: 'Filter Consulting', supplier_type_id: services, status: 'inactive' });
   const c = await createSupplier({ name: 'Filter 50% Off', email: 'deals@filter.example' });
   const ids = async (query: string) => {
-    const res = await t.request('GET', `/suppliers?${query}`, { key: 'read' });
+    const res = await t.request('GET', `/suppliers?${query}`, { key: 'write' });
     assert.equal(res.status, 200, res.text);
     return res.body.data.map((s: { id: number }) => s.id);
   };

@@ -31,7 +31,13 @@ test('create, read, list, update and delete a task automation', async () => {
   assert.equal(row.company_id, t.tenant.companyId);
   assert.deepEqual(row.actions, { set_status: 'in_progress' });
 
-  const read = await t.request('GET', `/task-automations/${rule.id}`, { key: 'read' });
+  const read = await t.request('GET', `/task-automations/${rule.id}`, { key: 'write' });
+  // The spec's row reads "GET/POST/PATCH/DELETE, write": a read key does not reach it (decision 0050).
+  const readKey = await t.request('GET', `/task-automations/${rule.id}`, { key: 'read' });
+  assert.deepEqual(
+    [readKey.status, readKey.body.error.code, readKey.body.error.details],
+    [403, 'FORBIDDEN', { required_scope: 'write' }],
+  );
   assert.equal(read.status, 200, read.text);
   assert.deepEqual(read.body.data, rule);
   const listed = await t.request('GET', `/task-automations?trigger=task_created&client_id=${client.id}&active=true`);

@@ -98,7 +98,7 @@ test('POST is idempotent with Idempotency-Key', async () => {
   assert.equal(reused.body.error.code, 'IDEMPOTENCY_KEY_REUSED');
 });
 
-test('every tax route needs the financials tier: read, write and personal keys get 403', async () => {
+test('every tax route needs the financials tier but PATCH of name and status: read, write and personal keys get 403', async () => {
   const tax = await createTax({ name: 'Gate', rate: 0.1 });
   const calls: Array<[string, string, unknown]> = [
     ['GET', '/taxes', undefined],
@@ -108,12 +108,41 @@ test('every tax route needs the financials tier: read, write and personal keys g
   ];
   for (const key of ['read', 'write', 'personal', 'personalAdmin']) {
     for (const [method, path, body] of calls) {
+      if (key === 'write' && method === 'PATCH') continue;
       const res = await t.request(method, path, { key, body });
       assert.equal(res.status, 403, `${method} ${path} ${key}`);
       assert.equal(res.body.error.code, 'FINANCIAL_SCOPE_REQUIRED');
     }
   }
   assert.equal((await stored(tax.id)).name, 'Gate');
+});
+
+test('PATCH with a write key: name and status are written, rate and percent are 403 FINANCIAL_SCOPE_REQUIRED', async () => {
+  const tax = await createTax({ name: 'Write tier', rate: 0.2 });
+  const renamed = await t.request('PATCH', `/taxes/${tax.id}`, {
+    key: 'write',
+    body: { name: 'Renamed', status: 'inactive' },
+  });
+  assert.equal(renamed.status, 200, renamed.text);
+  assert.equal(renamed.body.data.name, 'Renamed');
+  assert.equal(renamed.body.data.status, 'inactive');
+  assert.deepEqual([renamed.body.data.rate, renamed.body.data.percent], [null, null], 'the rate is not read');
+  const etag = { 'if-match': renamed.headers.get('etag')! };
+  for (const [body, fields] of [
+    [{ rate: 0.3 }, ['rate']],
+    [{ percent: 30 }, ['percent']],
+    [{ name: 'Sneaky', rate: 'not a number', percent: 30 }, ['rate', 'percent']],
+  ] as const) {
+    const res = await t.request('PATCH', `/taxes/${tax.id}`, { key: 'write', body, headers: etag });
+    assert.equal(res.status, 403, JSON.stringify(body));
+    assert.equal(res.body.error.code, 'FINANCIAL_SCOPE_REQUIRED');
+    assert.deepEqual(res.body.error.details, { required_scope: 'financials', fields });
+  }
+  const row = await stored(tax.id);
+  assert.deepEqual([row.name, row.status, row.rate], ['Renamed', 'inactive', '0.200000']);
+  const admin = await t.request('PATCH', `/taxes/${tax.id}`, { body: { rate: 0.3 }, headers: etag });
+  assert.equal(admin.status, 200, admin.text);
+  assert.deepEqual([admin.body.data.rate, admin.body.data.percent], [0.3, 30]);
 });
 
 test('GET lists offset-only with status and q filters; another company sees none of them', async () => {

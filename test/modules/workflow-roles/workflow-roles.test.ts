@@ -77,12 +77,12 @@ test('create, read, list, update and delete a workflow role; every answer carrie
   assert.equal(row?.name, 'Reviewer');
   assert.equal(row?.sort_order, role.sort_order);
 
-  const read = await t.request('GET', `/workflow-roles/${role.id}`, { key: 'read' });
+  const read = await t.request('GET', `/workflow-roles/${role.id}`, { key: 'write' });
   assert.equal(read.status, 200);
   assert.equal(read.headers.get('x-api-preview'), 'true');
   assert.deepEqual(read.body.data, role);
 
-  const listed = await t.request('GET', '/workflow-roles', { key: 'read' });
+  const listed = await t.request('GET', '/workflow-roles', { key: 'write' });
   assert.equal(listed.status, 200, listed.text);
   assert.equal(listed.headers.get('x-api-preview'), 'true');
   assert.ok(listed.body.data.some((r: { id: number }) => r.id === role.id));
@@ -142,7 +142,7 @@ test('sort_order defaults to one after the highest and the list is ordered by so
     11,
   );
 
-  const listed = await t.request('GET', '/workflow-roles', { tenant, key: 'read' });
+  const listed = await t.request('GET', '/workflow-roles', { tenant, key: 'write' });
   assert.equal(listed.status, 200);
   assert.deepEqual(
     listed.body.data.map((r: { name: string }) => r.name),
@@ -165,7 +165,7 @@ test('the list default limit is 100, and it is offset-only without a sort parame
   await sql`insert into workflow_roles (company_id, name, sort_order) select ${tenant.companyId}, 'Bulk ' || n, n from generate_series(1, 105) n`.execute(
     t.db.db,
   );
-  const listed = await t.request('GET', '/workflow-roles', { tenant, key: 'read' });
+  const listed = await t.request('GET', '/workflow-roles', { tenant, key: 'write' });
   assert.equal(listed.status, 200, listed.text);
   assert.equal(listed.body.data.length, 100);
   assert.deepEqual(listed.body.meta, { total: 105, limit: 100, offset: 0, has_more: true });
@@ -322,7 +322,7 @@ test("another tenant's workflow role answers 404 and is never counted or listed"
   assert.equal((await t.request('DELETE', `/workflow-roles/${foreign}`, { tenant: other })).status, 204);
 });
 
-test('a read key cannot write (403 FORBIDDEN); personal keys of members and owners read the company list, only an owner key writes it', async () => {
+test('a read key can neither read nor write (403 FORBIDDEN naming write); personal keys of members and owners read the company list, only an owner key writes it', async () => {
   const id = await createRole({ name: 'Guarded' });
   const before = await storedRole(id);
   const total = await countRoles();
@@ -336,6 +336,11 @@ test('a read key cannot write (403 FORBIDDEN); personal keys of members and owne
     assert.equal(res.status, 403, `${method}: ${res.text}`);
     assert.equal(res.body.error.code, 'FORBIDDEN');
     assert.equal(res.body.error.details.required_scope, 'write');
+  }
+  // The spec's row reads "GET/POST/PATCH/DELETE, write": reads need write too (decision 0050).
+  for (const path of ['/workflow-roles', `/workflow-roles/${id}`]) {
+    const res = await t.request('GET', path, { key: 'read' });
+    assert.deepEqual([res.status, res.body.error?.details], [403, { required_scope: 'write' }], path);
   }
   assert.deepEqual(await storedRole(id), before);
   assert.equal(await countRoles(), total);

@@ -50,8 +50,20 @@ test('push brings master changes to open instances, adds new masters and drops u
   const fired = (await events(t)).slice(before.length).map((e) => e.event);
   assert.deepEqual(
     [...fired].sort(),
-    ['task.created', 'task.created', 'task.deleted', 'task.updated'],
-    'the push fires per live task it changes',
+    ['task.created', 'task.created', 'task.updated'],
+    'the push fires per live task it creates or changes; the instance it drops with its master fires nothing',
+  );
+  const dropped = await t.db.db
+    .selectFrom('tasks')
+    .select(['id', 'deleted_at'])
+    .where('company_id', '=', t.tenant.companyId)
+    .where('client_id', '=', a)
+    .where('title', '=', 'Old step')
+    .executeTakeFirstOrThrow();
+  assert.notEqual(dropped.deleted_at, null, "client a's untouched copy of the deleted master is gone");
+  assert.ok(
+    !(await events(t, 'task.deleted')).some((e) => e.record_id === dropped.id),
+    'no task.deleted for it (workflow-template task deletes fire nothing)',
   );
   const again = await runJob(t, `${url}/push`, { client_ids: [a] });
   assert.deepEqual([again.total_count, again.status], [1, 'finished']);

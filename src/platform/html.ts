@@ -1,7 +1,9 @@
 import sanitizeHtml from 'sanitize-html';
 
 /**
- * The one HTML policy for note comments, applied on every write so what is stored is already safe to render.
+ * The one HTML policy, for whatever markup the service stores or mails: every note body (whoever writes it),
+ * content template bodies on write, and every HTML mail after its placeholders are filled (a value inside an
+ * attribute, `href="{{client.name}}"`, can only be judged once it is there).
  * An allowlist (not a blocklist): ordinary formatting, lists, tables and links; no scripts, frames, forms,
  * media, event handlers, `style`/`class` attributes (styles can hide or overlay content), and links only to
  * http, https and mailto (no javascript:, data:, vbscript:, protocol-relative URLs).
@@ -61,4 +63,4 @@ const POLICY: sanitizeHtml.IOptions = {
   },
 };
 
-export const sanitizeComments = (html: string): string => sanitizeHtml(html, POLICY);
+export const safeHtml = (html: string): string => sanitizeHtml(html, POLICY);

@@ -1,0 +1,60 @@
+import { fail } from '../../platform/errors.ts';
+import type { InvoiceStatus } from './invoices.schemas.ts';
+
+/*
+ * The invoice state machine (spec "States and transitions"), its one home: which statuses send, pay and unpay,
+ * what each action leaves behind, and which status moves a PATCH makes. The actions live elsewhere and ask here.
+ */
+
+const SENDABLE: readonly InvoiceStatus[] = ['created', 'sent', 'paid'];
+/** Open: finalized and not yet paid. mark-paid takes these; a covering paid_sum makes them paid. */
+const OPEN: readonly InvoiceStatus[] = ['created', 'sent'];
+
+export const isSendable = (status: InvoiceStatus) => SENDABLE.includes(status);
+export const isOpen = (status: InvoiceStatus) => OPEN.includes(status);
+
+/** 409 INVOICE_NOT_SENDABLE unless created, sent or paid, whatever the If-Match (the spec's condition: none). */
+export function assertSendable(status: InvoiceStatus): void {
+  if (!isSendable(status))
+    fail('INVOICE_NOT_SENDABLE', `A ${status} invoice cannot be sent; only created, sent or paid ones`, { status });
+}
+
+/**
+ * What a send that went out leaves: created, sent and paid all become sent; a paid one keeps paid_at and paid_sum.
+ * A status that stopped being sendable while the mail was out (annulled meanwhile) stays as it is.
+ */
+export const statusAfterSend = (status: InvoiceStatus): InvoiceStatus => (isSendable(status) ? 'sent' : status);
+
+/** 409 INVOICE_NOT_PAYABLE unless created or sent, whatever the If-Match (checked first, as send does). */
+export function assertPayable(status: InvoiceStatus): void {
+  if (!isOpen(status))
+    fail('INVOICE_NOT_PAYABLE', `A ${status} invoice cannot be marked paid; only created or sent ones`, { status });
+}
+
+/**
+ * mark-unpaid reverses mark-paid: a paid invoice, or a paid one sent again since (status sent, paid_at still set).
+ * Anything else is 409 INVOICE_NOT_PAYABLE.
+ */
+export function assertUnpayable(invoice: { status: InvoiceStatus; paid_at: string | null }): void {
+  if (invoice.status === 'paid' || (invoice.status === 'sent' && invoice.paid_at !== null)) return;
+  fail('INVOICE_NOT_PAYABLE', `A ${invoice.status} invoice that is not paid cannot be marked unpaid`, {
+    status: invoice.status,
+  });
+}
+
+/** Where an invoice goes when its payment is undone: sent when it was sent, else created. */
+export const unpaidStatus = (invoice: { sent_at: string | null }): InvoiceStatus =>
+  invoice.sent_at ? 'sent' : 'created';
+
+/** PATCH status: draft → created finalizes; created, sent, paid → annulled; sent and paid have their own actions. */
+export function checkTransition(from: InvoiceStatus, to: InvoiceStatus): void {
+  if (to === 'sent' || to === 'paid')
+    fail(
+      'STATUS_TRANSITION_NOT_SUPPORTED',
+      `An invoice becomes ${to} through POST /invoices/{id}/${to === 'sent' ? 'send' : 'mark-paid'}, not PATCH`,
+      { from, to },
+    );
+  if (to === 'created' && from === 'draft') return;
+  if (to === 'annulled' && SENDABLE.includes(from)) return;
+  fail('INVALID_STATUS_TRANSITION', `An invoice cannot go from ${from} to ${to}`, { from, to });
+}

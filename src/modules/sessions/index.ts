@@ -1,0 +1,31 @@
+import { defineModule } from '../../platform/modules.ts';
+import sessionRoutes from './sessions.routes.ts';
+import { sweepSessions } from './sessions.accounts.ts';
+import { sweepResets } from './sessions.resets.ts';
+import { sweepThrottle } from './sessions.throttle.ts';
+
+// For the demo owner, invitations and member deactivation: accounts, passwords and ending an account's sessions.
+export { endAccountSessions, linkAccount, setAccountPassword } from './sessions.accounts.ts';
+export { generatePassword, hashPassword, PASSWORD_ALGORITHM } from './sessions.passwords.ts';
+export { issueSession, type Client, type Issued, type SessionEnv } from './sessions.service.ts';
+export type { EndReason } from './sessions.repository.ts';
+
+const SWEEP_EVERY_MS = 10 * 60_000;
+
+/** Sign-in and sessions of the web application (docs/decisions/0051): accounts, sessions, password resets. */
+export default defineModule({
+  name: 'sessions',
+  entity: 'session',
+  routes: sessionRoutes,
+  periodic: [
+    {
+      name: 'session-sweep',
+      everyMs: SWEEP_EVERY_MS,
+      run: async (db) => ({
+        sessions: await sweepSessions(db),
+        resets: await sweepResets(db),
+        throttle: await sweepThrottle(db),
+      }),
+    },
+  ],
+});

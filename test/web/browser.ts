@@ -5,13 +5,14 @@ import { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { AxeBuilder } from '@axe-core/playwright';
 import chromium from '@sparticuz/chromium';
-import { chromium as playwright, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium as playwright, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 /**
  * The package's flags, less those that would hide what a user's browser enforces (same-origin policy, mixed
- * content) and with the ones that keep Chromium from calling home on this closed network.
+ * content) or make one test's closed context take the browser down with it (--single-process), and with the ones
+ * that keep Chromium from calling home on this closed network.
  */
-const DROPPED = new Set(['--disable-web-security', '--allow-running-insecure-content']);
+const DROPPED = new Set(['--disable-web-security', '--allow-running-insecure-content', '--single-process']);
 const ADDED = [
   '--disable-background-networking',
   '--disable-component-update',
@@ -21,14 +22,14 @@ const ADDED = [
 ];
 
 let shared: Promise<Browser> | undefined;
+// Registered when a test file imports this module, so it runs after the file's last test (not after the first).
+after(async () => (await shared)?.close());
 
 export async function browser(): Promise<Browser> {
   shared ??= (async () => {
     const executablePath = process.env.TEST_CHROMIUM || (await chromium.executablePath());
     const args = [...chromium.args.filter((a) => !DROPPED.has(a)), ...ADDED];
-    const launched = await playwright.launch({ executablePath, args, headless: true });
-    after(() => launched.close());
-    return launched;
+    return playwright.launch({ executablePath, args, headless: true });
   })();
   return shared;
 }
@@ -65,12 +66,18 @@ export async function openPage(baseUrl: string, options: { viewport?: { width: n
   return watched;
 }
 
-/** axe-core on what the page shows now: no serious or critical violation. */
+/**
+ * axe-core on what the page shows now: no serious or critical violation. react-aria's live announcer is left out:
+ * it is a visually hidden log whose short-lived entries point at the element that caused them, which the previous
+ * screen may already have removed (axe then reports an image without text until the entry expires, 7 s later).
+ */
 export async function assertAccessible(page: Page, label: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze();
+  const result = await new AxeBuilder({ page }).exclude('[data-live-announcer]').analyze();
   const bad = result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    .map(
+      (v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => `${n.target.join(' ')} ${n.html}`).join(', ')}`,
+    );
   assert.deepEqual(bad, [], `accessibility violations on ${label}`);
 }
 
@@ -78,4 +85,15 @@ export async function assertAccessible(page: Page, label: string): Promise<void>
 export function assertContained(watched: Watched): void {
   assert.deepEqual(watched.foreign, [], 'requests to other hosts');
   assert.deepEqual(watched.violations, [], 'Content-Security-Policy violations');
+}
+
+/** Waits until the locator matches exactly `count` elements (a list re-rendered after a query). */
+export async function waitForCount(locator: Locator, count: number, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const now = await locator.count();
+    if (now === count) return;
+    if (Date.now() > until) assert.fail(`expected ${count} matches, still ${now}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }

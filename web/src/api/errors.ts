@@ -39,3 +39,14 @@ export function fieldErrors(error: unknown): Record<string, string> {
 
 export const isApiError = (error: unknown, code?: string): error is ApiError =>
   error instanceof ApiError && (code === undefined || error.code === code);
+
+/**
+ * A field's onChange that also drops the API's last complaint: react-aria keeps blocking a form's submit while a
+ * server error for one of its fields is passed in, and an edit is the person's answer to it.
+ */
+export function clearing<T>(mutation: { error: unknown; reset(): void }, set: (value: T) => void): (value: T) => void {
+  return (value) => {
+    if (mutation.error) mutation.reset();
+    set(value);
+  };
+}

@@ -2,7 +2,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Form } from 'react-aria-components';
 import { ApiError } from '@service-api/sdk/browser';
-import { describeError, fieldErrors, isApiError } from '../api/errors.ts';
+import { clearing, describeError, fieldErrors, isApiError } from '../api/errors.ts';
 import { useSession, type SessionView } from '../api/session.tsx';
 import { useT } from '../i18n/i18n.tsx';
 import { Button } from '../ui/Button.tsx';
@@ -103,7 +103,7 @@ function AcceptForm({ token, invitation }: { token: string; invitation: Invitati
             isRequired
             autoFocus
             value={password}
-            onChange={setPassword}
+            onChange={clearing(accept, setPassword)}
           />
         ) : (
           <>
@@ -113,20 +113,20 @@ function AcceptForm({ token, invitation }: { token: string; invitation: Invitati
               isRequired
               autoComplete="given-name"
               value={name}
-              onChange={setName}
+              onChange={clearing(accept, setName)}
             />
             <TextField
               label={t('accept.surname')}
               name="surname"
               autoComplete="family-name"
               value={surname}
-              onChange={setSurname}
+              onChange={clearing(accept, setSurname)}
             />
             <PasswordPair
               password={password}
               confirm={confirm}
-              onPassword={setPassword}
-              onConfirm={setConfirm}
+              onPassword={clearing(accept, setPassword)}
+              onConfirm={clearing(accept, setConfirm)}
               labels={{ password: t('accept.password'), confirm: t('accept.confirm') }}
             />
           </>

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Form, Link } from 'react-aria-components';
-import { describeError, fieldErrors } from '../api/errors.ts';
+import { clearing, describeError, fieldErrors } from '../api/errors.ts';
 import { useSession } from '../api/session.tsx';
 import { useT } from '../i18n/i18n.tsx';
 import { Button } from '../ui/Button.tsx';
@@ -40,7 +40,7 @@ export function ForgotPassword() {
             isRequired
             autoFocus
             value={email}
-            onChange={setEmail}
+            onChange={clearing(send, setEmail)}
           />
           <Button type="submit" variant="primary" className="btn-block" isPending={send.isPending}>
             {t('forgot.submit')}

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Form } from 'react-aria-components';
 import { useLocation } from 'wouter';
-import { describeError, fieldErrors } from '../api/errors.ts';
+import { clearing, describeError, fieldErrors } from '../api/errors.ts';
 import { useApi, useSession, type SessionView } from '../api/session.tsx';
 import { LANGUAGES, useI18n } from '../i18n/i18n.tsx';
 import { Button } from '../ui/Button.tsx';
@@ -78,14 +78,14 @@ function DetailsForm({ member, onSaved }: { member: Member; onSaved(): void }) {
             isRequired
             autoComplete="given-name"
             value={name}
-            onChange={setName}
+            onChange={clearing(save, setName)}
           />
           <TextField
             label={t('profile.surname')}
             name="surname"
             autoComplete="family-name"
             value={surname}
-            onChange={setSurname}
+            onChange={clearing(save, setSurname)}
           />
           <Select
             label={t('profile.locale')}
@@ -144,15 +144,15 @@ function ChangePassword() {
             autoComplete="current-password"
             isRequired
             value={current}
-            onChange={setCurrent}
+            onChange={clearing(change, setCurrent)}
             className="span-2"
           />
           <PasswordPair
             name="new_password"
             password={password}
             confirm={confirm}
-            onPassword={setPassword}
-            onConfirm={setConfirm}
+            onPassword={clearing(change, setPassword)}
+            onConfirm={clearing(change, setConfirm)}
             labels={{ password: t('profile.newPassword'), confirm: t('profile.confirmPassword') }}
           />
         </div>

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Form, Link } from 'react-aria-components';
-import { describeError, fieldErrors, isApiError } from '../api/errors.ts';
+import { clearing, describeError, fieldErrors, isApiError } from '../api/errors.ts';
 import { useSession, type SessionView } from '../api/session.tsx';
 import { useT } from '../i18n/i18n.tsx';
 import { Button } from '../ui/Button.tsx';
@@ -52,8 +52,8 @@ export function ResetPassword() {
           <PasswordPair
             password={password}
             confirm={confirm}
-            onPassword={setPassword}
-            onConfirm={setConfirm}
+            onPassword={clearing(reset, setPassword)}
+            onConfirm={clearing(reset, setConfirm)}
             labels={{ password: t('reset.password'), confirm: t('reset.confirm') }}
           />
           <Button type="submit" variant="primary" className="btn-block" isPending={reset.isPending}>

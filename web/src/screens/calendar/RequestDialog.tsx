@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Form } from 'react-aria-components';
-import { describeError, fieldErrors } from '../../api/errors.ts';
+import { clearing, describeError, fieldErrors } from '../../api/errors.ts';
 import { useApi, useSession } from '../../api/session.tsx';
 import { useT } from '../../i18n/i18n.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -73,14 +73,25 @@ function RequestForm({ defaultDate, onDone }: { defaultDate: string; onDone(): v
           selectedKey={type}
           onSelectionChange={(key) => setType(key as EntryType)}
         />
-        <DateField label={t('calendar.dateFromLabel')} name="date_from" isRequired value={from} onChange={setFrom} />
-        <DateField label={t('calendar.dateUntilLabel')} name="date_until" value={until} onChange={setUntil} />
+        <DateField
+          label={t('calendar.dateFromLabel')}
+          name="date_from"
+          isRequired
+          value={from}
+          onChange={clearing(submit, setFrom)}
+        />
+        <DateField
+          label={t('calendar.dateUntilLabel')}
+          name="date_until"
+          value={until}
+          onChange={clearing(submit, setUntil)}
+        />
         <TextField
           label={t('calendar.description_label')}
           name="description"
           multiline
           value={note}
-          onChange={setNote}
+          onChange={clearing(submit, setNote)}
           className="span-2"
         />
       </div>

@@ -75,7 +75,6 @@ function ClientForm({ client, onDone }: { client?: Client; onDone(): void }) {
   const notify = useNotify();
   const [, navigate] = useLocation();
   const [values, setValues] = useState<Values>(() => valuesOf(client));
-  const set = (field: keyof Values) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
   const save = useMutation({
     mutationFn: async () => {
       const body = bodyOf(values, client);
@@ -94,6 +93,12 @@ function ClientForm({ client, onDone }: { client?: Client; onDone(): void }) {
       onDone();
     },
   });
+  // An edit answers the API's complaint: its message goes, so the form can be sent again (RAC would keep blocking
+  // the submit while the server's error for a field is still passed in).
+  const set = (field: keyof Values) => (value: string) => {
+    if (save.error) save.reset();
+    setValues((v) => ({ ...v, [field]: value }));
+  };
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     save.mutate();

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Form } from 'react-aria-components';
-import { describeError, fieldErrors } from '../../api/errors.ts';
+import { clearing, describeError, fieldErrors } from '../../api/errors.ts';
 import { useApi } from '../../api/session.tsx';
 import { useT } from '../../i18n/i18n.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -72,7 +72,7 @@ function ContactForm({ contact, clientId, onDone }: { contact?: Contact; clientI
       label={label}
       name={name}
       value={values[name]}
-      onChange={(v) => setValues((all) => ({ ...all, [name]: v }))}
+      onChange={clearing(save, (v: string) => setValues((all) => ({ ...all, [name]: v })))}
       {...extra}
     />
   );
@@ -87,7 +87,7 @@ function ContactForm({ contact, clientId, onDone }: { contact?: Contact; clientI
       <div className="form-grid">
         {!contact && clientId === undefined && (
           <div className="span-2">
-            <ClientPicker name="client_id" value={client} onChange={setClient} isRequired />
+            <ClientPicker name="client_id" value={client} onChange={clearing(save, setClient)} isRequired />
           </div>
         )}
         {field('name', t('contacts.name'), { isRequired: true, autoFocus: true, maxLength: 255 })}

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Form } from 'react-aria-components';
-import { describeError, fieldErrors } from '../../api/errors.ts';
+import { clearing, describeError, fieldErrors } from '../../api/errors.ts';
 import { useApi, useSession } from '../../api/session.tsx';
 import { useT } from '../../i18n/i18n.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -76,11 +76,17 @@ function InviteForm({ placeholder, onDone }: { placeholder?: Member; onDone(): v
           isRequired
           autoFocus
           value={email}
-          onChange={setEmail}
+          onChange={clearing(invite, setEmail)}
           className="span-2"
         />
-        <TextField label={t('team.firstName')} name="name" isRequired value={name} onChange={setName} />
-        <TextField label={t('team.lastName')} name="surname" value={surname} onChange={setSurname} />
+        <TextField
+          label={t('team.firstName')}
+          name="name"
+          isRequired
+          value={name}
+          onChange={clearing(invite, setName)}
+        />
+        <TextField label={t('team.lastName')} name="surname" value={surname} onChange={clearing(invite, setSurname)} />
         <Select
           label={t('team.role')}
           name="role"

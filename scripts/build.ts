@@ -7,6 +7,7 @@
 // at the sources; relative `.ts` specifiers become `.js`, the same length. Other files (migrations) are copied.
 import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { stripTypeScriptTypes } from 'node:module';
+import { buildWeb } from './build-web.ts';
 import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
@@ -26,9 +27,9 @@ export interface Stamp {
 }
 
 /** Every file under the trees, with its modification time. */
-export async function sources(root = ROOT): Promise<Array<{ file: string; mtime: number }>> {
+export async function sources(root = ROOT, trees = TREES): Promise<Array<{ file: string; mtime: number }>> {
   const out: Array<{ file: string; mtime: number }> = [];
-  for (const tree of TREES) {
+  for (const tree of trees) {
     for (const entry of await readdir(path.join(root, tree), { recursive: true, withFileTypes: true })) {
       if (!entry.isFile() || entry.name.endsWith('.d.ts')) continue;
       const file = path.join(entry.parentPath, entry.name);
@@ -64,6 +65,8 @@ export async function build(): Promise<Stamp> {
   for (const { file } of files) await emit(file, next);
   const stamp = stampOf(files);
   await writeFile(path.join(next, STAMP), JSON.stringify(stamp) + '\n');
+  // The web application is built on its own (buildWeb): a server rebuild keeps it.
+  await rename(path.join(DIST, 'web'), path.join(next, 'web')).catch(() => undefined);
   const old = `${DIST}.old.${process.pid}`;
   await rename(DIST, old).catch(() => undefined);
   await rename(next, DIST);
@@ -77,4 +80,6 @@ if (import.meta.main) {
   const started = performance.now();
   const stamp = await build();
   console.log(`built dist/ (${stamp.files} files) in ${Math.round(performance.now() - started)} ms`);
+  const web = await buildWeb({ force: process.argv.includes('--force') });
+  if (web) console.log(web);
 }

@@ -5,7 +5,7 @@
 // A source changed since the last build (an edit, a checkout) is rebuilt first, in a child process so that
 // this one stays free of the stripper. A folder this user cannot write falls back to running the sources.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -16,10 +16,10 @@ const entry = process.argv[2] === 'worker' ? 'worker' : 'main';
 if (entry === 'worker') process.argv.splice(2, 1);
 
 /** The same stamp scripts/build.ts writes: newest source modification time and file count. */
-function currentStamp() {
+function currentStamp(trees = TREES) {
   let newest = 0;
   let files = 0;
-  for (const tree of TREES) {
+  for (const tree of trees) {
     for (const e of readdirSync(path.join(ROOT, tree), { recursive: true, withFileTypes: true })) {
       if (!e.isFile() || e.name.endsWith('.d.ts')) continue;
       newest = Math.max(newest, statSync(path.join(e.parentPath, e.name)).mtimeMs);
@@ -29,9 +29,9 @@ function currentStamp() {
   return { newest, files };
 }
 
-function builtStamp() {
+function builtStamp(file = path.join(ROOT, 'dist', '.build-stamp.json')) {
   try {
-    return JSON.parse(readFileSync(path.join(ROOT, 'dist', '.build-stamp.json'), 'utf8'));
+    return JSON.parse(readFileSync(file, 'utf8'));
   } catch {
     return undefined;
   }
@@ -43,17 +43,31 @@ function fresh() {
   return built !== undefined && built.newest === now.newest && built.files === now.files;
 }
 
+/** The web application (scripts/build-web.ts) has a stamp of its own; a checkout without web/ has nothing to build. */
+function webFresh() {
+  if (!existsSync(path.join(ROOT, 'web'))) return true;
+  const built = builtStamp(path.join(ROOT, 'dist', 'web', '.build-stamp.json'));
+  const now = currentStamp(['web']);
+  return built !== undefined && built.newest === now.newest && built.files === now.files;
+}
+
+/** Builds dist/ (and dist/web when stale); answers why it failed, or undefined. */
 function rebuild() {
   try {
     execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'build.ts')], { stdio: ['ignore', 'ignore', 'pipe'] });
-    return true;
+    return undefined;
   } catch (error) {
-    const why = String(error.stderr ?? error.message).trim().split('\n').slice(-1)[0];
-    console.warn(`could not build dist/ (${why}); running the TypeScript sources instead`);
-    return false;
+    return String(error.stderr ?? error.message)
+      .trim()
+      .split('\n')
+      .slice(-1)[0];
   }
 }
 
-const compiled = fresh() || rebuild();
+const failed = fresh() && webFresh() ? undefined : rebuild();
+// A failed web build still leaves the server's build to run (the web address then says it is not built).
+const compiled = fresh();
+if (failed && compiled) console.warn(`could not build the web application (${failed})`);
+if (failed && !compiled) console.warn(`could not build dist/ (${failed}); running the TypeScript sources instead`);
 const file = compiled ? path.join(ROOT, 'dist', 'src', `${entry}.js`) : path.join(ROOT, 'src', `${entry}.ts`);
 await import(pathToFileURL(file).href);

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { admin, createMigrated, dropDatabases, startServer, withDatabase } from './pg-server.ts';
 import { schemaDrift } from './schema-drift.ts';
+import { buildWeb } from './build-web.ts';
 
 const RUN_ID = `${Date.now().toString(36)}${process.pid.toString(36)}`;
 const TEMPLATE = `svc_tpl_${RUN_ID}`;
@@ -18,6 +19,19 @@ async function findTests(dir: string): Promise<string[]> {
     else if (entry.name.endsWith('.test.ts')) out.push(full);
   }
   return out.sort();
+}
+
+/**
+ * The browser tests need the web application as the sources are now, and a Chromium: the one inside
+ * @sparticuz/chromium, unpacked here once per run (test files in parallel would race to unpack it).
+ */
+async function prepareBrowserTests(): Promise<void> {
+  const built = await buildWeb();
+  if (built) console.log(built);
+  if (!process.env.TEST_CHROMIUM) {
+    const chromium = (await import('@sparticuz/chromium')).default;
+    process.env.TEST_CHROMIUM = await chromium.executablePath();
+  }
 }
 
 async function main(): Promise<number> {
@@ -34,6 +48,7 @@ async function main(): Promise<number> {
       return 1;
     }
     const files = process.argv.length > 2 ? process.argv.slice(2) : await findTests('test');
+    await prepareBrowserTests();
     const concurrency = Number(process.env.TEST_CONCURRENCY ?? Math.max(2, os.availableParallelism() + 1));
     return await new Promise<number>((resolve) => {
       const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...files], {

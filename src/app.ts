@@ -19,6 +19,7 @@ import { registerRequestTransaction } from './platform/request-transaction.ts';
 import { RateLimits } from './platform/ratelimit.ts';
 import { setCursorSecret } from './platform/lists.ts';
 import { registerDocs } from './platform/docs.ts';
+import { registerWebApp } from './platform/web-host.ts';
 import { healthRoutes } from './platform/health.ts';
 import { loadModules } from './modules/index.ts';
 import type { Registry, ServiceModule } from './platform/modules.ts';
@@ -31,6 +32,8 @@ export interface AppOptions {
   redis?: Redis;
   /** Where logs go (tests capture them); defaults to stdout. */
   logStream?: NodeJS.WritableStream;
+  /** The built web application to serve at `/` (dist/web); without it only the APIs are served. */
+  webDir?: string;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -227,5 +230,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
     limits,
     ...(keyCache ? { keyCache } : {}),
   });
+  if (options.webDir) await registerWebApp(app, options.webDir);
   return app;
 }

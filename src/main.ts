@@ -10,6 +10,7 @@ import { createCompany } from './modules/companies/index.ts';
 import { generatePassword, linkAccount, setAccountPassword } from './modules/sessions/index.ts';
 import { loadModules } from './modules/index.ts';
 import { startBackground, warnAboutWebhookConfig } from './background/index.ts';
+import { defaultWebDir } from './platform/web-host.ts';
 
 /** In-flight requests get this long to finish on SIGTERM/SIGINT before their connections are cut. */
 const DRAIN_TIMEOUT_MS = 20_000;
@@ -131,10 +132,10 @@ async function start(): Promise<Running> {
     await connection.stop();
   };
   try {
-    const app = await buildApp({ config, db: database, redis });
+    const app = await buildApp({ config, db: database, redis, webDir: defaultWebDir() });
     await app.listen({ port: config.port, host: config.host });
     const baseUrl = reachableUrl(app);
-    log(`listening on ${baseUrl} (API reference: ${baseUrl}/api/v3/docs)`);
+    log(`listening on ${baseUrl} (web application: ${baseUrl}/, API reference: ${baseUrl}/api/v3/docs)`);
     const registry = loadModules();
     // The web address: SVC_PUBLIC_URL when set, else where this process listens.
     const urls = { api: baseUrl, web: config.publicUrl ?? baseUrl };

@@ -8,6 +8,7 @@ import { createCompany, addMember } from '../src/modules/companies/companies.ser
 import { loadModules } from '../src/modules/index.ts';
 import { generateKey } from '../src/platform/keys.ts';
 import { expandScopes } from '../src/platform/scopes.ts';
+import { defaultWebDir } from '../src/platform/web-host.ts';
 import { cloneDatabase } from './clone.ts';
 
 /** Tests that need only a database can import it from ./clone.ts without loading the app. */
@@ -128,11 +129,12 @@ export async function makeTenant(
 /**
  * Builds the real app on a fresh database, listening on a loopback port; closed after the file's tests.
  * `extra.redis`: an ioredis client the app counts rate limits in (the caller owns and closes it).
+ * `extra.web`: serve the built web application (dist/web) at `/`, as `npm start` does.
  */
 export async function createTestApp(
   overrides: Partial<Config> = {},
   env: NodeJS.ProcessEnv = {},
-  extra: { redis?: Redis } = {},
+  extra: { redis?: Redis; web?: boolean } = {},
 ): Promise<TestApp> {
   const url = await cloneDatabase();
   const config: Config = {
@@ -150,7 +152,13 @@ export async function createTestApp(
       cb();
     },
   });
-  const app = await buildApp({ config, db, logStream, redis: extra.redis });
+  const app = await buildApp({
+    config,
+    db,
+    logStream,
+    redis: extra.redis,
+    ...(extra.web ? { webDir: defaultWebDir() } : {}),
+  });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const tenant = await makeTenant(db);
   const request = async <T>(method: string, path: string, options: RequestOptions = {}): Promise<Response<T>> => {

@@ -1,7 +1,6 @@
 // One HTTP call to API v3 with the service's rules: the tenant and key headers, an Idempotency-Key on every
 // covered POST (reused on each retry so the server replays instead of running twice), and retries with backoff
 // only where a repeat is safe. The typed client (client.ts) and the `svc` command line both go through here.
-import { randomUUID } from 'node:crypto';
 import { isIdempotent } from './operations.ts';
 
 export const API_PREFIX = '/api/v3';
@@ -12,12 +11,17 @@ const MAX_BACKOFF_MS = 8_000;
 export interface TransportOptions {
   /** The service's origin (`https://api.example.com`); a trailing `/api/v3` is accepted too. */
   baseUrl: string;
-  company: string;
-  apiKey: string;
+  /** The company (X-Service-Company); left out of the few requests that name none (signing in). */
+  company?: string;
+  /** The API key; without one, the browser's session cookie authenticates (the web application). */
+  apiKey?: string;
+  /** With a session: the CSRF token every write must carry (read at each request, so a new session's applies). */
+  csrfToken?: () => string | undefined;
   fetch?: typeof fetch;
   /** Retries after the first attempt; default 3. */
   maxRetries?: number;
-  userAgent?: string;
+  /** null: send none (a browser sets its own). */
+  userAgent?: string | null;
   sleep?: (ms: number) => Promise<void>;
   /** Called before each retry (logging, progress); `reason` is the status or the network error. */
   onRetry?: (info: { attempt: number; delayMs: number; reason: number | Error }) => void;
@@ -93,12 +97,21 @@ function isRawBody(body: unknown): body is RawBody {
   );
 }
 
+const randomUUID = () => globalThis.crypto.randomUUID();
+
+/** The tenant and the credential: an API key, or a session's CSRF token on writes (the cookie goes by itself). */
+function setCredentials(headers: Headers, opts: TransportOptions, method: string): void {
+  if (opts.company) headers.set('X-Service-Company', opts.company);
+  if (opts.apiKey !== undefined) headers.set('X-API-Key', opts.apiKey);
+  const csrf = opts.csrfToken?.();
+  if (csrf && method !== 'GET' && method !== 'HEAD') headers.set('X-CSRF-Token', csrf);
+  if (opts.userAgent !== null) headers.set('User-Agent', opts.userAgent ?? DEFAULT_USER_AGENT);
+}
+
 /** The request's headers: authentication, user agent, and the idempotency and precondition headers. */
 function headersFor(opts: TransportOptions, method: string, path: string, init: SendInit): Headers {
   const headers = new Headers(init.headers);
-  headers.set('X-Service-Company', opts.company);
-  headers.set('X-API-Key', opts.apiKey);
-  headers.set('User-Agent', opts.userAgent ?? DEFAULT_USER_AGENT);
+  setCredentials(headers, opts, method);
   if (!headers.has('Accept')) headers.set('Accept', 'application/json');
   if (init.ifMatch !== undefined) headers.set('If-Match', init.ifMatch);
   const key = init.idempotencyKey ?? (method === 'POST' && isIdempotent(method, path) ? randomUUID() : undefined);
@@ -268,9 +281,7 @@ export async function send(opts: TransportOptions, method: string, path: string,
 export function transportFetch(opts: TransportOptions): (request: Request) => Promise<Response> {
   return (request) => {
     const headers = new Headers(request.headers);
-    headers.set('X-Service-Company', opts.company);
-    headers.set('X-API-Key', opts.apiKey);
-    headers.set('User-Agent', opts.userAgent ?? DEFAULT_USER_AGENT);
+    setCredentials(headers, opts, request.method);
     if (request.method === 'POST' && !headers.has('Idempotency-Key') && isIdempotent('POST', pathOf(request.url)))
       headers.set('Idempotency-Key', randomUUID());
     return fetchWithRetry(opts, new Request(request, { headers }));

@@ -42,11 +42,19 @@ const PRIVATE: Array<[string, ComponentType]> = [
   ['/profile', Profile],
 ];
 
-/** Where a signed-out person lands, remembering where they were going. */
+/**
+ * Where a signed-out person lands: after signing out, with that said; otherwise remembering where they were
+ * going, and saying so when a session ended under them (idle, signed out elsewhere, deactivated).
+ */
 function SignInFirst() {
   const [location] = useLocation();
-  const next = location === '/' ? '' : `?next=${encodeURIComponent(location)}`;
-  return <Redirect to={`/sign-in${next}`} replace />;
+  const { ended } = useSession();
+  if (ended === 'signed-out') return <Redirect to="/sign-in?reason=signed-out" replace />;
+  const query = new URLSearchParams();
+  if (ended === 'expired') query.set('reason', 'expired');
+  if (location !== '/') query.set('next', location);
+  const search = query.toString();
+  return <Redirect to={`/sign-in${search ? `?${search}` : ''}`} replace />;
 }
 
 function Private() {

@@ -73,3 +73,14 @@ export function mimeParts(raw: string): Array<{ head: string; body: Buffer }> {
       };
     });
 }
+
+/** The mail's text part as written (quoted-printable undone). */
+export function textOf(mail: ReceivedMail): string {
+  const split = mail.raw.search(/\r?\n\r?\n/);
+  const head = mail.raw.slice(0, split);
+  const body = mail.raw.slice(split).trim();
+  if (headerOf(head, 'Content-Transfer-Encoding')?.toLowerCase() !== 'quoted-printable') return body;
+  return body
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestApp, type TestApp } from '../../helpers.ts';
-import { headerOf, startSmtp, type ReceivedMail } from '../invoice-documents/smtp.ts';
+import { headerOf, startSmtp, textOf, type ReceivedMail } from '../invoice-documents/smtp.ts';
 import { settleResets } from '../../../src/modules/sessions/sessions.resets.ts';
 import { as, cookieFrom, makeAccount, newMember, signIn, uniqueEmail } from '../../support/sessions.ts';
 
@@ -14,17 +14,6 @@ const requestReset = (app: TestApp, email: string) =>
   app.request('POST', '/auth/password-resets', { ...anonymous, body: { email } });
 const complete = (token: string, password: string) =>
   t.request('POST', '/auth/password-resets/complete', { ...anonymous, body: { token, password } });
-
-/** The mail's text part as written (quoted-printable undone). */
-function textOf(mail: ReceivedMail): string {
-  const split = mail.raw.search(/\r?\n\r?\n/);
-  const head = mail.raw.slice(0, split);
-  const body = mail.raw.slice(split).trim();
-  if (headerOf(head, 'Content-Transfer-Encoding')?.toLowerCase() !== 'quoted-printable') return body;
-  return body
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
 
 async function mailTo(email: string, count = 1): Promise<ReceivedMail[]> {
   for (let i = 0; i < 100; i++) {

@@ -36,7 +36,13 @@ interface SessionState {
   /** Takes a session the API just answered (sign-in, password change, invitation accepted). */
   adopt(view: SessionView): void;
   signOut(): Promise<void>;
+  /** Drops the session on this page after the API ended it (sign out everywhere): the sign-in screen follows. */
+  forget(reason: Ended): void;
+  /** Why there is no session any more on this page: signed out here, or ended elsewhere (idle, deactivated). */
+  ended: Ended | null;
 }
+
+export type Ended = 'signed-out' | 'expired';
 
 const COMPANY_KEY = 'svc.company';
 const SessionContext = createContext<SessionState | null>(null);
@@ -58,6 +64,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const csrf = useRef<string | undefined>(undefined);
   const account = useMemo(() => makeClient(() => csrf.current), []);
   const [companyId, setCompanyId] = useState<string | null>(storedCompany);
+  const [endedHere, setEndedHere] = useState<Ended | null>(null);
+  const hadSession = useRef(false);
 
   const query = useQuery({
     queryKey: ['session'],
@@ -75,6 +83,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   });
   const session = query.data ?? null;
   csrf.current = session?.csrf_token;
+  if (session) hadSession.current = true;
+  const ended = session ? null : (endedHere ?? (hadSession.current ? 'expired' : null));
 
   const membership = useMemo(() => {
     const companies = session?.companies ?? [];
@@ -99,7 +109,20 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const adopt = useCallback(
     (view: SessionView) => {
       csrf.current = view.csrf_token;
+      setEndedHere(null);
       queryClient.setQueryData(['session'], view);
+    },
+    [queryClient],
+  );
+
+  // The session is set to null before the rest goes: clearing the whole cache first would leave this provider
+  // watching a removed query that still holds the old session, and nobody would be sent to sign in.
+  const forget = useCallback(
+    (reason: Ended) => {
+      csrf.current = undefined;
+      setEndedHere(reason);
+      queryClient.setQueryData(['session'], null);
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' });
     },
     [queryClient],
   );
@@ -108,15 +131,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     try {
       await account.request('DELETE', '/auth/session');
     } finally {
-      csrf.current = undefined;
-      queryClient.clear();
-      queryClient.setQueryData(['session'], null);
+      forget('signed-out');
     }
-  }, [account, queryClient]);
+  }, [account, forget]);
 
   const value = useMemo<SessionState>(
-    () => ({ session, membership, client, account, chooseCompany, adopt, signOut }),
-    [session, membership, client, account, chooseCompany, adopt, signOut],
+    () => ({ session, membership, client, account, chooseCompany, adopt, signOut, forget, ended }),
+    [session, membership, client, account, chooseCompany, adopt, signOut, forget, ended],
   );
   if (query.isPending) return null;
   if (query.isError) throw query.error;

@@ -1,7 +1,7 @@
 // The message catalogue and the formats of the member's locale: t('clients.title'), fmt.date(value).
 // The language follows the member's locale_code (en, de; anything else falls back to English), and dates and
 // numbers use the full locale (en-GB, de-AT...), so a member sees their own conventions.
-import { createContext, useContext, useMemo, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { I18nProvider } from 'react-aria-components';
 import { de } from './de.ts';
 import { en, type Messages } from './en.ts';
@@ -73,6 +73,10 @@ export function LocaleProvider({
   children: ReactNode;
 }) {
   const i18n = useMemo(() => createI18n(localeCode), [localeCode]);
+  // Screen readers and the browser's own spelling and hyphenation read the page in its language.
+  useEffect(() => {
+    document.documentElement.lang = i18n.language;
+  }, [i18n.language]);
   return (
     <I18nContext.Provider value={i18n}>
       <I18nProvider locale={i18n.locale}>{children}</I18nProvider>

@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Form } from 'react-aria-components';
-import { useLocation } from 'wouter';
 import { clearing, describeError, fieldErrors } from '../api/errors.ts';
 import { useApi, useSession, type SessionView } from '../api/session.tsx';
 import { LANGUAGES, useI18n } from '../i18n/i18n.tsx';
@@ -203,9 +202,8 @@ function device(agent: string | null, unknown: string): string {
 
 function Sessions() {
   const { t, dateTime } = useI18n();
-  const { account } = useSession();
+  const { account, forget } = useSession();
   const queryClient = useQueryClient();
-  const [, navigate] = useLocation();
   const [everywhere, setEverywhere] = useState(false);
   const list = useQuery({
     queryKey: ['sessions'],
@@ -218,11 +216,7 @@ function Sessions() {
   });
   const endAll = useMutation({
     mutationFn: () => account.request('DELETE', '/auth/sessions'),
-    onSuccess: () => {
-      queryClient.clear();
-      queryClient.setQueryData(['session'], null);
-      navigate('/sign-in?reason=signed-out');
-    },
+    onSuccess: () => forget('signed-out'),
   });
   return (
     <Card

@@ -31,7 +31,7 @@ export function AccountMenu() {
       applyTheme(choice);
       setTheme(choice);
     } else if (value === 'profile') navigate('/profile');
-    else if (value === 'sign-out') void signOut().then(() => navigate('/sign-in?reason=signed-out'));
+    else if (value === 'sign-out') void signOut();
   };
   const initials = (session?.account.email ?? '?').slice(0, 1).toUpperCase();
   return (

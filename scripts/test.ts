@@ -7,6 +7,7 @@ import path from 'node:path';
 import { admin, createMigrated, dropDatabases, startServer, withDatabase } from './pg-server.ts';
 import { schemaDrift } from './schema-drift.ts';
 import { buildWeb } from './build-web.ts';
+import { chromiumPath } from './chromium.ts';
 
 const RUN_ID = `${Date.now().toString(36)}${process.pid.toString(36)}`;
 const TEMPLATE = `svc_tpl_${RUN_ID}`;
@@ -28,10 +29,7 @@ async function findTests(dir: string): Promise<string[]> {
 async function prepareBrowserTests(): Promise<void> {
   const built = await buildWeb();
   if (built) console.log(built);
-  if (!process.env.TEST_CHROMIUM) {
-    const chromium = (await import('@sparticuz/chromium')).default;
-    process.env.TEST_CHROMIUM = await chromium.executablePath();
-  }
+  process.env.TEST_CHROMIUM = await chromiumPath();
 }
 
 async function main(): Promise<number> {

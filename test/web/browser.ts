@@ -4,33 +4,15 @@
 import { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { AxeBuilder } from '@axe-core/playwright';
-import chromium from '@sparticuz/chromium';
-import { chromium as playwright, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-
-/**
- * The package's flags, less those that would hide what a user's browser enforces (same-origin policy, mixed
- * content) or make one test's closed context take the browser down with it (--single-process), and with the ones
- * that keep Chromium from calling home on this closed network.
- */
-const DROPPED = new Set(['--disable-web-security', '--allow-running-insecure-content', '--single-process']);
-const ADDED = [
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { launchChromium } from '../../scripts/chromium.ts';
 
 let shared: Promise<Browser> | undefined;
 // Registered when a test file imports this module, so it runs after the file's last test (not after the first).
 after(async () => (await shared)?.close());
 
 export async function browser(): Promise<Browser> {
-  shared ??= (async () => {
-    const executablePath = process.env.TEST_CHROMIUM || (await chromium.executablePath());
-    const args = [...chromium.args.filter((a) => !DROPPED.has(a)), ...ADDED];
-    return playwright.launch({ executablePath, args, headless: true });
-  })();
+  shared ??= launchChromium();
   return shared;
 }
 

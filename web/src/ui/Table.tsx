@@ -38,4 +38,6 @@ export function Cell({ hideNarrow, ...props }: CellProps & { hideNarrow?: boolea
   return <AriaCell {...props} className={hideNarrow ? 'hide-narrow' : undefined} />;
 }
 
+// TableBody caches each row by its item: a row that shows anything besides its item (names looked up elsewhere,
+// the language, who is signed in) must list those in `dependencies`, or it keeps what it showed first.
 export { TableBody, TableHeader };

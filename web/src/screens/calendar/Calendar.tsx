@@ -128,7 +128,7 @@ function EntryTable({
           <Column hideNarrow>{t('calendar.note')}</Column>
         )}
       </TableHeader>
-      <TableBody items={entries}>
+      <TableBody items={entries} dependencies={[people, actions, t, date]}>
         {(entry) => (
           <Row id={entry.id} textValue={`${entry.type} ${entry.date_from}`}>
             <Cell>

@@ -93,7 +93,7 @@ export function ClientsList() {
               <Column hideNarrow>{t('clients.regCode')}</Column>
               <Column hideNarrow>{t('clients.updated')}</Column>
             </TableHeader>
-            <TableBody items={rows}>
+            <TableBody items={rows} dependencies={[t, dateTime]}>
               {(client) => (
                 <Row id={client.id} href={`/clients/${client.id}`} textValue={client.name}>
                   <Cell>

@@ -41,7 +41,7 @@ export function ContactsTable({ contacts, clientNames }: { contacts: Contact[]; 
             <span className="visually-hidden">{t('app.edit')}</span>
           </Column>
         </TableHeader>
-        <TableBody items={contacts}>
+        <TableBody items={contacts} dependencies={[clientNames, t]}>
           {(contact) => (
             <Row id={contact.id} textValue={fullName(contact)}>
               <Cell>

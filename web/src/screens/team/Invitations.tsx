@@ -58,7 +58,7 @@ export function Invitations() {
               <span className="visually-hidden">{t('team.resend')}</span>
             </Column>
           </TableHeader>
-          <TableBody items={list.data}>
+          <TableBody items={list.data} dependencies={[t, dateTime]}>
             {(invitation) => (
               <Row id={invitation.id} textValue={invitation.email}>
                 <Cell>{invitation.email}</Cell>

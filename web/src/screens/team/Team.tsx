@@ -73,7 +73,7 @@ export function Team() {
                 <span className="visually-hidden">{t('team.changeRole')}</span>
               </Column>
             </TableHeader>
-            <TableBody items={members}>
+            <TableBody items={members} dependencies={[membership, manager, t]}>
               {(member) => (
                 <Row id={member.id} textValue={memberName(member)}>
                   <Cell>

@@ -53,7 +53,10 @@ test('profile: German changes the screens, the date formats and the page languag
   await page.getByRole('button', { name: 'Save' }).first().click();
   await page.getByRole('heading', { name: 'Profil', level: 1 }).waitFor();
   await page.locator('html[lang="de"]').waitFor({ state: 'attached' });
-  await page.getByText(/^Angemeldet \d{1,2}\.\d{1,2}\.\d{4}/).first().waitFor();
+  await page
+    .getByText(/^Angemeldet \d{1,2}\.\d{1,2}\.\d{4}/)
+    .first()
+    .waitFor();
   const member = await t.request('GET', `/members/${me.personId}`);
   assert.equal(member.body.data.locale_code, 'de');
   await assertAccessible(page, 'profile, German');

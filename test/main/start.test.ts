@@ -40,7 +40,7 @@ function slowPost(url: string, d: Demo, body: string) {
 
 test(
   'first start provisions a demo company, prints working credentials (key and web sign-in), and SIGTERM drains then stops postgres',
-  { timeout: 30_000 },
+  { timeout: 120_000 },
   async () => {
     const service = startService(dataDir, { LOG_LEVEL: 'info' });
     const [, companyId, key, baseUrl, port] = await service.waitFor(CURL);
@@ -114,7 +114,7 @@ test(
 
 test(
   'a second start on the same directory keeps the data and does not provision again',
-  { timeout: 30_000 },
+  { timeout: 120_000 },
   async () => {
     assert.ok(demo, 'runs after the first start');
     const credentials = await fs.readFile(path.join(dataDir, 'demo-credentials.json'), 'utf8');

@@ -75,7 +75,7 @@ export function startService(
     code: code as number | null,
     signal: signal as NodeJS.Signals | null,
   }));
-  const waitFor = (pattern: RegExp, timeoutMs = 25_000) => {
+  const waitFor = (pattern: RegExp, timeoutMs = 60_000) => {
     const seen = output.map((line) => line.match(pattern)).find(Boolean);
     if (seen) return Promise.resolve(seen);
     return new Promise<RegExpMatchArray>((resolve, reject) => {

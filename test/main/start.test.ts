@@ -4,6 +4,7 @@ import http from 'node:http';
 import * as fs from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { assertContained, openPage } from '../web/browser.ts';
 import { makeDataDir, postmasterPid, postmasters, running, startService, waitUntilStopped } from './support.ts';
 
 const CURL =
@@ -141,5 +142,43 @@ test(
     assert.deepEqual(await service.exited, { code: 0, signal: null });
     assert.equal(await waitUntilStopped(pgPid!), true);
     assert.deepEqual(await postmasters(dataDir), []);
+  },
+);
+
+test(
+  'a person with the README and the printed sign-in opens the app, creates a client through labelled controls, and the API finds it',
+  { timeout: 120_000 },
+  async () => {
+    assert.ok(demo, 'runs after the first start');
+    const saved = JSON.parse(await fs.readFile(path.join(dataDir, 'demo-credentials.json'), 'utf8'));
+    const service = startService(dataDir);
+    const [, baseUrl] = await service.waitFor(/^listening on (http:\/\/127\.0\.0\.1:\d+) \(web application: /);
+    const watched = await openPage(baseUrl!);
+    const { page } = watched;
+    try {
+      await page.goto('/');
+      await page.getByLabel('E-mail').fill(saved.email);
+      await page.getByLabel('Password').fill(saved.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Clients', level: 1 }).waitFor();
+      await page.getByRole('button', { name: 'New client' }).first().click();
+      const dialog = page.getByRole('dialog', { name: 'New client' });
+      await dialog.getByLabel('Name').fill('Found Through The API OÜ');
+      await dialog.getByRole('button', { name: 'Create' }).click();
+      await page.getByRole('heading', { name: 'Found Through The API OÜ', level: 1 }).waitFor();
+      assertContained(watched);
+    } finally {
+      await watched.context.close();
+    }
+    const found = await fetch(`${baseUrl}/api/v3/clients?q=${encodeURIComponent('Found Through')}`, {
+      headers: { 'x-service-company': saved.company_id, 'x-api-key': saved.api_key },
+    });
+    assert.equal(found.status, 200);
+    assert.deepEqual(
+      ((await found.json()) as { data: Array<{ name: string }> }).data.map((c) => c.name),
+      ['Found Through The API OÜ'],
+    );
+    service.child.kill('SIGTERM');
+    assert.deepEqual(await service.exited, { code: 0, signal: null });
   },
 );

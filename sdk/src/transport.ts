@@ -20,6 +20,11 @@ export interface TransportOptions {
   fetch?: typeof fetch;
   /** Retries after the first attempt; default 3. */
   maxRetries?: number;
+  /**
+   * The longest wait a Retry-After may ask for and still be waited out; past it the answer (a 429, say) is returned
+   * at once, so that a person can be told when to try again instead of watching a request hang. Default: no limit.
+   */
+  maxRetryWaitMs?: number;
   /** null: send none (a browser sets its own). */
   userAgent?: string | null;
   sleep?: (ms: number) => Promise<void>;
@@ -229,7 +234,8 @@ export async function fetchWithRetry(opts: TransportOptions, request: Request): 
   const maxRetries = opts.maxRetries ?? 3;
   for (let tries = 0; ; tries++) {
     const outcome = await attempt(fetcher, request);
-    const wait = tries < maxRetries ? retryDelay(outcome, request) : undefined;
+    let wait = tries < maxRetries ? retryDelay(outcome, request) : undefined;
+    if (wait !== undefined && opts.maxRetryWaitMs !== undefined && wait > opts.maxRetryWaitMs) wait = undefined;
     if (wait === undefined) {
       if ('error' in outcome) throw outcome.error;
       return outcome.response;

@@ -40,6 +40,19 @@ test('429 waits the Retry-After seconds, then succeeds', async () => {
   assert.equal(s.requests.length, 2);
 });
 
+test('a Retry-After longer than maxRetryWaitMs is not waited out: the 429 goes back at once', async () => {
+  const s = scripted([limited(), ok()]);
+  await assert.rejects(
+    createClient({ ...s.opts, maxRetryWaitMs: 2_000 }).request('GET', '/clients'),
+    (error: unknown) => error instanceof ApiError && error.status === 429 && error.code === 'RATE_LIMIT_EXCEEDED',
+  );
+  assert.deepEqual(s.sleeps, []);
+  assert.equal(s.requests.length, 1);
+  const short = scripted([json(429, {}, { 'Retry-After': '1' }), ok()]);
+  assert.equal((await send({ ...short.opts, maxRetryWaitMs: 2_000 }, 'GET', '/clients')).status, 200);
+  assert.deepEqual(short.sleeps, [1000]);
+});
+
 test('a covered POST keeps its Idempotency-Key across 5xx retries, with growing backoff', async () => {
   const s = scripted([json(503, {}), json(502, {}), json(201, { data: { id: 9 } })]);
   const res = await send(s.opts, 'POST', '/clients', { body: { name: 'A' } });

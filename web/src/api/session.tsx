@@ -56,7 +56,15 @@ function storedCompany(): string | null {
 }
 
 function makeClient(csrf: () => string | undefined, company?: string): ServiceClient {
-  return createClient({ baseUrl: window.location.origin, company, csrfToken: csrf, userAgent: null, maxRetries: 1 });
+  // A long Retry-After (sign-in throttling, a rate limit) is told to the person rather than waited out in silence.
+  return createClient({
+    baseUrl: window.location.origin,
+    company,
+    csrfToken: csrf,
+    userAgent: null,
+    maxRetries: 1,
+    maxRetryWaitMs: 2_000,
+  });
 }
 
 export function SessionProvider({ children }: { children: ReactNode }) {

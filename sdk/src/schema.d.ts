@@ -1278,7 +1278,7 @@ export interface paths {
     head?: never;
     /**
      * Update a member (send only the fields to change)
-     * @description role and status are refused with MANAGEMENT_UI_ONLY. flextime_credit and vacation_credit need an admin key and If-Match.
+     * @description role and status: only through a web session of an owner or admin (any API key: MANAGEMENT_UI_ONLY; a plain member: FORBIDDEN); only owners make, unmake or (de)activate owners; status moves between active and inactive only (INVALID_STATUS_TRANSITION); the last active owner is never demoted or deactivated (LAST_OWNER); inactive ends the member account's sessions. flextime_credit and vacation_credit need an admin key and If-Match.
      */
     patch: operations['updateMember'];
     trace?: never;
@@ -19641,9 +19641,9 @@ export interface operations {
           /** @description First name, 1-255 characters */
           name?: string;
           surname?: string | null;
-          /** @description Refused: changed in the management UI only (MANAGEMENT_UI_ONLY) */
+          /** @description Web session of an owner or admin only (API keys: MANAGEMENT_UI_ONLY); only owners make or unmake owners; the last active owner stays (LAST_OWNER) */
           role?: 'member' | 'admin' | 'owner';
-          /** @description Refused: changed in the management UI only (MANAGEMENT_UI_ONLY) */
+          /** @description active or inactive, between those two only, by a web session of an owner or admin (API keys: MANAGEMENT_UI_ONLY); inactive ends the account's sessions */
           status?: 'active' | 'inactive' | 'pending' | 'limited';
           member_type?: string | null;
           ext_user_id?: string | null;
@@ -19753,6 +19753,15 @@ export interface operations {
       };
       /** @description NOT_FOUND */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INVALID_STATUS_TRANSITION, LAST_OWNER */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -10192,7 +10192,7 @@ export interface operations {
         type?: string;
         /** @description Entries of this person */
         person_id?: number;
-        /** @description Status filter; comma list of in_review, approved */
+        /** @description Status filter; comma list of in_review, approved, rejected */
         status?: string;
         /** @description Entries ending on or after this day */
         date_from?: string;
@@ -10220,8 +10220,8 @@ export interface operations {
               /** @description vacation, flextime, sick_leave or time_off; holiday entries are read-only (403 READ_ONLY on write) */
               type: 'vacation' | 'flextime' | 'sick_leave' | 'time_off' | 'holiday';
               person_id: number | null;
-              /** @description in_review or approved; approving vacation and flextime happens only in the web application */
-              status: 'in_review' | 'approved';
+              /** @description in_review, approved or rejected; approving or rejecting vacation and flextime happens only in the web application */
+              status: 'in_review' | 'approved' | 'rejected';
               /**
                * Format: date
                * @description First day (YYYY-MM-DD)
@@ -10336,8 +10336,8 @@ export interface operations {
           type: 'vacation' | 'flextime' | 'sick_leave' | 'time_off' | 'holiday';
           /** @description Person the entry is for; a person of this company (a plain member's personal key: only their own) */
           person_id: number;
-          /** @description Entries are created in_review. Setting or unsetting approved on vacation/flextime gives 409 CALENDAR_APPROVAL_UI_ONLY; sick_leave and time_off may be approved with PATCH */
-          status?: 'in_review' | 'approved';
+          /** @description Entries are created in_review. Deciding (approved or rejected) vacation/flextime, or changing a decided one, needs a web session of an owner or admin (API keys: 409 CALENDAR_APPROVAL_UI_ONLY; admins never decide their own); sick_leave and time_off may be decided with PATCH */
+          status?: 'in_review' | 'approved' | 'rejected';
           /**
            * Format: date
            * @description First day (YYYY-MM-DD)
@@ -10367,8 +10367,8 @@ export interface operations {
               /** @description vacation, flextime, sick_leave or time_off; holiday entries are read-only (403 READ_ONLY on write) */
               type: 'vacation' | 'flextime' | 'sick_leave' | 'time_off' | 'holiday';
               person_id: number | null;
-              /** @description in_review or approved; approving vacation and flextime happens only in the web application */
-              status: 'in_review' | 'approved';
+              /** @description in_review, approved or rejected; approving or rejecting vacation and flextime happens only in the web application */
+              status: 'in_review' | 'approved' | 'rejected';
               /**
                * Format: date
                * @description First day (YYYY-MM-DD)
@@ -10494,8 +10494,8 @@ export interface operations {
               /** @description vacation, flextime, sick_leave or time_off; holiday entries are read-only (403 READ_ONLY on write) */
               type: 'vacation' | 'flextime' | 'sick_leave' | 'time_off' | 'holiday';
               person_id: number | null;
-              /** @description in_review or approved; approving vacation and flextime happens only in the web application */
-              status: 'in_review' | 'approved';
+              /** @description in_review, approved or rejected; approving or rejecting vacation and flextime happens only in the web application */
+              status: 'in_review' | 'approved' | 'rejected';
               /**
                * Format: date
                * @description First day (YYYY-MM-DD)
@@ -10705,8 +10705,8 @@ export interface operations {
           type?: 'vacation' | 'flextime' | 'sick_leave' | 'time_off' | 'holiday';
           /** @description Person the entry is for; a person of this company (a plain member's personal key: only their own) */
           person_id?: number;
-          /** @description Entries are created in_review. Setting or unsetting approved on vacation/flextime gives 409 CALENDAR_APPROVAL_UI_ONLY; sick_leave and time_off may be approved with PATCH */
-          status?: 'in_review' | 'approved';
+          /** @description Entries are created in_review. Deciding (approved or rejected) vacation/flextime, or changing a decided one, needs a web session of an owner or admin (API keys: 409 CALENDAR_APPROVAL_UI_ONLY; admins never decide their own); sick_leave and time_off may be decided with PATCH */
+          status?: 'in_review' | 'approved' | 'rejected';
           /**
            * Format: date
            * @description First day (YYYY-MM-DD)
@@ -10736,8 +10736,8 @@ export interface operations {
               /** @description vacation, flextime, sick_leave or time_off; holiday entries are read-only (403 READ_ONLY on write) */
               type: 'vacation' | 'flextime' | 'sick_leave' | 'time_off' | 'holiday';
               person_id: number | null;
-              /** @description in_review or approved; approving vacation and flextime happens only in the web application */
-              status: 'in_review' | 'approved';
+              /** @description in_review, approved or rejected; approving or rejecting vacation and flextime happens only in the web application */
+              status: 'in_review' | 'approved' | 'rejected';
               /**
                * Format: date
                * @description First day (YYYY-MM-DD)

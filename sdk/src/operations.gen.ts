@@ -421,6 +421,18 @@ export const OPERATIONS = [
   { id: 'signOut', method: 'DELETE', path: '/auth/session', scope: 'none', idempotent: false },
   { id: 'endSession', method: 'DELETE', path: '/auth/sessions/{session_id}', scope: 'none', idempotent: false },
   { id: 'changePassword', method: 'PUT', path: '/auth/password', scope: 'none', idempotent: false },
+  { id: 'listInvitations', method: 'GET', path: '/invitations', scope: 'admin', idempotent: false },
+  { id: 'createInvitation', method: 'POST', path: '/invitations', scope: 'write', idempotent: false },
+  {
+    id: 'resendInvitation',
+    method: 'POST',
+    path: '/invitations/{invitation_id}/resend',
+    scope: 'write',
+    idempotent: false,
+  },
+  { id: 'cancelInvitation', method: 'DELETE', path: '/invitations/{invitation_id}', scope: 'write', idempotent: false },
+  { id: 'inspectInvitation', method: 'POST', path: '/auth/invitations/inspect', scope: 'none', idempotent: false },
+  { id: 'acceptInvitation', method: 'POST', path: '/auth/invitations/accept', scope: 'none', idempotent: false },
   { id: 'listTaskRelations', method: 'GET', path: '/task-relations', scope: 'read', idempotent: false },
   { id: 'createTaskRelation', method: 'POST', path: '/task-relations', scope: 'write', idempotent: true },
   {

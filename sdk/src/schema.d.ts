@@ -1278,7 +1278,7 @@ export interface paths {
     head?: never;
     /**
      * Update a member (send only the fields to change)
-     * @description role and status are refused with MANAGEMENT_UI_ONLY. flextime_credit and vacation_credit need an admin key and If-Match.
+     * @description role and status: only through a web session of an owner or admin (any API key: MANAGEMENT_UI_ONLY; a plain member: FORBIDDEN); only owners make, unmake or (de)activate owners; status moves between active and inactive only (INVALID_STATUS_TRANSITION); the last active owner is never demoted or deactivated (LAST_OWNER); inactive ends the member account's sessions. flextime_credit and vacation_credit need an admin key and If-Match.
      */
     patch: operations['updateMember'];
     trace?: never;
@@ -1617,6 +1617,110 @@ export interface paths {
      */
     put: operations['changePassword'];
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/invitations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List invitations (status: pending, accepted, cancelled, expired)
+     * @description Web application only (docs/decisions/0053): a signed-in owner or admin. An API key that passes the tier is refused with 403 MANAGEMENT_UI_ONLY (the list needs the admin tier first, the writes the write tier).
+     */
+    get: operations['listInvitations'];
+    put?: never;
+    /**
+     * Invite a person by e-mail: a pending member and a link valid 7 days, once
+     * @description Web application only (docs/decisions/0053): a signed-in owner or admin. An API key that passes the tier is refused with 403 MANAGEMENT_UI_ONLY (the list needs the admin tier first, the writes the write tier). person_id invites a limited placeholder member (owners only). Inviting a pending member again replaces its link.
+     */
+    post: operations['createInvitation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/invitations/{invitation_id}/resend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a new link (valid 7 days); the previous link stops working
+     * @description Web application only (docs/decisions/0053): a signed-in owner or admin. An API key that passes the tier is refused with 403 MANAGEMENT_UI_ONLY (the list needs the admin tier first, the writes the write tier).
+     */
+    post: operations['resendInvitation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/invitations/{invitation_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Cancel an invitation: its link stops working; a member it made (pending) becomes inactive
+     * @description Web application only (docs/decisions/0053): a signed-in owner or admin. An API key that passes the tier is refused with 403 MANAGEMENT_UI_ONLY (the list needs the admin tier first, the writes the write tier).
+     */
+    delete: operations['cancelInvitation'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/invitations/inspect': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Whom an invitation link is for: company, e-mail, name, and whether the address has an account
+     * @description A bad, used, expired, replaced or cancelled link answers 400 INVALID_TOKEN alike. Bad links count against the client address (30 in 15 minutes).
+     */
+    post: operations['inspectInvitation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/invitations/accept': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Accept an invitation: sets the password (or checks the existing one), activates the member, signs in
+     * @description Without an account the password is new (10-200 characters, not the e-mail address) and name/surname may be given; with one (has_account) it is that account's password: a wrong one is 401 INVALID_CREDENTIALS, counted like a failed sign-in.
+     */
+    post: operations['acceptInvitation'];
     delete?: never;
     options?: never;
     head?: never;
@@ -10088,7 +10192,7 @@ export interface operations {
         type?: string;
         /** @description Entries of this person */
         person_id?: number;
-        /** @description Status filter; comma list of in_review, approved */
+        /** @description Status filter; comma list of in_review, approved, rejected */
         status?: string;
         /** @description Entries ending on or after this day */
         date_from?: string;
@@ -10116,8 +10220,8 @@ export interface operations {
               /** @description vacation, flextime, sick_leave or time_off; holiday entries are read-only (403 READ_ONLY on write) */
               type: 'vacation' | 'flextime' | 'sick_leave' | 'time_off' | 'holiday';
               person_id: number | null;
-              /** @description in_review or approved; approving vacation and flextime happens only in the web application */
-              status: 'in_review' | 'approved';
+              /** @description in_review, approved or rejected; approving or rejecting vacation and flextime happens only in the web application */
+              status: 'in_review' | 'approved' | 'rejected';
               /**
                * Format: date
                * @description First day (YYYY-MM-DD)
@@ -10232,8 +10336,8 @@ export interface operations {
           type: 'vacation' | 'flextime' | 'sick_leave' | 'time_off' | 'holiday';
           /** @description Person the entry is for; a person of this company (a plain member's personal key: only their own) */
           person_id: number;
-          /** @description Entries are created in_review. Setting or unsetting approved on vacation/flextime gives 409 CALENDAR_APPROVAL_UI_ONLY; sick_leave and time_off may be approved with PATCH */
-          status?: 'in_review' | 'approved';
+          /** @description Entries are created in_review. Deciding (approved or rejected) vacation/flextime, or changing a decided one, needs a web session of an owner or admin (API keys: 409 CALENDAR_APPROVAL_UI_ONLY; admins never decide their own); sick_leave and time_off may be decided with PATCH */
+          status?: 'in_review' | 'approved' | 'rejected';
           /**
            * Format: date
            * @description First day (YYYY-MM-DD)
@@ -10263,8 +10367,8 @@ export interface operations {
               /** @description vacation, flextime, sick_leave or time_off; holiday entries are read-only (403 READ_ONLY on write) */
               type: 'vacation' | 'flextime' | 'sick_leave' | 'time_off' | 'holiday';
               person_id: number | null;
-              /** @description in_review or approved; approving vacation and flextime happens only in the web application */
-              status: 'in_review' | 'approved';
+              /** @description in_review, approved or rejected; approving or rejecting vacation and flextime happens only in the web application */
+              status: 'in_review' | 'approved' | 'rejected';
               /**
                * Format: date
                * @description First day (YYYY-MM-DD)
@@ -10390,8 +10494,8 @@ export interface operations {
               /** @description vacation, flextime, sick_leave or time_off; holiday entries are read-only (403 READ_ONLY on write) */
               type: 'vacation' | 'flextime' | 'sick_leave' | 'time_off' | 'holiday';
               person_id: number | null;
-              /** @description in_review or approved; approving vacation and flextime happens only in the web application */
-              status: 'in_review' | 'approved';
+              /** @description in_review, approved or rejected; approving or rejecting vacation and flextime happens only in the web application */
+              status: 'in_review' | 'approved' | 'rejected';
               /**
                * Format: date
                * @description First day (YYYY-MM-DD)
@@ -10601,8 +10705,8 @@ export interface operations {
           type?: 'vacation' | 'flextime' | 'sick_leave' | 'time_off' | 'holiday';
           /** @description Person the entry is for; a person of this company (a plain member's personal key: only their own) */
           person_id?: number;
-          /** @description Entries are created in_review. Setting or unsetting approved on vacation/flextime gives 409 CALENDAR_APPROVAL_UI_ONLY; sick_leave and time_off may be approved with PATCH */
-          status?: 'in_review' | 'approved';
+          /** @description Entries are created in_review. Deciding (approved or rejected) vacation/flextime, or changing a decided one, needs a web session of an owner or admin (API keys: 409 CALENDAR_APPROVAL_UI_ONLY; admins never decide their own); sick_leave and time_off may be decided with PATCH */
+          status?: 'in_review' | 'approved' | 'rejected';
           /**
            * Format: date
            * @description First day (YYYY-MM-DD)
@@ -10632,8 +10736,8 @@ export interface operations {
               /** @description vacation, flextime, sick_leave or time_off; holiday entries are read-only (403 READ_ONLY on write) */
               type: 'vacation' | 'flextime' | 'sick_leave' | 'time_off' | 'holiday';
               person_id: number | null;
-              /** @description in_review or approved; approving vacation and flextime happens only in the web application */
-              status: 'in_review' | 'approved';
+              /** @description in_review, approved or rejected; approving or rejecting vacation and flextime happens only in the web application */
+              status: 'in_review' | 'approved' | 'rejected';
               /**
                * Format: date
                * @description First day (YYYY-MM-DD)
@@ -19537,9 +19641,9 @@ export interface operations {
           /** @description First name, 1-255 characters */
           name?: string;
           surname?: string | null;
-          /** @description Refused: changed in the management UI only (MANAGEMENT_UI_ONLY) */
+          /** @description Web session of an owner or admin only (API keys: MANAGEMENT_UI_ONLY); only owners make or unmake owners; the last active owner stays (LAST_OWNER) */
           role?: 'member' | 'admin' | 'owner';
-          /** @description Refused: changed in the management UI only (MANAGEMENT_UI_ONLY) */
+          /** @description active or inactive, between those two only, by a web session of an owner or admin (API keys: MANAGEMENT_UI_ONLY); inactive ends the account's sessions */
           status?: 'active' | 'inactive' | 'pending' | 'limited';
           member_type?: string | null;
           ext_user_id?: string | null;
@@ -19649,6 +19753,15 @@ export interface operations {
       };
       /** @description NOT_FOUND */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INVALID_STATUS_TRANSITION, LAST_OWNER */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -23543,6 +23656,686 @@ export interface operations {
         };
       };
       /** @description MISSING_AUTH, UNAUTHORIZED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  listInvitations: {
+    parameters: {
+      query?: {
+        /** @description Page size, 1-200 */
+        limit?: number;
+        /** @description Rows to skip (offset mode), 0-10000 */
+        offset?: number;
+        /** @description Not accepted: this list is offset-only (400 INVALID_CURSOR) */
+        cursor?: string;
+        status?: 'pending' | 'accepted' | 'cancelled' | 'expired';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: number;
+              member_id: number;
+              person_id: number;
+              email: string;
+              name: string | null;
+              surname: string | null;
+              /** @description The role the member gets on accepting: member or admin (owners are never invited) */
+              role: 'member' | 'admin';
+              /** @description pending, accepted, cancelled, or expired (pending past expires_at) */
+              status: 'pending' | 'accepted' | 'cancelled' | 'expired';
+              /**
+               * Format: date-time
+               * @description When it was created
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description When the current link stops working
+               */
+              expires_at: string;
+            }[];
+            meta: {
+              /** @description Offset mode only; "10000+" past 10000 */
+              total?: number | '10000+';
+              limit: number;
+              /** @description Offset mode only */
+              offset?: number;
+              has_more: boolean;
+              /** @description Opaque cursor for the next page (keyset); null on the last page */
+              next_cursor?: string | null;
+            };
+          };
+        };
+      };
+      /** @description INVALID_COMPANY, INVALID_CURSOR, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description MISSING_AUTH, UNAUTHORIZED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description FORBIDDEN, HTTPS_REQUIRED, MANAGEMENT_UI_ONLY, PLAN_UPGRADE_REQUIRED */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INVALID_FILTER_VALUE */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  createInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Where the link goes */
+          email: string;
+          name: string;
+          surname?: string | null;
+          /** @description The role the member gets on accepting: member or admin (owners are never invited) */
+          role: 'member' | 'admin';
+          /** @description A limited placeholder member (POST /members) to invite; owners only */
+          person_id?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Invitation */
+            data: {
+              id: number;
+              member_id: number;
+              person_id: number;
+              email: string;
+              name: string | null;
+              surname: string | null;
+              /** @description The role the member gets on accepting: member or admin (owners are never invited) */
+              role: 'member' | 'admin';
+              /** @description pending, accepted, cancelled, or expired (pending past expires_at) */
+              status: 'pending' | 'accepted' | 'cancelled' | 'expired';
+              /**
+               * Format: date-time
+               * @description When it was created
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description When the current link stops working
+               */
+              expires_at: string;
+            };
+            warnings?: {
+              code: string;
+              message: string;
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description Position in a bulk request */
+              index?: number;
+            }[];
+          };
+        };
+      };
+      /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description MISSING_AUTH, UNAUTHORIZED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, MANAGEMENT_UI_ONLY, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  resendInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Record id */
+        invitation_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Invitation */
+            data: {
+              id: number;
+              member_id: number;
+              person_id: number;
+              email: string;
+              name: string | null;
+              surname: string | null;
+              /** @description The role the member gets on accepting: member or admin (owners are never invited) */
+              role: 'member' | 'admin';
+              /** @description pending, accepted, cancelled, or expired (pending past expires_at) */
+              status: 'pending' | 'accepted' | 'cancelled' | 'expired';
+              /**
+               * Format: date-time
+               * @description When it was created
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description When the current link stops working
+               */
+              expires_at: string;
+            };
+            warnings?: {
+              code: string;
+              message: string;
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description Position in a bulk request */
+              index?: number;
+            }[];
+          };
+        };
+      };
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description MISSING_AUTH, UNAUTHORIZED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, MANAGEMENT_UI_ONLY, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INVALID_STATUS_TRANSITION */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  cancelInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Record id */
+        invitation_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No Content */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description MISSING_AUTH, UNAUTHORIZED */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, MANAGEMENT_UI_ONLY, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INVALID_STATUS_TRANSITION */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  inspectInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The token of the link (after #token=) */
+          token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** InvitationInspection */
+            data: {
+              company: {
+                id: string;
+                name: string;
+              };
+              email: string;
+              name: string | null;
+              surname: string | null;
+              /** @description The address signs in already: accepting asks for that password */
+              has_account: boolean;
+            };
+            warnings?: {
+              code: string;
+              message: string;
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description Position in a bulk request */
+              index?: number;
+            }[];
+          };
+        };
+      };
+      /** @description INVALID_TOKEN, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
+  acceptInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The token of the link (after #token=) */
+          token: string;
+          /** @description A new password (10-200 characters), or the existing account password when has_account */
+          password: string;
+          name?: string;
+          surname?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** SessionView */
+            data: {
+              /** @description This session (current: true in GET /auth/sessions) */
+              session_id: number;
+              account: {
+                id: number;
+                email: string;
+              };
+              /** @description Where the account has an active member (up to 100) */
+              companies: {
+                /** @description Company UUID: the X-Service-Company of requests made for it */
+                id: string;
+                name: string;
+                /** @description IANA time zone of the company */
+                timezone: string;
+                /** @description The signed-in member in this company */
+                member_id: number;
+                /** @description Its person (assignees, time entries, visibility) */
+                person_id: number;
+                role: 'member' | 'admin' | 'owner';
+                /**
+                 * @description Only companies where the member is active are listed
+                 * @enum {string}
+                 */
+                status: 'active';
+                locale_code: string | null;
+                person: {
+                  name: string;
+                  surname: string | null;
+                };
+              }[];
+              /** @description Send as X-CSRF-Token on every write made with this session */
+              csrf_token: string;
+              /**
+               * Format: date-time
+               * @description When the session ends without activity (moved on by requests, to the minute)
+               */
+              idle_expires_at: string;
+              /**
+               * Format: date-time
+               * @description When the session ends whatever happens
+               */
+              absolute_expires_at: string;
+            };
+            warnings?: {
+              code: string;
+              message: string;
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description Position in a bulk request */
+              index?: number;
+            }[];
+          };
+        };
+      };
+      /** @description INVALID_TOKEN, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INVALID_CREDENTIALS */
       401: {
         headers: {
           [name: string]: unknown;

@@ -36,6 +36,7 @@ export const TENANT_TABLES = [
   'flextime_rows',
   'folder_templates',
   'folders',
+  'invitations',
   'invoice_rows',
   'invoice_sellers',
   'invoices',
@@ -560,6 +561,22 @@ export interface IdempotencyKeysTable {
   expires_at: string;
   session_person_id: number | null;
   credential: Generated<string>;
+}
+
+export interface InvitationsTable {
+  company_id: string;
+  id: Generated<number>;
+  member_id: number;
+  email: string;
+  role: 'member' | 'admin';
+  token_hash: Buffer;
+  state: Generated<'pending' | 'accepted' | 'cancelled'>;
+  invited_by_person_id: number | null;
+  expires_at: string;
+  accepted_at: string | null;
+  cancelled_at: string | null;
+  created_at: Generated<string>;
+  updated_at: Generated<string>;
 }
 
 export interface InvoiceNumberCountersTable {
@@ -1281,6 +1298,7 @@ export interface DB {
   folders: FoldersTable;
   global_holidays: GlobalHolidaysTable;
   idempotency_keys: IdempotencyKeysTable;
+  invitations: InvitationsTable;
   invoice_number_counters: InvoiceNumberCountersTable;
   invoice_row_entries: InvoiceRowEntriesTable;
   invoice_row_fees: InvoiceRowFeesTable;

@@ -41,6 +41,7 @@ import projects from './projects/index.ts';
 import roles from './roles/index.ts';
 import search from './search/index.ts';
 import sessions from './sessions/index.ts';
+import invitations from './invitations/index.ts';
 import taskRelations from './task-relations/index.ts';
 import tasks from './tasks/index.ts';
 import taxes from './taxes/index.ts';
@@ -81,6 +82,7 @@ export const MODULES: readonly ServiceModule[] = [
   roles,
   search,
   sessions,
+  invitations,
   taskRelations,
   tasks,
   taxes,

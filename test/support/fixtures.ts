@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { TestApp, TenantFixture } from '../helpers.ts';
 
 /**
@@ -37,6 +38,24 @@ export const paramMakers: Record<string, Maker> = {
     insert(t, 'client_groups', { company_id: tenant.companyId, name: 'Walk group', status: 'active' }),
   topic_id: (t, tenant) =>
     insert(t, 'topics', { company_id: tenant.companyId, name: 'Walk topic', status: 'active', billable: 1 }),
+  invitation_id: async (t, tenant) => {
+    const email = `walk-invitee-${tenant.companyId}@test.example`;
+    const person = await insert(t, 'people', { company_id: tenant.companyId, name: 'Walk invitee', email });
+    const member = await insert(t, 'members', {
+      company_id: tenant.companyId,
+      person_id: person,
+      role: 'member',
+      status: 'pending',
+    });
+    return insert(t, 'invitations', {
+      company_id: tenant.companyId,
+      member_id: member,
+      email,
+      role: 'member',
+      token_hash: randomBytes(32),
+      expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+  },
   member_id: async (t, tenant) =>
     (
       await t.db.db

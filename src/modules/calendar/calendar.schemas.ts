@@ -3,7 +3,7 @@ import { DateOnly, EnumList, Id, mapOptional, Nullable, Text, Timestamp } from '
 import { listQuery, type ListOptions } from '../../platform/lists.ts';
 
 export const CALENDAR_TYPES = ['vacation', 'flextime', 'sick_leave', 'time_off', 'holiday'] as const;
-export const CALENDAR_STATUSES = ['in_review', 'approved'] as const;
+export const CALENDAR_STATUSES = ['in_review', 'approved', 'rejected'] as const;
 export type CalendarType = (typeof CALENDAR_TYPES)[number];
 export type CalendarStatus = (typeof CALENDAR_STATUSES)[number];
 
@@ -17,8 +17,9 @@ const EntryType = Type.Union(
   ],
   { description: 'vacation, flextime, sick_leave or time_off; holiday entries are read-only (403 READ_ONLY on write)' },
 );
-const EntryStatus = Type.Union([Type.Literal('in_review'), Type.Literal('approved')], {
-  description: 'in_review or approved; approving vacation and flextime happens only in the web application',
+const EntryStatus = Type.Union([Type.Literal('in_review'), Type.Literal('approved'), Type.Literal('rejected')], {
+  description:
+    'in_review, approved or rejected; approving or rejecting vacation and flextime happens only in the web application',
 });
 
 export const CalendarEntry = Type.Object(
@@ -40,9 +41,9 @@ export type CalendarEntryRecord = Static<typeof CalendarEntry>;
 const writable = {
   type: EntryType,
   person_id: Id("Person the entry is for; a person of this company (a plain member's personal key: only their own)"),
-  status: Type.Union([Type.Literal('in_review'), Type.Literal('approved')], {
+  status: Type.Union([Type.Literal('in_review'), Type.Literal('approved'), Type.Literal('rejected')], {
     description:
-      'Entries are created in_review. Setting or unsetting approved on vacation/flextime gives 409 CALENDAR_APPROVAL_UI_ONLY; sick_leave and time_off may be approved with PATCH',
+      'Entries are created in_review. Deciding (approved or rejected) vacation/flextime, or changing a decided one, needs a web session of an owner or admin (API keys: 409 CALENDAR_APPROVAL_UI_ONLY; admins never decide their own); sick_leave and time_off may be decided with PATCH',
   }),
   date_from: DateOnly('First day (YYYY-MM-DD)'),
   date_until: DateOnly(

@@ -4,6 +4,7 @@ import { AppError, domainValidation, invalidReference } from '../../platform/err
 import { mutate, mutateQuietly, orNotFound } from '../../platform/mutate.ts';
 import { assertReference } from '../../platform/references.ts';
 import type { CalendarEntryCreateBody, CalendarEntryRecord, CalendarEntryUpdateBody } from './calendar.schemas.ts';
+import { assertRole, assertWebSession } from '../../platform/web-only.ts';
 import * as repo from './calendar.repository.ts';
 
 /** Types whose approval belongs to the web application's approval flow. */
@@ -98,22 +99,51 @@ const target = { what: 'Calendar entry', lock: lockWritable, read: repo.findEntr
 /** What an approval covers: changing any of these on an approved entry approves it anew; description is not one. */
 const APPROVAL_FIELDS = ['status', 'type', 'person_id', 'date_from', 'date_until'] as const;
 
+const DECIDED = new Set(['approved', 'rejected']);
+
 /**
- * A write that leaves an entry approved approves what it then says: setting approved, or changing the type,
- * person or dates of an approved entry. An approved vacation/flextime entry changes only in the web
- * application (409, description excepted), and no entry becomes one through the API. Sick leave and time off
- * may be approved here, but never with a key acting for the person the entry is for.
+ * Vacation and flextime decisions are the web application's (docs/decisions/0053): deciding one, or changing a
+ * decided one, needs a session of an owner or admin (API keys: CALENDAR_APPROVAL_UI_ONLY, src/platform/web-only.ts).
+ * Admins never decide their own entry; an owner may (a sole owner has nobody else to ask).
+ */
+function checkUiDecision(
+  ctx: Ctx,
+  before: EntryState,
+  after: EntryState & { person_id: number | null },
+  changed: readonly string[],
+): void {
+  const refusal = DECIDED.has(before.status)
+    ? `The ${before.type} entry is ${before.status}; through the API only its description can change`
+    : `A ${after.type} entry cannot be ${after.status} through the API`;
+  assertWebSession(
+    ctx,
+    'CALENDAR_APPROVAL_UI_ONLY',
+    `${refusal}; vacation and flextime are decided only in the web application`,
+    {
+      fields: changed,
+    },
+  );
+  assertRole(ctx, ['owner', 'admin'], 'approve or reject vacation and flextime');
+  if (DECIDED.has(after.status) && after.person_id === ctx.actor.personId && ctx.actor.role !== 'owner')
+    throw new AppError('FORBIDDEN', 'An admin does not decide their own entry; an owner does', {
+      reason: 'SELF_APPROVAL',
+      person_id: after.person_id,
+    });
+}
+
+/**
+ * A write that leaves an entry decided decides what it then says: setting approved or rejected, or changing the
+ * type, person or dates of a decided entry. Sick leave and time off may be decided here, but never with a key
+ * acting for the person the entry is for.
  */
 function checkApproval(ctx: Ctx, before: CalendarEntryRecord, body: CalendarEntryUpdateBody): void {
   const after = { ...before, ...body };
   const changed = APPROVAL_FIELDS.filter((field) => after[field] !== before[field]);
   if (changed.length === 0) return;
-  if (isUiApproved(before))
-    throw approvalUiOnly(`The ${before.type} entry is approved; through the API only its description can change`, {
-      fields: changed,
-    });
-  if (after.status !== 'approved') return;
-  if (isUiApproved(after)) throw approvalUiOnly(`A ${after.type} entry cannot be approved through the API`);
+  const uiFlow = UI_APPROVED_TYPES.has(before.type) || UI_APPROVED_TYPES.has(after.type);
+  if (uiFlow && (DECIDED.has(before.status) || DECIDED.has(after.status)))
+    return checkUiDecision(ctx, before, after, changed);
+  if (!DECIDED.has(after.status)) return;
   if (ctx.actor.personId !== null && after.person_id === ctx.actor.personId) {
     throw new AppError('FORBIDDEN', 'Nobody approves their own calendar entry; a key acting for someone else must', {
       reason: 'SELF_APPROVAL',

@@ -104,7 +104,7 @@ export async function lockMember(ctx: Ctx, id: number) {
   return members
     .base(ctx)
     .where('m.id', '=', id)
-    .select(['m.id', 'm.person_id', 'm.updated_at'])
+    .select(['m.id', 'm.person_id', 'm.updated_at', 'm.role', 'm.status', 'm.account_id'])
     .forUpdate()
     .executeTakeFirst();
 }
@@ -118,4 +118,17 @@ export async function isMemberPerson(ctx: Ctx, personId: number): Promise<boolea
 /** The person's current name and surname, to derive initials when only one of them changes. */
 export async function personName(ctx: Ctx, personId: number) {
   return people.base(ctx).select(['p.name', 'p.surname']).where('p.id', '=', personId).executeTakeFirstOrThrow();
+}
+
+/** Locks the company's other active owners and counts them (the last-owner rule). */
+export async function lockActiveOwners(ctx: Ctx, exceptId: number): Promise<number> {
+  const rows = await members
+    .base(ctx)
+    .where('m.role', '=', 'owner')
+    .where('m.status', '=', 'active')
+    .where('m.id', '!=', exceptId)
+    .select('m.id')
+    .forUpdate()
+    .execute();
+  return rows.length;
 }

@@ -57,11 +57,13 @@ export default async function memberRoutes(fastify: FastifyInstance) {
       tags,
       tier: 'write',
       description:
-        'role and status are refused with MANAGEMENT_UI_ONLY. flextime_credit and vacation_credit need an admin key and If-Match.',
+        "role and status: only through a web session of an owner or admin (any API key: MANAGEMENT_UI_ONLY; a plain member: FORBIDDEN); only owners make, unmake or (de)activate owners; status moves between active and inactive only (INVALID_STATUS_TRANSITION); the last active owner is never demoted or deactivated (LAST_OWNER); inactive ends the member account's sessions. flextime_credit and vacation_credit need an admin key and If-Match.",
       errors: [
         'NOT_FOUND',
         'INVALID_PERSON',
         'MANAGEMENT_UI_ONLY',
+        'LAST_OWNER',
+        'INVALID_STATUS_TRANSITION',
         'FINANCIAL_SCOPE_REQUIRED',
         'PRECONDITION_REQUIRED',
         'STALE_WRITE',

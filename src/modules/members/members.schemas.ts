@@ -80,7 +80,7 @@ export const MemberCreate = Type.Object(
 );
 export type MemberCreateBody = Static<typeof MemberCreate>;
 
-/** role and status are listed so the schema accepts them: the service refuses them with MANAGEMENT_UI_ONLY. */
+/** role and status: a web session of an owner or admin only (docs/decisions/0053); API keys get MANAGEMENT_UI_ONLY. */
 export const MemberUpdate = Type.Object(
   {
     name: Type.Optional(Name('First name, 1-255 characters')),
@@ -88,13 +88,19 @@ export const MemberUpdate = Type.Object(
     role: Type.Optional(
       Type.Union(
         MEMBER_ROLES.map((r) => Type.Literal(r)),
-        { description: 'Refused: changed in the management UI only (MANAGEMENT_UI_ONLY)' },
+        {
+          description:
+            'Web session of an owner or admin only (API keys: MANAGEMENT_UI_ONLY); only owners make or unmake owners; the last active owner stays (LAST_OWNER)',
+        },
       ),
     ),
     status: Type.Optional(
       Type.Union(
         MEMBER_STATUSES.map((s) => Type.Literal(s)),
-        { description: 'Refused: changed in the management UI only (MANAGEMENT_UI_ONLY)' },
+        {
+          description:
+            "active or inactive, between those two only, by a web session of an owner or admin (API keys: MANAGEMENT_UI_ONLY); inactive ends the account's sessions",
+        },
       ),
     ),
     member_type: Type.Optional(Text('Company-defined member type')),

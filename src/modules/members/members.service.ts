@@ -9,12 +9,12 @@ import { initialsOf } from '../companies/index.ts';
 import { assertCustomFieldValues } from '../custom-fields/index.ts';
 import { customFieldsInput } from '../../platform/fields.ts';
 import { CREDIT_LIMIT, type MemberCreateBody, type MemberRecord, type MemberUpdateBody } from './members.schemas.ts';
+import { checkManagementAccess, managementColumns } from './members.management.ts';
 import * as repo from './members.repository.ts';
 
 type Credits = Pick<RowChanges<'members'>, 'flextime_credit' | 'vacation_credit'>;
 
 const CREDIT_FIELDS = ['flextime_credit', 'vacation_credit'] as const;
-const MANAGEMENT_FIELDS = ['role', 'status'] as const;
 /** A plain decimal with at most two places; String() of a JSON number gives its shortest exact form. */
 const TWO_DECIMALS = /^-?\d+(\.\d{1,2})?$/;
 
@@ -54,14 +54,7 @@ function checkUpdateRules(
   credits: object,
   preconditionOf: () => Precondition,
 ): Precondition | undefined {
-  const refused = MANAGEMENT_FIELDS.filter((field) => body[field] !== undefined);
-  if (refused.length) {
-    throw new AppError(
-      'MANAGEMENT_UI_ONLY',
-      `${refused.join(' and ')} of a member can only be changed in the management UI`,
-      { fields: refused },
-    );
-  }
+  checkManagementAccess(ctx, body);
   if (Object.keys(credits).length === 0) return undefined;
   if (!hasTier(ctx.key.scopes, 'financials')) {
     throw new AppError(
@@ -134,7 +127,7 @@ export async function createMember(ctx: Ctx, body: MemberCreateBody): Promise<Me
 
 async function applyUpdate(
   ctx: Ctx,
-  current: { id: number; person_id: number },
+  current: { id: number; person_id: number; role: string; status: string; account_id: number | null },
   body: MemberUpdateBody,
   credits: Credits,
 ): Promise<void> {
@@ -149,7 +142,12 @@ async function applyUpdate(
     fields: _a,
     ...memberFields
   } = body;
-  const columns: RowChanges<'members'> = { ...memberFields, ...credits, ...(await customColumns(ctx, body)) };
+  const columns: RowChanges<'members'> = {
+    ...memberFields,
+    ...credits,
+    ...(await customColumns(ctx, body)),
+    ...(await managementColumns(ctx, current, body)),
+  };
   const person: RowChanges<'people'> = {};
   if (name !== undefined) person.name = name;
   if (surname !== undefined) person.surname = surname;
@@ -166,7 +164,7 @@ async function applyUpdate(
 }
 
 /**
- * PATCH: role and status are refused outright (nothing is written); credits need the financials
+ * PATCH: role and status need an owner's or admin's web session (members.management.ts); credits need the financials
  * tier and a fresh If-Match, compared under a row lock so two writers cannot both pass.
  */
 export async function updateMember(

@@ -9,6 +9,12 @@ export { endAccountSessions, linkAccount, setAccountPassword } from './sessions.
 export { generatePassword, hashPassword, PASSWORD_ALGORITHM } from './sessions.passwords.ts';
 export { issueSession, type Client, type Issued, type SessionEnv } from './sessions.service.ts';
 export type { EndReason } from './sessions.repository.ts';
+// For invitations: the anonymous routes' hooks and replies, password checks and the attempt counters.
+export { EDGE, sessionKit, type SessionKit } from './sessions.http.ts';
+export { findAccountByEmail } from './sessions.repository.ts';
+export { verifyAgainstNothing, verifyPassword } from './sessions.passwords.ts';
+export { accountBucket, clearBucket, countAttempt, uncount, type Bucket } from './sessions.throttle.ts';
+export { SessionView } from './sessions.schemas.ts';
 
 const SWEEP_EVERY_MS = 10 * 60_000;
 

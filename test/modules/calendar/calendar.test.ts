@@ -242,7 +242,7 @@ test('list filters and scope: company (default), global, all; ordered by date_fr
 test('list query errors: bad filter values 422, reversed range 400 INVALID_DATE_RANGE, unknown parameter and cursor 400', async () => {
   for (const query of [
     'type=meeting',
-    'status=rejected',
+    'status=declined',
     'scope=world',
     'date_from=2026-13-01',
     'date_until=yesterday',
@@ -300,7 +300,7 @@ test('date_until before date_from is 400 VALIDATION_ERROR with reason INVALID_DA
 
 const badBodies: Array<[string, Record<string, unknown>, string]> = [
   ['unknown type', { type: 'meeting', person_id: 1, date_from: '2026-01-05' }, 'type'],
-  ['unknown status', { type: 'vacation', person_id: 1, date_from: '2026-01-05', status: 'rejected' }, 'status'],
+  ['unknown status', { type: 'vacation', person_id: 1, date_from: '2026-01-05', status: 'declined' }, 'status'],
   ['impossible date', { type: 'vacation', person_id: 1, date_from: '2026-02-30' }, 'date_from'],
   ['date-time instead of date', { type: 'vacation', person_id: 1, date_from: '2026-01-05T00:00:00Z' }, 'date_from'],
   ['short date', { type: 'vacation', person_id: 1, date_from: '2026-1-5' }, 'date_from'],

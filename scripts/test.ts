@@ -28,10 +28,7 @@ async function findTests(dir: string): Promise<string[]> {
 async function prepareBrowserTests(): Promise<void> {
   const built = await buildWeb();
   if (built) console.log(built);
-  if (!process.env.TEST_CHROMIUM) {
-    const chromium = (await import('@sparticuz/chromium')).default;
-    process.env.TEST_CHROMIUM = await chromium.executablePath();
-  }
+  process.env.TEST_CHROMIUM ||= await (await import('./chromium.ts')).chromiumPath();
 }
 
 async function main(): Promise<number> {

@@ -1,36 +1,17 @@
-// A real Chromium for the web application's tests, driven by playwright-core. The browser is the one that
-// `npm install` brings inside @sparticuz/chromium (no download at run time); scripts/test.ts unpacks it once per
-// run and passes its path in TEST_CHROMIUM, so parallel test files do not unpack it at the same time.
+// A real Chromium for the web application's tests, driven by playwright-core (scripts/chromium.ts: the browser that
+// `npm install` brings inside @sparticuz/chromium, with the flags that keep it honest and quiet).
 import { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { AxeBuilder } from '@axe-core/playwright';
-import chromium from '@sparticuz/chromium';
-import { chromium as playwright, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
-
-/**
- * The package's flags, less those that would hide what a user's browser enforces (same-origin policy, mixed
- * content) or make one test's closed context take the browser down with it (--single-process), and with the ones
- * that keep Chromium from calling home on this closed network.
- */
-const DROPPED = new Set(['--disable-web-security', '--allow-running-insecure-content', '--single-process']);
-const ADDED = [
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { launchChromium } from '../../scripts/chromium.ts';
 
 let shared: Promise<Browser> | undefined;
 // Registered when a test file imports this module, so it runs after the file's last test (not after the first).
 after(async () => (await shared)?.close());
 
 export async function browser(): Promise<Browser> {
-  shared ??= (async () => {
-    const executablePath = process.env.TEST_CHROMIUM || (await chromium.executablePath());
-    const args = [...chromium.args.filter((a) => !DROPPED.has(a)), ...ADDED];
-    return playwright.launch({ executablePath, args, headless: true });
-  })();
+  shared ??= launchChromium();
   return shared;
 }
 

@@ -97,9 +97,10 @@ export const USAGE = `npm run bench -- [flags]
   --duration=10      seconds per measured load
   --warmup=2         seconds of unmeasured load before each measurement
   --connections=50   concurrent connections of the load generator
-  --only=a,b         scenarios to run (numbers 1-16 or names: client-get, clients-list, tasks-list,
+  --only=a,b         scenarios to run (numbers 1-20 or names: client-get, clients-list, tasks-list,
                      cursor-walk, entry-create, entries-bulk, mixed, invoice-get, invoices-list,
-                     contract-create, invoice-finalize, ..., files); floor (a) always runs
+                     contract-create, invoice-finalize, ..., files, web-first-screen, web-build,
+                     web-clients-screen, session-vs-key); floor (a) always runs
   --mixed-runs=3     consecutive runs of the mixed workload (memory growth check)
   --walk-timeout=300 seconds the cursor walk may take
   --log-level=warn   service log level (info adds request logging to what is measured)

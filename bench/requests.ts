@@ -19,6 +19,8 @@ export interface CompanyData {
   /** Invoices with a full page (200) of rows. */
   bigInvoices: RangeData;
   taxes: RangeData;
+  /** An admin (person index 1) and their personal API key: one member, for comparing a key with a session. */
+  member: { personId: number; key: string };
 }
 
 export type MixedPart =
@@ -41,6 +43,8 @@ export interface GenSpec {
   /** Mixed-workload parts left out (their route is missing). */
   skip?: MixedPart[];
   bulkSize?: number;
+  /** Headers that authenticate every request (a session's cookie) instead of a seeded API key. */
+  auth?: Record<string, string>;
 }
 
 export interface Req {
@@ -69,6 +73,7 @@ export function makeGenerator(spec: GenSpec): () => Req {
   const slotStart = () => new Date((spec.epochMs ?? Date.UTC(2030, 0, 1)) + counter++ * 60_000);
 
   const headers = (c: CompanyData, write: boolean): Record<string, string> => {
+    if (spec.auth) return { 'x-service-company': c.id, ...spec.auth, accept: 'application/json' };
     const keys = write ? c.keys.filter((k) => k.canWrite) : c.keys;
     return { 'x-service-company': c.id, 'x-api-key': keys[int(keys.length)]!.key, accept: 'application/json' };
   };

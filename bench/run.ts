@@ -21,6 +21,7 @@ const RESULTS = path.join(import.meta.dirname, 'results');
 const YEAR_MS = 366 * 86_400_000;
 
 function companyData(c: SeededCompany): CompanyData {
+  const personal = c.keys.find((k) => k.kind === 'personal')!;
   return {
     id: c.id,
     keys: c.keys.map((k) => ({ key: k.fullKey, canWrite: k.canWrite })),
@@ -30,6 +31,7 @@ function companyData(c: SeededCompany): CompanyData {
     entries: c.entries,
     bigInvoices: { first: c.ranges.invoices.first, count: c.bigInvoices },
     taxes: c.ranges.taxes,
+    member: { personId: c.ranges.people.first + personal.personIndex, key: personal.fullKey },
   };
 }
 

@@ -6,6 +6,7 @@ import { contractCreate, invoiceFinalize } from './scenarios-finance.ts';
 import { billClient, kpiSummary, missedBilling } from './scenarios-billing.ts';
 import { workflowApply } from './scenarios-workflows.ts';
 import { filesTransfer } from './scenarios-files.ts';
+import { WEB_SCENARIOS } from './scenarios-web.ts';
 import type { Row } from './report.ts';
 import type { Memory } from './child.ts';
 
@@ -252,6 +253,7 @@ export const SCENARIOS: Scenario[] = [
   kpiSummary,
   workflowApply,
   filesTransfer,
+  ...WEB_SCENARIOS,
 ];
 
 export function selectScenarios(only: string[] | undefined): Scenario[] {

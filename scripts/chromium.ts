@@ -1,12 +1,12 @@
-// The Chromium that `npm install` brings inside @sparticuz/chromium (no download at run time), launched headless
-// by playwright-core for the browser tests, the screenshots of the README and the web bench.
+// The headless Chromium this repository drives (the web application's browser tests and the benchmark's clients
+// screen): the one `npm install` brings inside @sparticuz/chromium, so nothing is downloaded at run time.
 import chromium from '@sparticuz/chromium';
 import { chromium as playwright, type Browser } from 'playwright-core';
 
 /**
  * The package's flags, less those that would hide what a user's browser enforces (same-origin policy, mixed
- * content) or make one closed context take the browser down with it (--single-process), and with the ones
- * that keep Chromium from calling home on a closed network.
+ * content) or make one closed context take the browser down with it (--single-process), and with the ones that
+ * keep Chromium from calling home on this closed network.
  */
 const DROPPED = new Set(['--disable-web-security', '--allow-running-insecure-content', '--single-process']);
 const ADDED = [
@@ -17,7 +17,10 @@ const ADDED = [
   '--disable-quic',
 ];
 
-/** The browser's path: TEST_CHROMIUM when a caller unpacked it already, else unpacked now (about 4.5 s once). */
+/**
+ * Where the browser is: TEST_CHROMIUM when set (scripts/test.ts unpacks it once per run, so parallel test files do
+ * not unpack it at the same time), else the package unpacks it now.
+ */
 export async function chromiumPath(): Promise<string> {
   return process.env.TEST_CHROMIUM || (await chromium.executablePath());
 }

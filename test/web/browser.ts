@@ -1,6 +1,5 @@
-// A real Chromium for the web application's tests, driven by playwright-core. The browser is the one that
-// `npm install` brings inside @sparticuz/chromium (no download at run time); scripts/test.ts unpacks it once per
-// run and passes its path in TEST_CHROMIUM, so parallel test files do not unpack it at the same time.
+// A real Chromium for the web application's tests, driven by playwright-core (scripts/chromium.ts: the browser that
+// `npm install` brings inside @sparticuz/chromium, with the flags that keep it honest and quiet).
 import { after } from 'node:test';
 import assert from 'node:assert/strict';
 import { AxeBuilder } from '@axe-core/playwright';

@@ -187,10 +187,62 @@ async function refused(spec: InvoiceSpec) {
 
 test('UBL is refused with 422 EINVOICE_DATA_MISSING naming the fields the records lack', async () => {
   assert.deepEqual(await refused({ snapshot: { seller_vat_code: null } }), ['invoice_seller.vat_number']);
+  assert.deepEqual(await refused({ snapshot: { seller_name: null } }), ['invoice.seller_id']);
   assert.deepEqual(await refused({ snapshot: { seller_vat_code: null, seller_iban: null }, rows: UNTAXED }), [
     'invoice_seller.vat_number or iban_1',
   ]);
   assert.deepEqual(await refused({ snapshot: { client_vat_code: null }, client: { address_country_code: null } }), [
     'client.address_country_code',
   ]);
+});
+
+test('UBL shape engine-made: a draft the billing engine made, with the default seller, passes the same checks', async () => {
+  const insert = async (table: string, values: Record<string, unknown>) =>
+    (
+      (await t.db.db
+        .insertInto(table as never)
+        .values({ company_id: t.tenant.companyId, ...values } as never)
+        .returning('id' as never)
+        .executeTakeFirstOrThrow()) as { id: number }
+    ).id;
+  const sellerId = await insert('invoice_sellers', {
+    name: 'Engine Seller OÜ',
+    address: 'Pikk 1, Tallinn',
+    vat_number: 'EE100000002',
+    iban_1: 'EE382200221020145685',
+  });
+  const settings = await t.request('PATCH', '/company/billing-settings', {
+    body: { billing_active: true, default_seller_id: sellerId },
+  });
+  assert.equal(settings.status, 200, settings.text);
+  const client = await t.request('POST', '/clients', {
+    body: { name: 'Engine Buyer AS', vat_code: 'EE101234568', address_city: 'Tartu', address_country_code: 'ee' },
+  });
+  assert.equal(client.status, 201, client.text);
+  const tax = await insert('taxes', { name: 'VAT 24', rate: '0.24' });
+  const contract = await insert('contracts', {
+    client_id: client.body.data.id,
+    name: 'Support',
+    status: 'active',
+    settings: '{}',
+  });
+  await insert('contract_rows', {
+    contract_id: contract,
+    description: 'Retainer',
+    quantity: '1',
+    net_price: '500',
+    tax_id: tax,
+  });
+  const billed = await t.request('POST', `/clients/${client.body.data.id}/invoices`, {
+    body: { date_from: '2026-10-01', date_to: '2026-10-31' },
+  });
+  assert.equal(billed.status, 201, billed.text);
+  const res = await t.request('GET', `/invoices/${billed.body.data.invoices[0].id}/document?format=ubl`);
+  assert.equal(res.status, 200, res.text);
+  if (dumpDir) writeFileSync(`${dumpDir}/engine-made.xml`, res.text);
+  const doc = parse(res.text);
+  assertParties(doc);
+  assertCategories(doc);
+  assertTotals(doc);
+  assert.equal(doc['cac:AccountingCustomerParty']['cac:Party']['cac:PostalAddress']['cbc:CityName'], 'Tartu');
 });

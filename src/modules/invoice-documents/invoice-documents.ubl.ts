@@ -143,8 +143,15 @@ const unitPrice = (price: string) => {
   return exact.toFixed(Math.max(2, exact.decimalPlaces()));
 };
 
+/** BR-27: a price is never negative, so a deduction row (negative price) is written as a negative quantity. */
+function quantityAndPrice(row: DocumentLine['row']): [Dec, Dec] {
+  const [quantity, price] = [new Dec(row.quantity), new Dec(row.net_price)];
+  return price.isNegative() ? [quantity.negated(), price.negated()] : [quantity, price];
+}
+
 function invoiceLine(line: DocumentLine, index: number, cur: string): string {
   const { row } = line;
+  const [quantity, price] = quantityAndPrice(row);
   const discount = new Dec(line.discount).isZero()
     ? ''
     : group(
@@ -156,7 +163,7 @@ function invoiceLine(line: DocumentLine, index: number, cur: string): string {
   return group(
     'cac:InvoiceLine',
     el('cbc:ID', String(index + 1)),
-    el('cbc:InvoicedQuantity', new Dec(row.quantity).toFixed(), ` unitCode="${unitCode(row.unit)}"`),
+    el('cbc:InvoicedQuantity', quantity.toFixed(), ` unitCode="${unitCode(row.unit)}"`),
     el('cbc:LineExtensionAmount', line.net, cur),
     discount,
     group(
@@ -164,7 +171,7 @@ function invoiceLine(line: DocumentLine, index: number, cur: string): string {
       el('cbc:Name', row.description || '-'),
       taxCategory('cac:ClassifiedTaxCategory', line.category, line.percent, false),
     ),
-    group('cac:Price', el('cbc:PriceAmount', unitPrice(row.net_price), cur)),
+    group('cac:Price', el('cbc:PriceAmount', unitPrice(price.toFixed()), cur)),
   );
 }
 

@@ -51,6 +51,12 @@ export const SHAPES: Record<string, InvoiceSpec> = {
   },
   'foreign-currency': { currency: 'USD', client: { address_country_code: 'us' }, snapshot: { client_vat_code: null } },
   paid: { status: 'paid', paid_sum: '1360.73' },
+  'deduction-row': {
+    rows: [
+      { description: 'Consulting', quantity: '4', unit: 'h', net_price: '90', tax: { name: 'VAT 22', rate: '0.22' } },
+      { description: 'Goodwill credit', quantity: '1', net_price: '-50.5', tax: { name: 'VAT 22', rate: '0.22' } },
+    ],
+  },
   'with-address-parts': {
     client: {
       address_street: 'Buyer street 1',
@@ -117,6 +123,7 @@ function assertCategories(doc: any) {
     assert.ok(categories.includes(category['cbc:ID']), 'every line category has a breakdown (BR-CO-18)');
     assert.equal(category['cbc:TaxExemptionReason'], undefined, 'UBL-CR-601');
     if (category['cbc:ID'] === 'O') assert.equal(category['cbc:Percent'], undefined, 'BR-O-05');
+    assert.ok(!amount(line['cac:Price']['cbc:PriceAmount']).isNegative(), 'BR-27');
   }
 }
 

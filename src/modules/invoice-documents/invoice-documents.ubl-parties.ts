@@ -42,13 +42,15 @@ export function splitContact(contact: string | null): { contactName: string | nu
 const blank = (value: string | null | undefined) => (value ?? '').trim() === '';
 
 /**
- * What EN 16931 needs that the records lack, by the field to fill: a seller (BR-06), its country (BR-09) comes from
+ * What EN 16931 needs that the records lack, by the field to fill: a row (BR-16), a seller (BR-06), its country (BR-09) comes from
  * its VAT number or IBAN, the buyer's (BR-11) from the client's country or VAT number; a seller without a
  * VAT number cannot charge VAT on a row (BR-S-02, BR-Z-02). The PDF needs none of these.
  */
 export function missingForUbl(model: InvoiceDocument): string[] {
   const i = model.invoice;
   const missing: string[] = [];
+  // BR-16 and BR-CO-18: at least one line and one VAT breakdown.
+  if (model.lines.length === 0) missing.push('invoice.rows');
   // BR-06: the seller's name; an invoice the engine made has no seller until one is chosen.
   if (blank(i.seller_name)) missing.push('invoice.seller_id');
   else if (!countryOf(null, i.seller_vat_code, i.seller_iban)) missing.push('invoice_seller.vat_number or iban_1');

@@ -195,6 +195,7 @@ async function refused(spec: InvoiceSpec) {
 test('UBL is refused with 422 EINVOICE_DATA_MISSING naming the fields the records lack', async () => {
   assert.deepEqual(await refused({ snapshot: { seller_vat_code: null } }), ['invoice_seller.vat_number']);
   assert.deepEqual(await refused({ snapshot: { seller_name: null } }), ['invoice.seller_id']);
+  assert.deepEqual(await refused({ rows: [] }), ['invoice.rows']);
   assert.deepEqual(await refused({ snapshot: { seller_vat_code: null, seller_iban: null }, rows: UNTAXED }), [
     'invoice_seller.vat_number or iban_1',
   ]);

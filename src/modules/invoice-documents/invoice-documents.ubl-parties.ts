@@ -16,18 +16,24 @@ export interface UblParty {
   email: string | null;
 }
 
-const COUNTRY = /^[A-Za-z]{2}$/;
+// BR-CL-14 wants an ISO 3166-1 country: Intl knows them, but also regions and reserved codes, left out here.
+const REGIONS = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+const NOT_COUNTRIES = new Set(['AC', 'CP', 'DG', 'EA', 'EU', 'EZ', 'IC', 'QO', 'TA', 'UN', 'ZZ']);
+const isCountry = (code: string) =>
+  /^[A-Z]{2}$/.test(code) && (code === 'XI' || (!NOT_COUNTRIES.has(code) && REGIONS.of(code) !== undefined));
 const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 
 /** A two-letter prefix of an EU VAT number or an IBAN (EL in a VAT number is Greece, GR). */
 function prefixCountry(code: string | null | undefined): string | undefined {
   const prefix = /^([A-Z]{2})/.exec((code ?? '').replace(/\s+/g, '').toUpperCase())?.[1];
-  return prefix === 'EL' ? 'GR' : prefix;
+  const country = prefix === 'EL' ? 'GR' : prefix;
+  return country && isCountry(country) ? country : undefined;
 }
 
 /** The country of a party: its stored code, else the prefix of its VAT number, else of its IBAN. */
 export function countryOf(code: string | null | undefined, vat?: string | null, iban?: string | null) {
-  if (code && COUNTRY.test(code.trim())) return code.trim().toUpperCase();
+  const stored = (code ?? '').trim().toUpperCase();
+  if (isCountry(stored)) return stored;
   return prefixCountry(vat) ?? prefixCountry(iban);
 }
 

@@ -989,7 +989,7 @@ export interface paths {
     };
     /**
      * Download the invoice as PDF or as EN 16931 UBL 2.1 XML
-     * @description format=pdf (default) or format=ubl. Rendered from the invoice as stored now; a draft is stamped DRAFT (and numbered draft-<id>), an annulled invoice ANNULLED.
+     * @description format=pdf (default) or format=ubl. Rendered from the invoice as stored now; a draft is stamped DRAFT (and numbered draft-<id>), an annulled invoice ANNULLED. The UBL document carries what EN 16931 requires; when the records lack it (the seller's country from its VAT number or IBAN, the client's country, a VAT number on a seller charging VAT) it is 422 EINVOICE_DATA_MISSING with details.missing naming the fields.
      */
     get: operations['getInvoiceDocument'];
     put?: never;
@@ -16017,6 +16017,15 @@ export interface operations {
       };
       /** @description NOT_FOUND */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description EINVOICE_DATA_MISSING */
+      422: {
         headers: {
           [name: string]: unknown;
         };

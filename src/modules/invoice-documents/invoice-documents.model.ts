@@ -1,8 +1,14 @@
 import { Dec, minorUnits, roundMoney, sumMoney } from '../../platform/money.ts';
 import type { InvoiceHeader, InvoiceRow } from './invoice-documents.repository.ts';
 
-/** EN 16931 VAT categories this service produces: standard rated, zero rated, exempt (a row without tax). */
-export type TaxCategory = 'S' | 'Z' | 'E';
+/**
+ * EN 16931 VAT categories this service produces: standard rated, zero rated, and for a row without tax
+ * exempt (E) when the seller has a VAT number, else not subject to VAT (O: a seller outside VAT, BR-E-02).
+ */
+export type TaxCategory = 'S' | 'Z' | 'E' | 'O';
+
+/** Categories without a VAT rate: the PDF shows no percentage for them. */
+export const isUntaxed = (category: TaxCategory) => category === 'E' || category === 'O';
 
 export interface DocumentLine {
   row: InvoiceRow;
@@ -49,12 +55,12 @@ export const money2 = (value: Dec | string): string => new Dec(value).toFixed(2)
 /** A rate fraction (0.22) in percent without trailing zeros ("22"). */
 export const percentOf = (rate: string | null): string => (rate === null ? '0' : new Dec(rate).times(100).toFixed());
 
-function categoryOf(rate: string | null): TaxCategory {
-  if (rate === null) return 'E';
+function categoryOf(rate: string | null, sellerHasVat: boolean): TaxCategory {
+  if (rate === null) return sellerHasVat ? 'E' : 'O';
   return new Dec(rate).isZero() ? 'Z' : 'S';
 }
 
-function lineOf(row: InvoiceRow, currency: string): DocumentLine {
+function lineOf(row: InvoiceRow, currency: string, sellerHasVat: boolean): DocumentLine {
   const gross = roundMoney(new Dec(row.quantity).times(row.net_price), currency);
   return {
     row,
@@ -62,7 +68,7 @@ function lineOf(row: InvoiceRow, currency: string): DocumentLine {
     discount: money2(gross.minus(row.net_sum)),
     net: money2(row.net_sum),
     tax: money2(row.tax_sum),
-    category: categoryOf(row.tax_rate),
+    category: categoryOf(row.tax_rate, sellerHasVat),
     percent: percentOf(row.tax_rate),
   };
 }
@@ -95,7 +101,8 @@ function taxGroups(lines: DocumentLine[]): TaxGroup[] {
  * lines add up to the net total and rates to the tax total by construction; paid is the invoice's paid_sum.
  */
 export function buildDocument(invoice: InvoiceHeader, rows: InvoiceRow[]): InvoiceDocument {
-  const lines = rows.map((row) => lineOf(row, invoice.currency));
+  const sellerHasVat = (invoice.seller_vat_code ?? '').trim() !== '';
+  const lines = rows.map((row) => lineOf(row, invoice.currency, sellerHasVat));
   const net = sumMoney(lines.map((l) => l.net));
   const tax = sumMoney(lines.map((l) => l.tax));
   const total = net.plus(tax);

@@ -2,7 +2,7 @@ import type PDFDocument from 'pdfkit';
 import { Dec } from '../../platform/money.ts';
 import { printable } from './invoice-documents.fonts.ts';
 import { formatDecimal, localeOf, type Locale } from './invoice-documents.labels.ts';
-import { shownPlaces, type DocumentLine, type InvoiceDocument } from './invoice-documents.model.ts';
+import { isUntaxed, shownPlaces, type DocumentLine, type InvoiceDocument } from './invoice-documents.model.ts';
 
 type Pdf = InstanceType<typeof PDFDocument>;
 
@@ -138,7 +138,7 @@ function lineValues(c: Ctx, line: DocumentLine): Record<Column, string> {
     unit: row.unit ?? '',
     unitPrice: formatDecimal(c.locale, row.net_price, Math.max(2, new Dec(row.net_price).decimalPlaces())),
     discount: discount.isZero() ? '' : decimal(c, row.discount_rate),
-    vat: line.category === 'E' ? '-' : `${decimal(c, line.percent)}%`,
+    vat: isUntaxed(line.category) ? '-' : `${decimal(c, line.percent)}%`,
     net: amount(c, line.net),
   };
 }
@@ -206,7 +206,7 @@ function taxesAndTotals(c: Ctx, y: number): number {
   y = room(c, y, 16 * (model.taxes.length + 7));
   let left = taxLine(c, y, [l.taxBreakdown, l.taxable, l.taxAmount], true);
   for (const group of model.taxes) {
-    const rate = group.category === 'E' ? l.noTax : `${l.vat} ${decimal(c, group.percent)}%`;
+    const rate = isUntaxed(group.category) ? l.noTax : `${l.vat} ${decimal(c, group.percent)}%`;
     const names = group.names.length > 0 ? ` (${group.names.join(', ')})` : '';
     left = taxLine(c, left, [`${rate}${names}`, amount(c, group.taxable), amount(c, group.tax)]);
   }

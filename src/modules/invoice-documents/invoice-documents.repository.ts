@@ -7,10 +7,18 @@ import { scoped, tenantTable } from '../../platform/tenant-table.ts';
 /** Invoices are the invoices module's table; this module reads them and moves only exported_at (sending: invoices). */
 export const invoices = tenantTable('invoices', { alias: 'i', lockColumns: ['status'] });
 
-export type InvoiceHeader = Selectable<InvoicesTable> & { client_country_code: string | null };
+/** The client's address in its parts, from the client record (the snapshot keeps it as one line). */
+export interface ClientAddressParts {
+  client_country_code: string | null;
+  client_street: string | null;
+  client_city: string | null;
+  client_zip: string | null;
+  client_state: string | null;
+}
+export type InvoiceHeader = Selectable<InvoicesTable> & ClientAddressParts;
 export type InvoiceRow = Selectable<InvoiceRowsTable>;
 
-/** The invoice as its documents show it: the stored snapshot, plus the client's country (the snapshot has none). */
+/** The invoice as its documents show it: the stored snapshot, plus the client's address parts (the snapshot has one line). */
 export async function findHeader(ctx: Ctx, id: number): Promise<InvoiceHeader | undefined> {
   return invoices
     .base(ctx)
@@ -18,7 +26,13 @@ export async function findHeader(ctx: Ctx, id: number): Promise<InvoiceHeader | 
       join.onRef('c.company_id', '=', 'i.company_id').onRef('c.id', '=', 'i.client_id'),
     )
     .selectAll('i')
-    .select('c.address_country_code as client_country_code')
+    .select([
+      'c.address_country_code as client_country_code',
+      'c.address_street as client_street',
+      'c.address_city as client_city',
+      'c.address_zip as client_zip',
+      'c.address_state as client_state',
+    ])
     .where('i.id', '=', id)
     .executeTakeFirst() as Promise<InvoiceHeader | undefined>;
 }

@@ -19,10 +19,12 @@ export default async function invoiceDocumentRoutes(fastify: FastifyInstance) {
       summary: 'Download the invoice as PDF or as EN 16931 UBL 2.1 XML',
       description:
         'format=pdf (default) or format=ubl. Rendered from the invoice as stored now; a draft is stamped DRAFT ' +
-        '(and numbered draft-<id>), an annulled invoice ANNULLED.',
+        '(and numbered draft-<id>), an annulled invoice ANNULLED. The UBL document carries what EN 16931 requires; ' +
+        "when the records lack it (the seller's country from its VAT number or IBAN, the client's country, a " +
+        'VAT number on a seller charging VAT) it is 422 EINVOICE_DATA_MISSING with details.missing naming the fields.',
       tags,
       tier: 'financials',
-      errors: ['NOT_FOUND'],
+      errors: ['NOT_FOUND', 'EINVOICE_DATA_MISSING'],
       schema: { params: Params, querystring: DocumentQuery, response: { 200: DocumentResponse } },
     }),
     handler: async (request, reply) => {

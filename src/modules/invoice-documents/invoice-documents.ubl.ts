@@ -1,14 +1,14 @@
 import { Dec } from '../../platform/money.ts';
 import type { InvoiceHeader } from './invoice-documents.repository.ts';
-import type { DocumentLine, InvoiceDocument, TaxGroup } from './invoice-documents.model.ts';
+import type { DocumentLine, InvoiceDocument, TaxCategory, TaxGroup } from './invoice-documents.model.ts';
+import { assertUblComplete, buyerOf, sellerOf, type UblParty } from './invoice-documents.ubl-parties.ts';
 
 /**
- * The invoice as an EN 16931 UBL 2.1 Invoice (the e-invoicing format EU buyers increasingly require),
- * Peppol BIS Billing 3.0 profile. Elements follow the UBL schema's order; every text is XML-escaped;
+ * The invoice as an EN 16931 UBL 2.1 Invoice (the e-invoicing format EU buyers increasingly require); it
+ * claims no Peppol profile, whose rules need electronic addresses we do not hold (decision 0056). Elements follow the UBL schema's order; every text is XML-escaped;
  * amounts carry exactly two places and add up: lines to LineExtensionAmount, rates to TaxAmount.
  */
 export const CUSTOMIZATION_ID = 'urn:cen.eu:en16931:2017';
-export const PROFILE_ID = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
 
 const ROOT_ATTRIBUTES =
   'xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" ' +
@@ -62,56 +62,33 @@ const UNIT_CODES: Record<string, string> = {
 };
 export const unitCode = (unit: string | null): string => UNIT_CODES[(unit ?? '').trim().toLowerCase()] ?? 'C62';
 
-/** The country of a party: its stored code, else the prefix of an EU VAT number (EL is Greece, GR). */
-export function countryOf(code: string | null | undefined, vat: string | null | undefined): string | undefined {
-  if (code && /^[A-Za-z]{2}$/.test(code.trim())) return code.trim().toUpperCase();
-  const prefix = /^([A-Z]{2})/.exec((vat ?? '').trim().toUpperCase())?.[1];
-  return prefix === 'EL' ? 'GR' : prefix;
-}
-
-const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
-
-function party(p: {
-  name: string;
-  address: string | null;
-  country: string | undefined;
-  vat: string | null;
-  reg: string | null;
-  contact: string | null;
-}): string {
-  const email = p.contact && EMAIL.test(p.contact.trim()) ? p.contact.trim() : undefined;
+/** BR-O-02: a document with a "not subject to VAT" row names no VAT identifier, the buyer's neither. */
+function party(p: UblParty, showVat: boolean): string {
   return group(
     'cac:Party',
     group('cac:PartyName', el('cbc:Name', p.name)),
     group(
       'cac:PostalAddress',
-      el('cbc:StreetName', p.address),
+      el('cbc:StreetName', p.street),
+      el('cbc:CityName', p.city),
+      el('cbc:PostalZone', p.zip),
+      el('cbc:CountrySubentity', p.state),
       group('cac:Country', el('cbc:IdentificationCode', p.country)),
     ),
-    p.vat ? group('cac:PartyTaxScheme', el('cbc:CompanyID', p.vat), group('cac:TaxScheme', el('cbc:ID', 'VAT'))) : '',
+    showVat && p.vat
+      ? group('cac:PartyTaxScheme', el('cbc:CompanyID', p.vat), group('cac:TaxScheme', el('cbc:ID', 'VAT')))
+      : '',
     group('cac:PartyLegalEntity', el('cbc:RegistrationName', p.name), el('cbc:CompanyID', p.reg)),
-    group('cac:Contact', email ? '' : el('cbc:Name', p.contact), el('cbc:ElectronicMail', email)),
+    group('cac:Contact', el('cbc:Name', p.contactName), el('cbc:ElectronicMail', p.email)),
   );
 }
 
-function parties(i: InvoiceHeader): string {
-  const seller = party({
-    name: i.seller_name ?? '',
-    address: i.seller_address,
-    country: countryOf(null, i.seller_vat_code),
-    vat: i.seller_vat_code,
-    reg: i.seller_reg_code,
-    contact: i.seller_contact,
-  });
-  const buyer = party({
-    name: i.client_name,
-    address: i.client_address,
-    country: countryOf(i.client_country_code, i.client_vat_code),
-    vat: i.client_vat_code,
-    reg: i.client_reg_code,
-    contact: i.client_contact,
-  });
-  return group('cac:AccountingSupplierParty', seller) + group('cac:AccountingCustomerParty', buyer);
+function parties(model: InvoiceDocument): string {
+  const showVat = !model.lines.some((l) => l.category === 'O');
+  return (
+    group('cac:AccountingSupplierParty', party(sellerOf(model.invoice), showVat)) +
+    group('cac:AccountingCustomerParty', party(buyerOf(model.invoice), showVat))
+  );
 }
 
 function paymentMeans(i: InvoiceHeader): string {
@@ -120,21 +97,19 @@ function paymentMeans(i: InvoiceHeader): string {
     'cac:PaymentMeans',
     el('cbc:PaymentMeansCode', '30'),
     el('cbc:PaymentID', i.reference_number),
-    group(
-      'cac:PayeeFinancialAccount',
-      el('cbc:ID', i.seller_iban?.replace(/\s+/g, '')),
-      el('cbc:Name', i.seller_name),
-      group('cac:FinancialInstitutionBranch', el('cbc:Name', i.seller_bank)),
-    ),
+    group('cac:PayeeFinancialAccount', el('cbc:ID', i.seller_iban?.replace(/\s+/g, '')), el('cbc:Name', i.seller_name)),
   );
 }
 
-function taxCategory(tag: string, category: string, percent: string): string {
+const EXEMPTION: Partial<Record<TaxCategory, string>> = { E: 'Exempt from VAT', O: 'Not subject to VAT' };
+
+/** The reason belongs to the breakdown only (BR-E-10, BR-O-10; UBL-CR-601 on lines); O has no rate (BR-O-05). */
+function taxCategory(tag: string, category: TaxCategory, percent: string, withReason: boolean): string {
   return group(
     tag,
     el('cbc:ID', category),
-    el('cbc:Percent', percent),
-    category === 'E' ? el('cbc:TaxExemptionReason', 'Exempt from VAT') : '',
+    category === 'O' ? '' : el('cbc:Percent', percent),
+    withReason ? el('cbc:TaxExemptionReason', EXEMPTION[category]) : '',
     group('cac:TaxScheme', el('cbc:ID', 'VAT')),
   );
 }
@@ -145,7 +120,7 @@ function taxTotal(model: InvoiceDocument, cur: string): string {
       'cac:TaxSubtotal',
       el('cbc:TaxableAmount', g.taxable, cur),
       el('cbc:TaxAmount', g.tax, cur),
-      taxCategory('cac:TaxCategory', g.category, g.percent),
+      taxCategory('cac:TaxCategory', g.category, g.percent, true),
     );
   return group('cac:TaxTotal', el('cbc:TaxAmount', model.totals.tax, cur), ...model.taxes.map(subtotal));
 }
@@ -168,8 +143,15 @@ const unitPrice = (price: string) => {
   return exact.toFixed(Math.max(2, exact.decimalPlaces()));
 };
 
+/** BR-27: a price is never negative, so a deduction row (negative price) is written as a negative quantity. */
+function quantityAndPrice(row: DocumentLine['row']): [Dec, Dec] {
+  const [quantity, price] = [new Dec(row.quantity), new Dec(row.net_price)];
+  return price.isNegative() ? [quantity.negated(), price.negated()] : [quantity, price];
+}
+
 function invoiceLine(line: DocumentLine, index: number, cur: string): string {
   const { row } = line;
+  const [quantity, price] = quantityAndPrice(row);
   const discount = new Dec(line.discount).isZero()
     ? ''
     : group(
@@ -181,37 +163,33 @@ function invoiceLine(line: DocumentLine, index: number, cur: string): string {
   return group(
     'cac:InvoiceLine',
     el('cbc:ID', String(index + 1)),
-    el('cbc:InvoicedQuantity', new Dec(row.quantity).toFixed(), ` unitCode="${unitCode(row.unit)}"`),
+    el('cbc:InvoicedQuantity', quantity.toFixed(), ` unitCode="${unitCode(row.unit)}"`),
     el('cbc:LineExtensionAmount', line.net, cur),
     discount,
     group(
       'cac:Item',
       el('cbc:Name', row.description || '-'),
-      taxCategory('cac:ClassifiedTaxCategory', line.category, line.percent),
+      taxCategory('cac:ClassifiedTaxCategory', line.category, line.percent, false),
     ),
-    group('cac:Price', el('cbc:PriceAmount', unitPrice(row.net_price), cur)),
+    group('cac:Price', el('cbc:PriceAmount', unitPrice(price.toFixed()), cur)),
   );
 }
 
 function references(i: InvoiceHeader): string {
   return (
     el('cbc:BuyerReference', i.reference_number) +
-    group(
-      'cac:InvoicePeriod',
-      el('cbc:StartDate', i.period_from),
-      el('cbc:EndDate', i.period_until),
-      el('cbc:Description', i.period_label),
-    ) +
+    group('cac:InvoicePeriod', el('cbc:StartDate', i.period_from), el('cbc:EndDate', i.period_until)) +
     (i.contract_id === null ? '' : group('cac:ContractDocumentReference', el('cbc:ID', String(i.contract_id))))
   );
 }
 
+/** The document, or 422 EINVOICE_DATA_MISSING when the records lack what EN 16931 requires. */
 export function renderUbl(model: InvoiceDocument): string {
+  assertUblComplete(model);
   const i = model.invoice;
   const cur = ` currencyID="${escapeXml(i.currency)}"`;
   const body = [
     el('cbc:CustomizationID', CUSTOMIZATION_ID),
-    el('cbc:ProfileID', PROFILE_ID),
     el('cbc:ID', i.invoice_number ?? model.label.toUpperCase()),
     el('cbc:IssueDate', i.invoice_date.slice(0, 10)),
     el('cbc:DueDate', i.due_date.slice(0, 10)),
@@ -219,7 +197,7 @@ export function renderUbl(model: InvoiceDocument): string {
     el('cbc:Note', i.comments),
     el('cbc:DocumentCurrencyCode', i.currency),
     references(i),
-    parties(i),
+    parties(model),
     paymentMeans(i),
     taxTotal(model, cur),
     monetaryTotal(model, cur),

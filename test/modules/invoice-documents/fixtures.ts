@@ -26,6 +26,10 @@ export interface InvoiceSpec {
   seller_name?: string;
   client_name?: string;
   rows?: RowSpec[];
+  /** Overrides of the snapshot the invoice carries (seller_vat_code: null, client_address: null...). */
+  snapshot?: Record<string, string | null>;
+  /** Overrides of the client record (address parts, vat_code...). */
+  client?: Record<string, string | null>;
 }
 
 /** Four rows: 22 % with and without a discount, no tax, 9 %; money chosen so per-row rounding matters. */
@@ -73,6 +77,7 @@ async function clientWithContact(t: TestApp, tenant: TenantFixture, spec: Invoic
       reg_code: '12345678',
       vat_code: 'EE101234567',
       address_country_code: 'EE',
+      ...spec.client,
     } as never)
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -153,6 +158,7 @@ const snapshot = (spec: InvoiceSpec) => ({
   period_from: '2026-11-01',
   period_until: '2026-11-30',
   recipients: spec.recipients ?? null,
+  ...spec.snapshot,
 });
 
 /** An invoice straight in SQL with consistent sums, snapshots and (by default) a client with a primary contact. */

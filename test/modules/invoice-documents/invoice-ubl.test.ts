@@ -33,7 +33,7 @@ test('the UBL document is EN 16931 UBL 2.1 whose figures add up', async () => {
   const doc = ubl(res.text);
   assert.equal(doc['@_xmlns'], 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2');
   assert.equal(doc['cbc:CustomizationID'], 'urn:cen.eu:en16931:2017');
-  assert.equal(doc['cbc:ProfileID'], 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0');
+  assert.equal(doc['cbc:ProfileID'], undefined, 'no Peppol claim without electronic addresses');
   assert.equal(doc['cbc:ID'], 'INV-7');
   assert.equal(doc['cbc:IssueDate'], '2026-11-20');
   assert.equal(doc['cbc:DueDate'], '2026-12-04');

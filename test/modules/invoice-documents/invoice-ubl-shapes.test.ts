@@ -1,0 +1,256 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { createTestApp } from '../../helpers.ts';
+import { Dec } from '../../../src/platform/money.ts';
+import { makeInvoice, STANDARD_ROWS, type InvoiceSpec } from './fixtures.ts';
+
+const t = await createTestApp();
+// UBL_DUMP_DIR=/tmp/x writes each shape there, for the official validator run by hand (it needs Java).
+const dumpDir = process.env.UBL_DUMP_DIR;
+
+const UNTAXED = [
+  { description: 'Workshop', quantity: '2', unit: 'day', net_price: '400', discount_rate: '5' },
+  { description: 'Materials', quantity: '1', net_price: '35.5' },
+];
+
+export const SHAPES: Record<string, InvoiceSpec> = {
+  'two-rates-discount-untaxed': {},
+  'zero-and-exempt': {
+    rows: [
+      { description: 'Export goods', quantity: '1.5', unit: 'kg', net_price: '10', tax: { name: 'Zero', rate: '0' } },
+      { description: 'Exempt course', quantity: '1', net_price: '99.99' },
+      { description: 'Advice', quantity: '1', net_price: '50', tax: { name: 'VAT 22', rate: '0.22' } },
+    ],
+  },
+  'buyer-without-address-or-vat': {
+    snapshot: { client_address: null, client_vat_code: null, client_contact: null },
+    client: { vat_code: null, address_street: null, address_city: null, address_zip: null },
+  },
+  'seller-without-vat': { snapshot: { seller_vat_code: null }, rows: UNTAXED },
+  'non-ascii': {
+    seller_name: 'Łódź Usługi Sp. z o.o.',
+    client_name: 'Ελληνική Εταιρεία 株式会社',
+    snapshot: { seller_address: 'ulica Żółta 5, Łódź', client_contact: 'Zoë Ångström <zoe@buyer.example>' },
+    client: {
+      address_street: 'Οδός Αθηνάς 3',
+      address_city: 'Αθήνα',
+      address_zip: '10551',
+      address_country_code: 'gr',
+    },
+    rows: [
+      {
+        description: 'Перевод документов «срочно»',
+        quantity: '3',
+        unit: 'h',
+        net_price: '40',
+        tax: { name: 'VAT 22', rate: '0.22' },
+      },
+    ],
+  },
+  'foreign-currency': { currency: 'USD', client: { address_country_code: 'us' }, snapshot: { client_vat_code: null } },
+  paid: { status: 'paid', paid_sum: '1360.73' },
+  'deduction-row': {
+    rows: [
+      { description: 'Consulting', quantity: '4', unit: 'h', net_price: '90', tax: { name: 'VAT 22', rate: '0.22' } },
+      { description: 'Goodwill credit', quantity: '1', net_price: '-50.5', tax: { name: 'VAT 22', rate: '0.22' } },
+    ],
+  },
+  'with-address-parts': {
+    client: {
+      address_street: 'Buyer street 1',
+      address_city: 'Tallinn',
+      address_zip: '10111',
+      address_country_code: 'ee',
+    },
+    rows: STANDARD_ROWS.slice(0, 2),
+  },
+};
+
+function parse(xml: string) {
+  assert.equal(XMLValidator.validate(xml), true, 'well-formed XML');
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    parseTagValue: false,
+    isArray: (name) => ['cac:InvoiceLine', 'cac:TaxSubtotal'].includes(name),
+  });
+  return parser.parse(xml).Invoice;
+}
+
+async function shapeXml(name: string, spec: InvoiceSpec) {
+  const invoice = await makeInvoice(t, t.tenant, spec);
+  const res = await t.request('GET', `/invoices/${invoice.id}/document?format=ubl`);
+  assert.equal(res.status, 200, `${name}: ${res.text.slice(0, 300)}`);
+  if (dumpDir) writeFileSync(`${dumpDir}/${name}.xml`, res.text);
+  return parse(res.text);
+}
+
+const sum = (nodes: any[]) => nodes.reduce((total: Dec, node: any) => total.plus(node['#text']), new Dec(0));
+const amount = (node: any) => new Dec(node['#text']);
+
+/** BR-08..11: both parties have a PostalAddress with a country; BR-06/07: names. */
+function assertParties(doc: any) {
+  for (const side of ['cac:AccountingSupplierParty', 'cac:AccountingCustomerParty']) {
+    const p = doc[side]['cac:Party'];
+    assert.match(p['cac:PostalAddress']['cac:Country']['cbc:IdentificationCode'], /^[A-Z]{2}$/, side);
+    assert.ok(p['cac:PartyLegalEntity']['cbc:RegistrationName'], side);
+  }
+}
+
+/** BR-S/Z/E/O-02 and -05, BR-E-10, BR-O-02/11, BR-48: categories agree with the seller's VAT number. */
+function assertCategories(doc: any) {
+  const sellerVat = doc['cac:AccountingSupplierParty']['cac:Party']['cac:PartyTaxScheme']?.['cbc:CompanyID'];
+  const buyerVat = doc['cac:AccountingCustomerParty']['cac:Party']['cac:PartyTaxScheme']?.['cbc:CompanyID'];
+  const subtotals = doc['cac:TaxTotal']['cac:TaxSubtotal'];
+  const categories = subtotals.map((s: any) => s['cac:TaxCategory']['cbc:ID']);
+  if (categories.includes('O')) {
+    assert.deepEqual(categories, ['O'], 'O stands alone (BR-O-11)');
+    assert.equal(sellerVat, undefined, 'BR-O-02');
+    assert.equal(buyerVat, undefined, 'BR-O-02');
+  } else assert.ok(sellerVat, 'S, Z and E need the seller VAT number');
+  for (const s of subtotals) {
+    const category = s['cac:TaxCategory'];
+    if (category['cbc:ID'] === 'O') assert.equal(category['cbc:Percent'], undefined, 'no rate (BR-48)');
+    else assert.match(category['cbc:Percent'], /^\d+(\.\d+)?$/);
+    if (['E', 'O'].includes(category['cbc:ID'])) {
+      assert.ok(category['cbc:TaxExemptionReason'], 'BR-E-10 / BR-O-10');
+      assert.equal(s['cbc:TaxAmount']['#text'], '0.00');
+    }
+  }
+  for (const line of doc['cac:InvoiceLine']) {
+    const category = line['cac:Item']['cac:ClassifiedTaxCategory'];
+    assert.ok(categories.includes(category['cbc:ID']), 'every line category has a breakdown (BR-CO-18)');
+    assert.equal(category['cbc:TaxExemptionReason'], undefined, 'UBL-CR-601');
+    if (category['cbc:ID'] === 'O') assert.equal(category['cbc:Percent'], undefined, 'BR-O-05');
+    assert.ok(!amount(line['cac:Price']['cbc:PriceAmount']).isNegative(), 'BR-27');
+  }
+}
+
+/** BR-CO-10..16: lines add up to the net, rates to the tax, and the totals to each other. */
+function assertTotals(doc: any) {
+  const totals = doc['cac:LegalMonetaryTotal'];
+  const subtotals = doc['cac:TaxTotal']['cac:TaxSubtotal'];
+  const lines = sum(doc['cac:InvoiceLine'].map((l: any) => l['cbc:LineExtensionAmount']));
+  const tax = sum(subtotals.map((s: any) => s['cbc:TaxAmount']));
+  assert.ok(amount(totals['cbc:LineExtensionAmount']).equals(lines), 'BR-CO-10');
+  assert.ok(amount(totals['cbc:TaxExclusiveAmount']).equals(lines), 'BR-CO-13');
+  assert.ok(amount(doc['cac:TaxTotal']['cbc:TaxAmount']).equals(tax), 'BR-CO-14');
+  assert.ok(amount(totals['cbc:TaxInclusiveAmount']).equals(lines.plus(tax)), 'BR-CO-15');
+  const paid = totals['cbc:PrepaidAmount'] ? amount(totals['cbc:PrepaidAmount']) : new Dec(0);
+  assert.ok(amount(totals['cbc:PayableAmount']).equals(lines.plus(tax).minus(paid)), 'BR-CO-16');
+  assert.ok(sum(subtotals.map((s: any) => s['cbc:TaxableAmount'])).equals(lines), 'BR-CO-18 taxable');
+}
+
+for (const [name, spec] of Object.entries(SHAPES))
+  test(`UBL shape ${name}: EN 16931 without a Peppol claim, parties, categories and totals as the rules need`, async () => {
+    const doc = await shapeXml(name, spec);
+    assert.equal(doc['cbc:CustomizationID'], 'urn:cen.eu:en16931:2017');
+    assert.equal(doc['cbc:ProfileID'], undefined, 'no Peppol profile claimed (PEPPOL-EN16931-R004)');
+    assert.equal(doc['cac:InvoicePeriod']['cbc:Description'], undefined, 'UBL-CR-015');
+    assertParties(doc);
+    assertCategories(doc);
+    assertTotals(doc);
+  });
+
+test('a buyer is written with its address in parts and its contact as name and e-mail', async () => {
+  const doc = await shapeXml('parts', SHAPES['non-ascii']!);
+  const buyer = doc['cac:AccountingCustomerParty']['cac:Party'];
+  assert.deepEqual(buyer['cac:PostalAddress'], {
+    'cbc:StreetName': 'Οδός Αθηνάς 3',
+    'cbc:CityName': 'Αθήνα',
+    'cbc:PostalZone': '10551',
+    'cac:Country': { 'cbc:IdentificationCode': 'GR' },
+  });
+  assert.deepEqual(buyer['cac:Contact'], { 'cbc:Name': 'Zoë Ångström', 'cbc:ElectronicMail': 'zoe@buyer.example' });
+  assert.equal(buyer['cac:PartyName']['cbc:Name'], 'Ελληνική Εταιρεία 株式会社');
+  assert.equal(doc['cac:InvoiceLine'][0]['cac:Item']['cbc:Name'], 'Перевод документов «срочно»');
+  const seller = doc['cac:AccountingSupplierParty']['cac:Party'];
+  assert.equal(seller['cac:PostalAddress']['cbc:StreetName'], 'ulica Żółta 5, Łódź');
+  assert.equal(seller['cac:Contact']['cbc:ElectronicMail'], 'billing@seller.example');
+});
+
+test('a seller without a VAT number bills its untaxed rows as not subject to VAT (O), naming no VAT number', async () => {
+  const doc = await shapeXml('o', SHAPES['seller-without-vat']!);
+  const [subtotal] = doc['cac:TaxTotal']['cac:TaxSubtotal'];
+  assert.equal(subtotal['cac:TaxCategory']['cbc:ID'], 'O');
+  assert.equal(subtotal['cac:TaxCategory']['cbc:TaxExemptionReason'], 'Not subject to VAT');
+  assert.equal(
+    doc['cac:AccountingSupplierParty']['cac:Party']['cac:PostalAddress']['cac:Country']['cbc:IdentificationCode'],
+    'EE',
+    'from the IBAN',
+  );
+});
+
+async function refused(spec: InvoiceSpec) {
+  const invoice = await makeInvoice(t, t.tenant, spec);
+  const res = await t.request('GET', `/invoices/${invoice.id}/document?format=ubl`);
+  assert.equal(res.status, 422);
+  assert.equal(res.body.error.code, 'EINVOICE_DATA_MISSING');
+  const pdf = await t.request('GET', `/invoices/${invoice.id}/document?format=pdf`);
+  assert.equal(pdf.status, 200, 'the PDF needs none of it');
+  return res.body.error.details.missing;
+}
+
+test('UBL is refused with 422 EINVOICE_DATA_MISSING naming the fields the records lack', async () => {
+  assert.deepEqual(await refused({ snapshot: { seller_vat_code: null } }), ['invoice_seller.vat_number']);
+  assert.deepEqual(await refused({ snapshot: { seller_name: null } }), ['invoice.seller_id']);
+  assert.deepEqual(await refused({ rows: [] }), ['invoice.rows']);
+  assert.deepEqual(await refused({ snapshot: { seller_vat_code: null, seller_iban: null }, rows: UNTAXED }), [
+    'invoice_seller.vat_number or iban_1',
+  ]);
+  assert.deepEqual(await refused({ snapshot: { client_vat_code: null }, client: { address_country_code: null } }), [
+    'client.address_country_code',
+  ]);
+});
+
+test('UBL shape engine-made: a draft the billing engine made, with the default seller, passes the same checks', async () => {
+  const insert = async (table: string, values: Record<string, unknown>) =>
+    (
+      (await t.db.db
+        .insertInto(table as never)
+        .values({ company_id: t.tenant.companyId, ...values } as never)
+        .returning('id' as never)
+        .executeTakeFirstOrThrow()) as { id: number }
+    ).id;
+  const sellerId = await insert('invoice_sellers', {
+    name: 'Engine Seller OÜ',
+    address: 'Pikk 1, Tallinn',
+    vat_number: 'EE100000002',
+    iban_1: 'EE382200221020145685',
+  });
+  const settings = await t.request('PATCH', '/company/billing-settings', {
+    body: { billing_active: true, default_seller_id: sellerId },
+  });
+  assert.equal(settings.status, 200, settings.text);
+  const client = await t.request('POST', '/clients', {
+    body: { name: 'Engine Buyer AS', vat_code: 'EE101234568', address_city: 'Tartu', address_country_code: 'ee' },
+  });
+  assert.equal(client.status, 201, client.text);
+  const tax = await insert('taxes', { name: 'VAT 24', rate: '0.24' });
+  const contract = await insert('contracts', {
+    client_id: client.body.data.id,
+    name: 'Support',
+    status: 'active',
+    settings: '{}',
+  });
+  await insert('contract_rows', {
+    contract_id: contract,
+    description: 'Retainer',
+    quantity: '1',
+    net_price: '500',
+    tax_id: tax,
+  });
+  const billed = await t.request('POST', `/clients/${client.body.data.id}/invoices`, {
+    body: { date_from: '2026-10-01', date_to: '2026-10-31' },
+  });
+  assert.equal(billed.status, 201, billed.text);
+  const res = await t.request('GET', `/invoices/${billed.body.data.invoices[0].id}/document?format=ubl`);
+  assert.equal(res.status, 200, res.text);
+  if (dumpDir) writeFileSync(`${dumpDir}/engine-made.xml`, res.text);
+  const doc = parse(res.text);
+  assertParties(doc);
+  assertCategories(doc);
+  assertTotals(doc);
+  assert.equal(doc['cac:AccountingCustomerParty']['cac:Party']['cac:PostalAddress']['cbc:CityName'], 'Tartu');
+});

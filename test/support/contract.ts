@@ -161,29 +161,40 @@ function watchingFetch(): typeof fetch {
   };
 }
 
+/** Findings not yet reported, and apps whose checks have not settled: the last one to settle reports them all. */
+const unreported: string[] = [];
+let open = 0;
+let counts = { exchanges: 0, differing: 0 };
+
 /**
- * Checks every answer of the test app at `baseUrl` (in this process) against the document it serves; the file's
- * `after` hook fails on any mismatch. CONTRACT_LOG=<file> appends each file's figures (one JSON line).
+ * Checks every answer of the test app at `baseUrl` (in this process) against the document it serves. Each app's
+ * `after` hook only collects (a hook that throws skips the later ones, and another app would stay open and the file
+ * hang); the last to run throws with them all. CONTRACT_LOG=<file> appends each app's figures (one JSON line).
  */
 export function watchContract(baseUrl: string, documentOf: () => Json): void {
   const contract = new Contract(documentOf);
   contracts.set(new URL(baseUrl).origin, contract);
+  open += 1;
   if (!realFetch) {
     realFetch = globalThis.fetch;
     globalThis.fetch = watchingFetch();
   }
   after(async () => {
     await contract.settle();
+    open -= 1;
     const unique = [...new Set(contract.mismatches)];
     if (process.env.CONTRACT_LOG)
       appendFileSync(
         process.env.CONTRACT_LOG,
         `${JSON.stringify({ file: process.argv[1], exchanges: contract.exchanges, mismatched: contract.differing, unique })}\n`,
       );
-    if (unique.length > 0)
-      throw new Error(
-        `${contract.differing} of ${contract.exchanges} answers differ from the OpenAPI document:\n` +
-          unique.slice(0, 40).join('\n'),
-      );
+    unreported.push(...unique);
+    counts = { exchanges: counts.exchanges + contract.exchanges, differing: counts.differing + contract.differing };
+    if (open > 0 || unreported.length === 0) return;
+    const report = unreported.splice(0);
+    throw new Error(
+      `${counts.differing} of ${counts.exchanges} answers differ from the OpenAPI document:\n` +
+        report.slice(0, 40).join('\n'),
+    );
   });
 }

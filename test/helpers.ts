@@ -10,6 +10,7 @@ import { generateKey } from '../src/platform/keys.ts';
 import { expandScopes } from '../src/platform/scopes.ts';
 import { defaultWebDir } from '../src/platform/web-host.ts';
 import { cloneDatabase } from './clone.ts';
+import { watchContract } from './support/contract.ts';
 
 /** Tests that need only a database can import it from ./clone.ts without loading the app. */
 export { cloneDatabase };
@@ -206,5 +207,8 @@ export async function createTestApp(
     },
   };
   after(() => testApp.close());
+  // Every answer this file receives from the app is checked against the document it serves (test/support/contract.ts);
+  // registered after close, so a failing check cannot leave the app open and the file hanging.
+  watchContract(address, () => app.swagger() as never);
   return testApp;
 }

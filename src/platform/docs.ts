@@ -6,6 +6,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { V3_PREFIX } from './http.ts';
 import { renderLlms } from './llms.ts';
+import { declareHeaders, HEADER_COMPONENTS, type HeaderMeta, type Resolve } from './openapi-headers.ts';
 
 const require = createRequire(import.meta.url);
 const REDOC_CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
@@ -13,11 +14,7 @@ const LOCAL_LOGO = `${V3_PREFIX}/redoc/logo.svg`;
 const LOGO_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" rx="3" fill="#32329f"/></svg>';
 
-interface RouteMeta {
-  tier?: string;
-  preview?: boolean;
-  errorCodes?: readonly string[];
-}
+type RouteMeta = HeaderMeta;
 
 type Operation = Record<string, unknown>;
 type Document = { paths?: Record<string, Record<string, Operation>>; [key: string]: unknown };
@@ -32,21 +29,38 @@ function describeSuccess(operation: Operation): void {
   }
 }
 
-/** Adds what the platform enforces (scope tier, preview flag, security) to each operation. */
+/** Either credential: an API key, or a web session's cookie (whose writes also carry X-CSRF-Token). */
+const CREDENTIALS = [
+  { company: [], apiKey: [] },
+  { company: [], session: [] },
+];
+
+function resolverOf(document: Document): Resolve {
+  const schemas = ((document.components as { schemas?: Record<string, object> } | undefined)?.schemas ?? {}) as Record<
+    string,
+    Record<string, unknown>
+  >;
+  return (schema) => {
+    const target = schema?.$ref;
+    return typeof target === 'string' ? schemas[target.replace('#/components/schemas/', '')] : schema;
+  };
+}
+
+/** Adds what the platform enforces (scope tier, preview flag, security, response headers) to each operation. */
 function annotate(document: Document, routes: Map<string, RouteMeta>): Document {
+  const resolve = resolverOf(document);
+  document.components = { ...(document.components as object), headers: HEADER_COMPONENTS };
   for (const [url, methods] of Object.entries(document.paths ?? {})) {
     for (const [method, operation] of Object.entries(methods)) {
       describeSuccess(operation);
-      const meta = routes.get(`${method.toUpperCase()} ${V3_PREFIX}${url.replace(/\{(\w+)\}/g, ':$1')}`);
-      if (!meta?.tier) continue;
+      const route = routes.get(`${method.toUpperCase()} ${V3_PREFIX}${url.replace(/\{(\w+)\}/g, ':$1')}`);
+      // Routes outside route() (GET /health) carry their tier in the schema itself.
+      const meta: RouteMeta = route?.tier ? route : { tier: operation['x-scope'] as string | undefined };
+      if (!meta.tier) continue;
       operation['x-scope'] = meta.tier;
       operation['x-preview'] = meta.preview ?? false;
-      // Either credential: an API key, or a web session's cookie (whose writes also carry X-CSRF-Token).
-      if (meta.tier !== 'none')
-        operation.security = [
-          { company: [], apiKey: [] },
-          { company: [], session: [] },
-        ];
+      operation.security = meta.tier === 'none' || meta.tier === 'operator' ? [] : CREDENTIALS;
+      declareHeaders((operation.responses ?? {}) as Parameters<typeof declareHeaders>[0], meta, resolve);
     }
   }
   return document;

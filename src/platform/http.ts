@@ -107,6 +107,8 @@ const COMMON_ERRORS: readonly ErrorCode[] = [
   'QUERY_TIMEOUT',
 ];
 
+const BODY_ERRORS: readonly ErrorCode[] = ['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
+
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /**
@@ -166,6 +168,8 @@ function errorResponses(tier: Tier, errors: readonly ErrorCode[], write: boolean
   if (authenticated) COMMON_ERRORS.forEach(add);
   if (tier === 'operator') add('UNAUTHORIZED');
   if (write) add('SUBSCRIPTION_READ_ONLY');
+  // Any write's body is parsed by the framework first: too large, or not JSON (error-handler.ts frameworkError).
+  if (write) BODY_ERRORS.forEach(add);
   // A write by a web session without its CSRF token, or from another site.
   if (write && authenticated) add('CSRF_REJECTED');
   errors.forEach(add);

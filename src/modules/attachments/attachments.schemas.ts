@@ -60,8 +60,8 @@ export const AttachmentListQuery = listQuery(
   ATTACHMENT_LIST_OPTIONS,
 );
 
-/** The bytes of GET /attachments/{id}/download, whole (200) or one range (206). */
+/** The bytes of GET /attachments/{id}/download, whole (200) or one range (206), as the type they were stored with. */
 export const FileBody = (description: string) => ({
-  description,
-  content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+  description: `${description}, with Content-Type the attachment's stored content_type`,
+  content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
 });

@@ -48,7 +48,7 @@ export type ContentTemplateRowRecord = Static<typeof ContentTemplateRow>;
 const templateFields = {
   name: Name('Template name, 1-255 characters'),
   type: Type_,
-  channel: Type.Union([Type.Literal('email')], { description: 'Delivery channel: email' }),
+  channel: Type.Literal('email', { description: 'Delivery channel: email' }),
   format: Format,
   status: Type.Union([Type.Literal('active'), Type.Literal('inactive')], {
     description: 'active (default) or inactive; an inactive template is never used',

@@ -48,6 +48,6 @@ export const DocumentResponse = {
   description: 'The document as a download (Content-Disposition: attachment)',
   content: {
     'application/pdf': { schema: { type: 'string', format: 'binary' } },
-    'application/xml': { schema: { type: 'string' } },
+    'application/xml; charset=utf-8': { schema: { type: 'string' } },
   },
 };

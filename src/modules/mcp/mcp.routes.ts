@@ -38,6 +38,19 @@ const Message = Type.Object(
   { additionalProperties: true, description: 'One JSON-RPC 2.0 message of MCP (no batches, as in MCP 2025-06-18)' },
 );
 const ANSWERS = 'application/json, text/event-stream';
+/** What the transport answers (it writes the reply itself, so these describe it; Fastify serializes nothing). */
+const Answer = Type.Object(
+  {
+    jsonrpc: Type.Literal('2.0'),
+    id: Type.Union([Type.String(), Type.Number(), Type.Null()]),
+    result: Type.Optional(Type.Unknown()),
+    error: Type.Optional(
+      Type.Object({ code: Type.Integer(), message: Type.String(), data: Type.Optional(Type.Unknown()) }),
+    ),
+  },
+  { description: 'The JSON-RPC 2.0 answer to a request (result or error)' },
+);
+const Accepted = Type.Null({ description: 'A notification or an answer from the client: accepted, no body' });
 
 /** The MCP SDK (and zod with it) is loaded by the first MCP call, not at start: ~4 MB a server may never use. */
 const loadMcp = async () => {
@@ -63,7 +76,7 @@ export default async function mcpRoutes(fastify: FastifyInstance) {
     tags: ['Assistant'],
     tier: 'read',
     allowWhenLapsed: true,
-    schema: { body: Message },
+    schema: { body: Message, response: { 200: Answer, 202: Accepted } },
   });
   app.route({
     ...spec,
@@ -78,6 +91,9 @@ export default async function mcpRoutes(fastify: FastifyInstance) {
       const accept = request.headers.accept ?? '';
       if (!accept.includes('application/json') || !accept.includes('text/event-stream'))
         request.raw.headers.accept = ANSWERS;
+      // The transport writes the raw answer: it keeps the headers the pipeline set (X-Request-Id, X-RateLimit-*).
+      for (const [name, value] of Object.entries(reply.getHeaders()))
+        if (value !== undefined) reply.raw.setHeader(name, value);
       reply.hijack();
       reply.raw.on('close', () => void server.close());
       await transport.handleRequest(request.raw, reply.raw, request.body);

@@ -21814,6 +21814,11 @@ export interface operations {
       /** @description EINVOICE_DATA_MISSING */
       422: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -26994,6 +26999,11 @@ export interface operations {
       /** @description INVALID_STATUS_TRANSITION, LAST_OWNER */
       409: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -32650,6 +32660,11 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -32692,6 +32707,11 @@ export interface operations {
       /** @description INVALID_COMPANY, INVALID_CURSOR, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -32701,6 +32721,11 @@ export interface operations {
       /** @description MISSING_AUTH, UNAUTHORIZED */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -32710,6 +32735,11 @@ export interface operations {
       /** @description FORBIDDEN, HTTPS_REQUIRED, MANAGEMENT_UI_ONLY, PLAN_UPGRADE_REQUIRED */
       403: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -32719,6 +32749,11 @@ export interface operations {
       /** @description INVALID_FILTER_VALUE */
       422: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -32728,6 +32763,12 @@ export interface operations {
       /** @description RATE_LIMIT_EXCEEDED */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -32737,6 +32778,11 @@ export interface operations {
       /** @description INTERNAL_ERROR */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -32746,6 +32792,11 @@ export interface operations {
       /** @description QUERY_TIMEOUT */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -32779,6 +32830,12 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          'X-Service-Warning': components['headers']['X-Service-Warning'];
           [name: string]: unknown;
         };
         content: {
@@ -32821,6 +32878,11 @@ export interface operations {
       /** @description INVALID_COMPANY, INVALID_PERSON, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -32830,6 +32892,11 @@ export interface operations {
       /** @description MISSING_AUTH, UNAUTHORIZED */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -32839,6 +32906,39 @@ export interface operations {
       /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, MANAGEMENT_UI_ONLY, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -32848,6 +32948,12 @@ export interface operations {
       /** @description RATE_LIMIT_EXCEEDED */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -32857,6 +32963,11 @@ export interface operations {
       /** @description INTERNAL_ERROR */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -32866,6 +32977,11 @@ export interface operations {
       /** @description QUERY_TIMEOUT */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -32889,6 +33005,12 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          'X-Service-Warning': components['headers']['X-Service-Warning'];
           [name: string]: unknown;
         };
         content: {
@@ -32931,6 +33053,11 @@ export interface operations {
       /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -32940,6 +33067,11 @@ export interface operations {
       /** @description MISSING_AUTH, UNAUTHORIZED */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -32949,6 +33081,11 @@ export interface operations {
       /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, MANAGEMENT_UI_ONLY, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -32958,6 +33095,11 @@ export interface operations {
       /** @description NOT_FOUND */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -32967,6 +33109,39 @@ export interface operations {
       /** @description INVALID_STATUS_TRANSITION */
       409: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -32976,6 +33151,12 @@ export interface operations {
       /** @description RATE_LIMIT_EXCEEDED */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -32985,6 +33166,11 @@ export interface operations {
       /** @description INTERNAL_ERROR */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -32994,6 +33180,11 @@ export interface operations {
       /** @description QUERY_TIMEOUT */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -33017,6 +33208,11 @@ export interface operations {
       /** @description No Content */
       204: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content?: never;
@@ -33024,6 +33220,11 @@ export interface operations {
       /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -33033,6 +33234,11 @@ export interface operations {
       /** @description MISSING_AUTH, UNAUTHORIZED */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -33042,6 +33248,11 @@ export interface operations {
       /** @description CSRF_REJECTED, FORBIDDEN, HTTPS_REQUIRED, MANAGEMENT_UI_ONLY, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -33051,6 +33262,11 @@ export interface operations {
       /** @description NOT_FOUND */
       404: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -33060,6 +33276,39 @@ export interface operations {
       /** @description INVALID_STATUS_TRANSITION */
       409: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -33069,6 +33318,12 @@ export interface operations {
       /** @description RATE_LIMIT_EXCEEDED */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -33078,6 +33333,11 @@ export interface operations {
       /** @description INTERNAL_ERROR */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -33087,6 +33347,11 @@ export interface operations {
       /** @description QUERY_TIMEOUT */
       503: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           [name: string]: unknown;
         };
         content: {
@@ -33114,6 +33379,8 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Service-Warning': components['headers']['X-Service-Warning'];
           [name: string]: unknown;
         };
         content: {
@@ -33145,6 +33412,7 @@ export interface operations {
       /** @description INVALID_TOKEN, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
@@ -33154,6 +33422,27 @@ export interface operations {
       /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
@@ -33163,6 +33452,8 @@ export interface operations {
       /** @description RATE_LIMIT_EXCEEDED */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -33172,6 +33463,7 @@ export interface operations {
       /** @description INTERNAL_ERROR */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
@@ -33203,6 +33495,8 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-Service-Warning': components['headers']['X-Service-Warning'];
           [name: string]: unknown;
         };
         content: {
@@ -33266,6 +33560,7 @@ export interface operations {
       /** @description INVALID_TOKEN, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
       400: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
@@ -33275,6 +33570,7 @@ export interface operations {
       /** @description INVALID_CREDENTIALS */
       401: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
@@ -33284,6 +33580,27 @@ export interface operations {
       /** @description CSRF_REJECTED, HTTPS_REQUIRED, SUBSCRIPTION_READ_ONLY */
       403: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
@@ -33293,6 +33610,8 @@ export interface operations {
       /** @description RATE_LIMIT_EXCEEDED */
       429: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
         content: {
@@ -33302,6 +33621,7 @@ export interface operations {
       /** @description INTERNAL_ERROR */
       500: {
         headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {

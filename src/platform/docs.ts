@@ -59,7 +59,9 @@ function annotate(document: Document, routes: Map<string, RouteMeta>): Document 
       if (!meta.tier) continue;
       operation['x-scope'] = meta.tier;
       operation['x-preview'] = meta.preview ?? false;
-      operation.security = meta.tier === 'none' || meta.tier === 'operator' ? [] : CREDENTIALS;
+      // An open route may still name its own credential (the signed-in session routes declare the session).
+      const open = meta.tier === 'none' || meta.tier === 'operator';
+      operation.security = open ? ((operation.security as unknown[] | undefined) ?? []) : CREDENTIALS;
       declareHeaders((operation.responses ?? {}) as Parameters<typeof declareHeaders>[0], meta, resolve);
     }
   }

@@ -8,7 +8,13 @@ const anonymous = { key: null, company: null } as const;
 
 type Header = { $ref?: string; required?: boolean };
 type Response = { headers?: Record<string, Header>; content?: Record<string, unknown> };
-type Operation = { 'x-scope'?: string; 'x-preview'?: boolean; 'x-idempotent'?: boolean; security?: unknown[] };
+type Operation = {
+  'x-scope'?: string;
+  'x-preview'?: boolean;
+  'x-idempotent'?: boolean;
+  security?: unknown[];
+  tags?: string[];
+};
 type Op = Operation & { responses: Record<string, Response> };
 const doc = (await t.request('GET', '/api/v3/openapi.json', anonymous)).body as {
   paths: Record<string, Record<string, Op>>;
@@ -70,11 +76,14 @@ test('the answers carry what the document declares: rate-limit headers, ETag, X-
   assert.equal(read.headers.get('etag'), created.headers.get('etag'));
 });
 
-test('operations open without credentials say security: []; the others need the company and a key or a session', () => {
+test('operations open without credentials say security: []; the signed-in account routes the session; the others the company and a key or a session', () => {
   for (const { name, op } of operations) {
-    if (op['x-scope'] === 'none') assert.deepEqual(op.security, [], name);
+    const accountRoute = op.tags?.includes('Web sessions') && op.security?.length === 1;
+    if (accountRoute) assert.deepEqual(op.security, [{ session: [] }], name);
+    else if (op['x-scope'] === 'none') assert.deepEqual(op.security, [], name);
     else assert.equal(op.security?.length, 2, name);
   }
+  assert.deepEqual(doc.paths['/auth/sessions']!.post!.security, [], 'signing in needs no credential');
   assert.deepEqual(doc.paths['/health']!.get!.security, []);
 });
 

@@ -1,21 +1,11 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TestApp } from '../../helpers.ts';
-import { headerOf, type ReceivedMail } from '../invoice-documents/smtp.ts';
+import { textOf, type ReceivedMail } from '../invoice-documents/smtp.ts';
+export { textOf } from '../invoice-documents/smtp.ts';
 import { settleInvitationMails } from '../../../src/modules/invitations/index.ts';
 
 export const anonymous = { key: null, company: null } as const;
-
-/** The mail's text part as written (quoted-printable undone). */
-export function textOf(mail: ReceivedMail): string {
-  const split = mail.raw.search(/\r?\n\r?\n/);
-  const head = mail.raw.slice(0, split);
-  const body = mail.raw.slice(split).trim();
-  if (headerOf(head, 'Content-Transfer-Encoding')?.toLowerCase() !== 'quoted-printable') return body;
-  return body
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
 
 /** Waits for the count-th mail to the address (mails go out after the write commits). */
 export async function mailTo(received: ReceivedMail[], email: string, count = 1): Promise<ReceivedMail> {

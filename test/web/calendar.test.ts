@@ -45,8 +45,12 @@ async function request(page: Page, type: string, from: string, until: string, no
   await typeDate(page, 'First day', from);
   await typeDate(page, 'Last day', until);
   await dialog.getByLabel('Note').fill(note);
+  // The notice of an earlier request may still show: the answer to this one is what is waited for.
+  const created = page.waitForResponse((r) => r.request().method() === 'POST' && r.url().endsWith('/api/v3/calendar'));
   await dialog.getByRole('button', { name: 'Submit' }).click();
-  await page.getByText('Your request was submitted for approval.').waitFor();
+  assert.equal((await created).status(), 201);
+  await dialog.waitFor({ state: 'hidden' });
+  await page.getByText('Your request was submitted for approval.').first().waitFor();
 }
 
 const entriesOf = async (person: number) =>
@@ -76,6 +80,7 @@ test('a member asks for vacation and flextime; the owner approves one and reject
   await assertAccessible(own.page, 'calendar, approvals');
   await own.page.getByRole('button', { name: /^Approve the Vacation of / }).click();
   await own.page.getByText('Approved.').waitFor();
+  await own.page.getByRole('button', { name: /^Approve the Vacation of / }).waitFor({ state: 'detached' });
   await own.page.getByRole('button', { name: /^Reject the Flextime of / }).click();
   await own.page.getByText('Rejected.').waitFor();
   await own.page.getByText('No request is waiting for you.').waitFor();

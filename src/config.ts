@@ -64,6 +64,8 @@ export interface WebhookConfig {
   pollMs: number;
   /** Whether the server process runs a delivery worker too (separate workers: `npm run worker`). */
   inServer: boolean;
+  /** The legacy v1.0 engine (decision 0054): seconds before its retries, and its service-wide signing key. */
+  legacy: { retryDelaysMs: number[]; secret: string | undefined };
 }
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -109,6 +111,10 @@ function webhookConfig(env: NodeJS.ProcessEnv): WebhookConfig {
     concurrency: Math.max(1, intFrom(env, 'SVC_WEBHOOK_CONCURRENCY', 8)),
     pollMs: secondsFrom(env, 'SVC_WEBHOOK_POLL', 1),
     inServer: flagFrom(env, 'SVC_WEBHOOK_IN_SERVER', true),
+    legacy: {
+      retryDelaysMs: secondsListFrom(env, 'SVC_LEGACY_WEBHOOK_RETRY_DELAYS', [5, 30]),
+      secret: env.SVC_LEGACY_WEBHOOK_SECRET || undefined,
+    },
   };
 }
 

@@ -41,6 +41,7 @@ export const TENANT_TABLES = [
   'invoice_sellers',
   'invoices',
   'jobs',
+  'legacy_webhook_deliveries',
   'legacy_webhook_subscriptions',
   'mail_outbox',
   'members',
@@ -729,6 +730,17 @@ export interface LegacyTokensTable {
   created_at: Generated<string>;
 }
 
+export interface LegacyWebhookDeliveriesTable {
+  company_id: string;
+  id: Generated<number>;
+  subscription_id: number;
+  body: string;
+  attempt: Generated<number>;
+  next_attempt_at: Generated<string>;
+  claim_token: string | null;
+  created_at: Generated<string>;
+}
+
 export interface LegacyWebhookSubscriptionsTable {
   company_id: string;
   id: Generated<number>;
@@ -1308,6 +1320,7 @@ export interface DB {
   invoices: InvoicesTable;
   jobs: JobsTable;
   legacy_tokens: LegacyTokensTable;
+  legacy_webhook_deliveries: LegacyWebhookDeliveriesTable;
   legacy_webhook_subscriptions: LegacyWebhookSubscriptionsTable;
   mail_outbox: MailOutboxTable;
   members: MembersTable;

@@ -45,15 +45,39 @@ export async function recordEvent(
   await recordEvents(ctx, entity, action, [record]);
 }
 
-/** One event per record in a single insert (bulk writes), in the order of `records`. */
+export type EventRecords = ReadonlyArray<{ id: number } & Record<string, unknown>>;
+
+/** What a web-origin write fires instead of v3 events (the legacy v1.0 engine's, installed by the modules). */
+export type WebOriginEvents = (ctx: Ctx, entity: string, action: EventAction, records: EventRecords) => Promise<void>;
+
+let webOrigin: WebOriginEvents | undefined;
+
+export function installWebOriginEvents(handler: WebOriginEvents): void {
+  webOrigin = handler;
+}
+
+/**
+ * Whether the write ctx makes came from the web application (a session credential). The spec's "What fires":
+ * only changes made through API v3 by keys, the assistant tool surface and the command line fire v3 events;
+ * changes made in the web application fire none (docs/decisions/0054).
+ */
+export const isWebOrigin = (ctx: Ctx) => ctx.key.kind === 'session';
+
+/**
+ * One event per record in a single insert (bulk writes), in the order of `records`. The one place that decides
+ * whether a write fires: a web-origin write records no v3 event (no delivery, no wake-up, nothing in the feed)
+ * and hands its records to the legacy engine instead.
+ */
 export async function recordEvents(
   ctx: Ctx,
   entity: string,
   action: EventAction,
-  records: ReadonlyArray<{ id: number } & Record<string, unknown>>,
+  records: EventRecords,
 ): Promise<void> {
   if (!ctx.db.isTransaction) throw new Error('recordEvent must run inside the transaction of the change');
-  if (!fires(entity, action) || records.length === 0) return;
+  if (records.length === 0) return;
+  if (isWebOrigin(ctx)) return webOrigin?.(ctx, entity, action, records);
+  if (!fires(entity, action)) return;
   const occurredAt = new Date().toISOString();
   const rows = records.map((record) => ({
     company_id: ctx.companyId,
@@ -63,7 +87,7 @@ export async function recordEvents(
     action,
     record_id: record.id,
     data: JSON.stringify(action === 'deleted' ? { id: record.id } : record),
-    // 0: the service's own background work; null: a web session. Neither is a key.
+    // 0: the service's own background work, not a key.
     api_key_id: ctx.key.id !== null && ctx.key.id > 0 ? ctx.key.id : null,
     person_id: ctx.actor.personId,
     occurred_at: occurredAt,

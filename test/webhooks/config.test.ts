@@ -16,6 +16,7 @@ test('webhook settings: defaults, decimals for short test delays, and refusals',
     concurrency: 8,
     pollMs: 1000,
     inServer: true,
+    legacy: { retryDelaysMs: [5000, 30_000], secret: undefined },
   });
   assert.equal(defaults.smtpUrl, undefined);
   const custom = loadConfig({
@@ -30,6 +31,8 @@ test('webhook settings: defaults, decimals for short test delays, and refusals',
     SVC_WEBHOOK_IN_SERVER: 'no',
     SMTP_URL: 'smtp://mail.example:25',
     SVC_MAIL_FROM: 'Hooks <h@example.com>',
+    SVC_LEGACY_WEBHOOK_RETRY_DELAYS: '0.5,2',
+    SVC_LEGACY_WEBHOOK_SECRET: 'v1-key',
   });
   assert.deepEqual(custom.webhooks, {
     enabled: false,
@@ -41,6 +44,7 @@ test('webhook settings: defaults, decimals for short test delays, and refusals',
     concurrency: 3,
     pollMs: 50,
     inServer: false,
+    legacy: { retryDelaysMs: [500, 2000], secret: 'v1-key' },
   });
   assert.equal(custom.smtpUrl, 'smtp://mail.example:25');
   assert.equal(custom.mailFrom, 'Hooks <h@example.com>');

@@ -5,6 +5,7 @@ import type { EventShapes } from '../../platform/events.ts';
 import type { Resolver } from '../../platform/ssrf.ts';
 import { processNext, type EngineDeps } from './engine.ts';
 import { createMailer, flushMail } from './mailer.ts';
+import { processLegacyNext } from './legacy.ts';
 import type { Log } from '../log.ts';
 
 export interface DeliveryWorker {
@@ -105,6 +106,16 @@ export function startDeliveryWorker(options: WorkerOptions): DeliveryWorker {
         await sleep(Math.min(step.nextDueMs ?? config.webhooks.pollMs, config.webhooks.pollMs));
     }
   };
+  // The legacy v1.0 engine's loops share the wake-ups (its rows notify the same channel) and the shutdown.
+  const legacyLoop = async () => {
+    while (!stopping) {
+      const worked = await processLegacyNext(deps).catch((error) => {
+        log.error({ err: (error as Error).message }, 'legacy webhook worker: step failed');
+        return false;
+      });
+      if (!worked && !stopping) await sleep(config.webhooks.pollMs);
+    }
+  };
   // Event retention is periodic work of every server and worker (src/background/periodic.ts), not the delivery loop's.
   const housekeeping = async () => {
     await flushMail(deps.db, mailer, log).catch((error) =>
@@ -115,7 +126,10 @@ export function startDeliveryWorker(options: WorkerOptions): DeliveryWorker {
   const timer = setInterval(() => void housekeeping(), HOUSEKEEPING_MS);
   timer.unref();
   void housekeeping();
-  const loops = Array.from({ length: config.webhooks.concurrency }, loop);
+  const loops = [
+    ...Array.from({ length: config.webhooks.concurrency }, loop),
+    ...Array.from({ length: Math.min(2, config.webhooks.concurrency) }, legacyLoop),
+  ];
   log.info({ concurrency: config.webhooks.concurrency, rate: config.webhooks.rate }, 'webhook delivery worker started');
 
   return {

@@ -100,7 +100,8 @@ export async function createClient(ctx: Ctx, body: ClientCreateBody): Promise<Cl
     const id = await repo.clients.insert(tx, columns);
     if (body.groups) await repo.replaceGroups(tx, id, body.groups);
     const client = await getClient(tx, id);
-    await recordEvent(tx, 'client', 'created', leanClient(client));
+    // The whole record (as GET shows it): v1.0 delivers it so; v3's declared shape leaves the contacts out.
+    await recordEvent(tx, 'client', 'created', client);
     return client;
   });
 }

@@ -31,8 +31,12 @@ export interface WebhookTestApp extends TestApp {
   deps: EngineDeps & { log: ReturnType<typeof memoryLog> };
 }
 
-export async function webhookApp(env: Record<string, string> = {}, resolve?: Resolver): Promise<WebhookTestApp> {
-  const t = await createTestApp({}, { ...TEST_ENV, ...env });
+export async function webhookApp(
+  env: Record<string, string> = {},
+  resolve?: Resolver,
+  extra: { web?: boolean } = {},
+): Promise<WebhookTestApp> {
+  const t = await createTestApp({}, { ...TEST_ENV, ...env }, extra);
   const deps = { db: t.db.db, config: t.app.config, log: memoryLog(), shapes: loadModules().eventShapes, resolve };
   return Object.assign(t, { deps });
 }

@@ -104,3 +104,20 @@ export function Card({ title, actions, children }: { title?: string; actions?: R
     </section>
   );
 }
+
+/** What a list or record screen shows for its query: loading, the error with a retry, `empty`, or the content. */
+export function QueryView({
+  query,
+  isEmpty = false,
+  empty,
+  children,
+}: {
+  query: { isPending: boolean; isError: boolean; error: unknown; refetch(): unknown };
+  isEmpty?: boolean;
+  empty?: ReactNode;
+  children: ReactNode;
+}) {
+  if (query.isPending) return <Loading />;
+  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  return <>{isEmpty ? empty : children}</>;
+}

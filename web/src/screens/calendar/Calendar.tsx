@@ -5,7 +5,7 @@ import { useApi, useSession } from '../../api/session.tsx';
 import { useI18n } from '../../i18n/i18n.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { useNotify } from '../../ui/Notices.tsx';
-import { Alert, Badge, Card, EmptyState, ErrorState, Loading, PageHeader } from '../../ui/States.tsx';
+import { Alert, Badge, Card, EmptyState, ErrorState, Loading, PageHeader, QueryView } from '../../ui/States.tsx';
 import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { isManager, memberName } from '../team/teamTypes.ts';
 import { RequestDialog } from './RequestDialog.tsx';
@@ -85,15 +85,13 @@ export function Calendar() {
           {t('calendar.thisMonth')}
         </Button>
       </div>
-      {list.isPending ? (
-        <Loading />
-      ) : list.isError ? (
-        <ErrorState error={list.error} onRetry={() => void list.refetch()} />
-      ) : entries.length === 0 ? (
-        <EmptyState title={t('calendar.emptyTitle', { month: monthName })} body={t('calendar.emptyBody')} />
-      ) : (
+      <QueryView
+        query={list}
+        isEmpty={entries.length === 0}
+        empty={<EmptyState title={t('calendar.emptyTitle', { month: monthName })} body={t('calendar.emptyBody')} />}
+      >
         <EntryTable entries={entries} people={people} label={t('calendar.tableLabel', { month: monthName })} />
-      )}
+      </QueryView>
       <RequestDialog isOpen={requesting} onOpenChange={setRequesting} defaultDate={today()} />
     </>
   );

@@ -6,7 +6,7 @@ import { Button } from '../../ui/Button.tsx';
 import { SearchField } from '../../ui/Field.tsx';
 import { Pager, useCursorPages } from '../../ui/Pager.tsx';
 import { Select } from '../../ui/Select.tsx';
-import { Badge, EmptyState, ErrorState, Loading, PageHeader } from '../../ui/States.tsx';
+import { Badge, EmptyState, PageHeader, QueryView } from '../../ui/States.tsx';
 import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { useDebounced } from '../../ui/useDebounced.ts';
 import { ClientFormDialog } from './ClientForm.tsx';
@@ -65,25 +65,25 @@ export function ClientsList() {
           className="toolbar-select"
         />
       </div>
-      {list.isPending ? (
-        <Loading />
-      ) : list.isError ? (
-        <ErrorState error={list.error} onRetry={() => void list.refetch()} />
-      ) : rows.length === 0 ? (
-        filtered ? (
-          <EmptyState title={t('clients.noMatchesTitle')} body={t('clients.noMatchesBody')} />
-        ) : (
-          <EmptyState
-            title={t('clients.emptyTitle')}
-            body={t('clients.emptyBody')}
-            action={
-              <Button variant="primary" onPress={() => setCreating(true)}>
-                {t('clients.new')}
-              </Button>
-            }
-          />
-        )
-      ) : (
+      <QueryView
+        query={list}
+        isEmpty={rows.length === 0}
+        empty={
+          filtered ? (
+            <EmptyState title={t('clients.noMatchesTitle')} body={t('clients.noMatchesBody')} />
+          ) : (
+            <EmptyState
+              title={t('clients.emptyTitle')}
+              body={t('clients.emptyBody')}
+              action={
+                <Button variant="primary" onPress={() => setCreating(true)}>
+                  {t('clients.new')}
+                </Button>
+              }
+            />
+          )
+        }
+      >
         <>
           <Table label={t('clients.tableLabel')}>
             <TableHeader>
@@ -118,7 +118,7 @@ export function ClientsList() {
             isFetching={list.isFetching}
           />
         </>
-      )}
+      </QueryView>
       <ClientFormDialog isOpen={creating} onOpenChange={setCreating} />
     </>
   );

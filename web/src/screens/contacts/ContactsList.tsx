@@ -5,7 +5,7 @@ import { useT } from '../../i18n/i18n.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { SearchField } from '../../ui/Field.tsx';
 import { Pager, useCursorPages } from '../../ui/Pager.tsx';
-import { EmptyState, ErrorState, Loading, PageHeader } from '../../ui/States.tsx';
+import { EmptyState, PageHeader, QueryView } from '../../ui/States.tsx';
 import { useDebounced } from '../../ui/useDebounced.ts';
 import { ContactFormDialog } from './ContactForm.tsx';
 import { ContactsTable } from './ContactsTable.tsx';
@@ -59,17 +59,17 @@ export function ContactsList() {
           onChange={setSearch}
         />
       </div>
-      {list.isPending ? (
-        <Loading />
-      ) : list.isError ? (
-        <ErrorState error={list.error} onRetry={() => void list.refetch()} />
-      ) : contacts.length === 0 ? (
-        q ? (
-          <EmptyState title={t('contacts.noMatchesTitle')} body={t('contacts.noMatchesBody')} />
-        ) : (
-          <EmptyState title={t('contacts.emptyTitle')} body={t('contacts.emptyBody')} />
-        )
-      ) : (
+      <QueryView
+        query={list}
+        isEmpty={contacts.length === 0}
+        empty={
+          q ? (
+            <EmptyState title={t('contacts.noMatchesTitle')} body={t('contacts.noMatchesBody')} />
+          ) : (
+            <EmptyState title={t('contacts.emptyTitle')} body={t('contacts.emptyBody')} />
+          )
+        }
+      >
         <>
           <ContactsTable contacts={contacts} clientNames={clientNames} />
           <Pager
@@ -81,7 +81,7 @@ export function ContactsList() {
             isFetching={list.isFetching}
           />
         </>
-      )}
+      </QueryView>
       <ContactFormDialog isOpen={creating} onOpenChange={setCreating} />
     </>
   );

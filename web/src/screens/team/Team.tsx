@@ -5,7 +5,7 @@ import { useT } from '../../i18n/i18n.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { SearchField } from '../../ui/Field.tsx';
 import { Pager, useCursorPages } from '../../ui/Pager.tsx';
-import { Badge, EmptyState, ErrorState, Loading, PageHeader } from '../../ui/States.tsx';
+import { Badge, EmptyState, PageHeader, QueryView } from '../../ui/States.tsx';
 import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { useDebounced } from '../../ui/useDebounced.ts';
 import { InviteDialog } from './InviteDialog.tsx';
@@ -55,13 +55,7 @@ export function Team() {
           onChange={setSearch}
         />
       </div>
-      {list.isPending ? (
-        <Loading />
-      ) : list.isError ? (
-        <ErrorState error={list.error} onRetry={() => void list.refetch()} />
-      ) : members.length === 0 ? (
-        <EmptyState title={t('team.emptyTitle')} />
-      ) : (
+      <QueryView query={list} isEmpty={members.length === 0} empty={<EmptyState title={t('team.emptyTitle')} />}>
         <>
           <Table label={t('team.tableLabel')}>
             <TableHeader>
@@ -99,7 +93,7 @@ export function Team() {
             isFetching={list.isFetching}
           />
         </>
-      )}
+      </QueryView>
       {manager && <Invitations />}
       <InviteDialog isOpen={inviting} onOpenChange={setInviting} />
     </>

@@ -46,3 +46,24 @@ export function useCursorPages(resetKey: string) {
     previous: () => setState({ key: resetKey, cursors: cursors.slice(0, -1) }),
   };
 }
+
+/** The pager of a cursor list: the page it is on, and the next cursor the list's last answer gave. */
+export function CursorPager({
+  pages,
+  list,
+}: {
+  pages: ReturnType<typeof useCursorPages>;
+  list: { data?: { meta: { next_cursor?: string | null } }; isFetching: boolean };
+}) {
+  const next = list.data?.meta.next_cursor;
+  return (
+    <Pager
+      page={pages.page}
+      hasPrevious={pages.page > 1}
+      hasNext={Boolean(next)}
+      onPrevious={pages.previous}
+      onNext={() => next && pages.next(next)}
+      isFetching={list.isFetching}
+    />
+  );
+}

@@ -4,7 +4,7 @@ import { useApi } from '../../api/session.tsx';
 import { useT } from '../../i18n/i18n.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { SearchField } from '../../ui/Field.tsx';
-import { Pager, useCursorPages } from '../../ui/Pager.tsx';
+import { CursorPager, useCursorPages } from '../../ui/Pager.tsx';
 import { EmptyState, PageHeader, QueryView } from '../../ui/States.tsx';
 import { useDebounced } from '../../ui/useDebounced.ts';
 import { ContactFormDialog } from './ContactForm.tsx';
@@ -72,14 +72,7 @@ export function ContactsList() {
       >
         <>
           <ContactsTable contacts={contacts} clientNames={clientNames} />
-          <Pager
-            page={pages.page}
-            hasPrevious={pages.page > 1}
-            hasNext={Boolean(list.data?.meta.next_cursor)}
-            onPrevious={pages.previous}
-            onNext={() => pages.next(list.data!.meta.next_cursor!)}
-            isFetching={list.isFetching}
-          />
+          <CursorPager pages={pages} list={list} />
         </>
       </QueryView>
       <ContactFormDialog isOpen={creating} onOpenChange={setCreating} />

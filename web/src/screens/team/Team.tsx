@@ -4,7 +4,7 @@ import { useApi, useSession } from '../../api/session.tsx';
 import { useT } from '../../i18n/i18n.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { SearchField } from '../../ui/Field.tsx';
-import { Pager, useCursorPages } from '../../ui/Pager.tsx';
+import { CursorPager, useCursorPages } from '../../ui/Pager.tsx';
 import { Badge, EmptyState, PageHeader, QueryView } from '../../ui/States.tsx';
 import { Cell, Column, Row, Table, TableBody, TableHeader } from '../../ui/Table.tsx';
 import { useDebounced } from '../../ui/useDebounced.ts';
@@ -84,14 +84,7 @@ export function Team() {
               )}
             </TableBody>
           </Table>
-          <Pager
-            page={pages.page}
-            hasPrevious={pages.page > 1}
-            hasNext={Boolean(list.data?.meta.next_cursor)}
-            onPrevious={pages.previous}
-            onNext={() => pages.next(list.data!.meta.next_cursor!)}
-            isFetching={list.isFetching}
-          />
+          <CursorPager pages={pages} list={list} />
         </>
       </QueryView>
       {manager && <Invitations />}

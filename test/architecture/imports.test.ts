@@ -113,3 +113,30 @@ test('no import has a side effect: nothing is imported for its effects alone', a
   }
   assert.deepEqual(offenders, []);
 });
+
+/** Groups of files that import each other in a loop (strongly connected components of more than one file). */
+function fileLoops(): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const loops: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, index.size);
+    low.set(file, index.get(file)!);
+    stack.push(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!graph.has(target)) continue;
+      if (!index.has(target)) visit(target);
+      if (stack.includes(target)) low.set(file, Math.min(low.get(file)!, low.get(target)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const loop = stack.splice(stack.indexOf(file));
+    if (loop.length > 1) loops.push(loop);
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return loops;
+}
+
+test('no file imports itself back through other files (e.g. a store importing the index that picks it)', () => {
+  assert.deepEqual(fileLoops(), []);
+});

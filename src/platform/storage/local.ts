@@ -4,7 +4,7 @@ import { mkdir, open, readdir, rename, rm, stat, utimes } from 'node:fs/promises
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
-import { assertKey, type BlobInfo, type BlobStore, type ByteRange, type StagedBlob } from './index.ts';
+import { assertKey, type BlobInfo, type BlobStore, type ByteRange, type StagedBlob } from './blob.ts';
 
 /** fsync of a folder, so a rename into it survives a crash (the entry, not just the file, is on disk). */
 async function syncDir(dir: string): Promise<void> {

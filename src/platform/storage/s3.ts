@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3Config } from '../../config.ts';
-import { assertKey, type BlobInfo, type BlobStore, type ByteRange, type StagedBlob } from './index.ts';
+import { assertKey, type BlobInfo, type BlobStore, type ByteRange, type StagedBlob } from './blob.ts';
 import { settle, stageFile, sweepStagingDir } from './local.ts';
 
 const notFound = (error: unknown) => {

@@ -23,8 +23,6 @@ import { registerWebApp } from './platform/web-host.ts';
 import { healthRoutes } from './platform/health.ts';
 import { loadModules } from './modules/index.ts';
 import type { Registry, ServiceModule } from './platform/modules.ts';
-import { operatorRoutes } from './modules/operator/index.ts';
-import { legacyRoutes } from './modules/legacy-webhooks/index.ts';
 
 export interface AppOptions {
   config: Config;
@@ -222,14 +220,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     },
     { prefix: V3_PREFIX },
   );
-  await app.register(operatorRoutes, { prefix: '/operator', config, db: db.db, registry, limits });
-  await app.register(legacyRoutes, {
-    prefix: '/api/v1.0',
-    config,
-    db: db.db,
-    limits,
-    ...(keyCache ? { keyCache } : {}),
-  });
+  const mountOptions = { config, db: db.db, registry, limits, ...(keyCache ? { keyCache } : {}) };
+  for (const { prefix, routes } of registry.modules.flatMap((module) => module.mounts ?? [])) {
+    await app.register(routes, { ...mountOptions, prefix });
+  }
   if (options.webDir) await registerWebApp(app, options.webDir);
   return app;
 }

@@ -1,6 +1,7 @@
 import { collectModules, type Registry, type ServiceModule } from '../platform/modules.ts';
-import { installWebOriginEvents } from '../platform/events.ts';
-import { recordLegacyEvents } from './legacy-webhooks/index.ts';
+import legacyWebhooks from './legacy-webhooks/index.ts';
+import companies from './companies/index.ts';
+import operator from './operator/index.ts';
 import activities from './activities/index.ts';
 import agreements from './agreements/index.ts';
 import budgets from './budgets/index.ts';
@@ -106,6 +107,9 @@ export const MODULES: readonly ServiceModule[] = [
   workflowTemplates,
   clientWorkflow,
   companyApps,
+  companies,
+  operator,
+  legacyWebhooks,
 ];
 
 let registry: Registry | undefined;
@@ -113,7 +117,5 @@ let registry: Registry | undefined;
 /** What all modules bring (routes, events, samples, jobs, periodic work, seeders); the server, worker and CLI all start here. */
 export function loadModules(): Registry {
   registry ??= collectModules(MODULES);
-  // The legacy v1.0 engine (outside MODULES) takes what web-origin writes fire (docs/decisions/0054).
-  installWebOriginEvents(recordLegacyEvents);
   return registry;
 }

@@ -2,7 +2,16 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Db, Executor } from '../db/database.ts';
 import type { Config } from '../config.ts';
 import type { Ctx } from './context.ts';
-import { installEventCatalogue, type EventAction, type EventCatalogue } from './events.ts';
+import type { KeyRow } from './auth.ts';
+import {
+  installEventCatalogue,
+  installWebOriginEvents,
+  type EventAction,
+  type EventCatalogue,
+  type WebOriginEvents,
+} from './events.ts';
+import type { KeyCache } from './key-cache.ts';
+import type { RateLimits } from './ratelimit.ts';
 
 /** What a job runner hands a handler: the claimed row's progress, so a resumed job goes on where it stopped. */
 export interface ClaimedJob {
@@ -48,6 +57,21 @@ export interface ModuleRouteOptions {
   db: Db;
 }
 
+/** What a surface outside /api/v3 receives: it brings its own authentication, so it gets the pieces for one. */
+export interface MountOptions {
+  config: Config;
+  db: Db;
+  registry: Registry;
+  limits: RateLimits;
+  keyCache?: KeyCache<KeyRow>;
+}
+
+/** Routes a module serves beside v3, under their own prefix (the operator API, the legacy v1.0 API). */
+export interface Mount {
+  prefix: string;
+  routes: FastifyPluginAsync<MountOptions>;
+}
+
 /**
  * A module's public face (its index.ts): everything it brings to the platform. Nothing registers
  * itself on import; `collectModules` reads these declarations.
@@ -57,6 +81,10 @@ export interface ServiceModule {
   /** The audit trail's entity for this module's writes (a route may name another). */
   entity?: string;
   routes?: FastifyPluginAsync<ModuleRouteOptions>;
+  /** Surfaces outside /api/v3, each under its prefix. */
+  mounts?: readonly Mount[];
+  /** Runs on every web-origin event (docs/decisions/0054), once the registry is collected. */
+  onWebOriginEvent?: WebOriginEvents;
   /** Events its writes fire, by entity: what is recorded in the outbox, and what webhooks can subscribe to. */
   events?: Record<string, readonly EventAction[]>;
   /** Example records for GET /webhooks/example, by entity. */
@@ -112,5 +140,8 @@ export function collectModules(modules: readonly ServiceModule[]): Registry {
     actions.map((a) => `${entity}.${a}`),
   );
   installEventCatalogue(registry.events);
+  const listeners = modules.flatMap((m) => (m.onWebOriginEvent ? [m.onWebOriginEvent] : []));
+  if (listeners.length > 1) throw new Error('only one module may take web-origin events');
+  if (listeners[0]) installWebOriginEvents(listeners[0]);
   return registry;
 }

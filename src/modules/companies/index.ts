@@ -1,5 +1,8 @@
-// Platform administration (operator API, CLI, demo provisioning): companies and their members, with no tenant
-// context. Not a v3 resource module, so it declares nothing to the registry; this is its public face.
+import { defineModule } from '../../platform/modules.ts';
+
+// Companies and their first members, with no tenant context: what the operator API, the CLI and demo provisioning use.
+export default defineModule({ name: 'companies' });
+
 export {
   addMember,
   assertTimezone,

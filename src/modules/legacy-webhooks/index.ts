@@ -1,4 +1,10 @@
-// The legacy v1.0 engine is not a v3 module: app.ts mounts it under /api/v1.0 beside v3, like the operator API.
-export { legacyRoutes } from './legacy-webhooks.routes.ts';
-// What a web-origin write fires (installed by loadModules; docs/decisions/0054).
-export { recordLegacyEvents } from './legacy-webhooks.events.ts';
+import { defineModule } from '../../platform/modules.ts';
+import { legacyRoutes } from './legacy-webhooks.routes.ts';
+import { recordLegacyEvents } from './legacy-webhooks.events.ts';
+
+// The legacy v1.0 engine: its own API under /api/v1.0 beside v3, and what web-origin writes fire (docs/decisions/0054).
+export default defineModule({
+  name: 'legacy-webhooks',
+  mounts: [{ prefix: '/api/v1.0', routes: legacyRoutes }],
+  onWebOriginEvent: recordLegacyEvents,
+});

@@ -95,6 +95,7 @@ function moduleScope(module: ServiceModule, registry: Registry, db: Db) {
     scope.addHook('onRoute', (route) => {
       const config = (route.config ??= {}) as FastifyContextConfig;
       config.activity ??= module.entity;
+      config.changesAuth ??= module.changesAuth;
       for (const method of [route.method].flat()) scope.financialEntities.noteRoute(method, config);
       const writes = [route.method].flat().some((m) => WRITE_METHODS.has(m));
       if (writes && config.activity === undefined)
@@ -122,9 +123,6 @@ function authCachesFor(app: App, options: AppOptions): AuthCaches | undefined {
   return caches;
 }
 
-/** Writes to keys, members and company settings (plan, features) change what a key lookup answers. */
-const AUTH_WRITES = /^\/api\/v3\/(auth\/|members|company\/)/;
-
 /**
  * The database's notice reaches the listener a moment after the commit, possibly after this process has
  * answered; so a write made here evicts its company here too, once committed (this hook runs after the
@@ -132,7 +130,7 @@ const AUTH_WRITES = /^\/api\/v3\/(auth\/|members|company\/)/;
  */
 function evictOnOwnAuthWrites(app: App, caches: AuthCaches): void {
   app.addHook('onSend', async (request, reply, payload) => {
-    if (request.method !== 'GET' && reply.statusCode < 300 && AUTH_WRITES.test(request.url) && request.ctx) {
+    if (request.method !== 'GET' && reply.statusCode < 300 && request.routeOptions.config.changesAuth && request.ctx) {
       caches.keys.evictCompany(request.ctx.companyId);
       caches.sessions.evictCompany(request.ctx.companyId);
     }

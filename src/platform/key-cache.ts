@@ -1,5 +1,12 @@
 import pg from 'pg';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A write that changes what a key or session lookup answers (the route's module declares `changesAuth`). */
+    changesAuth?: boolean;
+  }
+}
+
 /** The channel the database announces key, member and company changes on (migration 0005), by company id. */
 export const AUTH_CHANNEL = 'svc_auth';
 const MAX_AGE_MS = 60_000;

@@ -81,6 +81,11 @@ export interface ServiceModule {
   /** The audit trail's entity for this module's writes (a route may name another). */
   entity?: string;
   routes?: FastifyPluginAsync<ModuleRouteOptions>;
+  /**
+   * Its writes change what a key or session lookup answers (keys, members, sessions, company plan and apps): a
+   * successful one evicts the company from this process's auth caches at once.
+   */
+  changesAuth?: boolean;
   /** Surfaces outside /api/v3, each under its prefix. */
   mounts?: readonly Mount[];
   /** Runs on every web-origin event (docs/decisions/0054), once the registry is collected. */

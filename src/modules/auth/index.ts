@@ -3,6 +3,7 @@ import authRoutes from './auth.routes.ts';
 
 export default defineModule({
   name: 'auth',
+  changesAuth: true,
   entity: 'api_key',
   routes: authRoutes,
 });

@@ -4,6 +4,7 @@ import { seedApps } from './company-apps.repository.ts';
 
 export default defineModule({
   name: 'company-apps',
+  changesAuth: true,
   entity: 'company_app',
   routes: companyAppRoutes,
   // Every company gets the catalogue's rows at creation (ids in catalogue order).

@@ -12,6 +12,7 @@ import {
 } from './events.ts';
 import type { KeyCache } from './key-cache.ts';
 import type { RateLimits } from './ratelimit.ts';
+import { installVisibility, type VisibilityRule } from './visibility.ts';
 
 /** What a job runner hands a handler: the claimed row's progress, so a resumed job goes on where it stopped. */
 export interface ClaimedJob {
@@ -86,6 +87,8 @@ export interface ServiceModule {
    * successful one evicts the company from this process's auth caches at once.
    */
   changesAuth?: boolean;
+  /** What a plain member's personal key sees of its tables, by table (src/platform/visibility.ts). */
+  visibility?: Record<string, VisibilityRule>;
   /** Surfaces outside /api/v3, each under its prefix. */
   mounts?: readonly Mount[];
   /** Runs on every web-origin event (docs/decisions/0054), once the registry is collected. */
@@ -145,6 +148,9 @@ export function collectModules(modules: readonly ServiceModule[]): Registry {
     actions.map((a) => `${entity}.${a}`),
   );
   installEventCatalogue(registry.events);
+  const visibility: Record<string, VisibilityRule> = {};
+  for (const module of modules) merge(visibility, module.visibility, 'visibility of table', module.name);
+  installVisibility(visibility);
   const listeners = modules.flatMap((m) => (m.onWebOriginEvent ? [m.onWebOriginEvent] : []));
   if (listeners.length > 1) throw new Error('only one module may take web-origin events');
   if (listeners[0]) installWebOriginEvents(listeners[0]);

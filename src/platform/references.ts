@@ -3,21 +3,20 @@ import { SOFT_DELETED_TABLES } from '../db/schema.ts';
 import type { Ctx } from './context.ts';
 import { domainValidation, invalidReference } from './errors.ts';
 import { scoped, type TenantTableName } from './tenant-table.ts';
-import { VISIBILITY } from './visibility.ts';
+import { rowVisible } from './visibility.ts';
 
 const SOFT_DELETED = new Set<string>(SOFT_DELETED_TABLES);
 
 /**
  * A company's live rows of any tenant table (deleted ones excluded) that the caller may see: for a plain member's
- * personal key, only those the table's rule in VISIBILITY admits. A reference to a record the key cannot see is
+ * personal key, only those the rule its module declares admits. A reference to a record the key cannot see is
  * then refused exactly like one to an absent record (same status, code and message), so no answer tells a member
  * which hidden ids exist.
  */
 function liveRows(ctx: Ctx, table: TenantTableName) {
   let query = scoped.select(ctx, table, 'r') as ReturnType<typeof scoped.select<'clients', 'r'>>;
   if (SOFT_DELETED.has(table)) query = query.where(sql.ref('r.deleted_at'), 'is', null);
-  const visible = VISIBILITY[table];
-  if (visible && ctx.actor.restricted) query = query.where(visible(ctx, 'r'));
+  if (ctx.actor.restricted) query = query.where(rowVisible(ctx, table, 'r'));
   return query;
 }
 

@@ -2,7 +2,7 @@ import { sql, type Insertable, type SelectQueryBuilder, type UpdateObject, type 
 import type { DB } from '../db/schema.ts';
 import type { Ctx } from './context.ts';
 import { nextStamp } from './sql.ts';
-import { VISIBILITY, type VisibilityRule } from './visibility.ts';
+import { visibilityOf, type VisibilityRule } from './visibility.ts';
 
 /**
  * The tenant gateway: every table that holds a company's rows is reached through here, so the
@@ -30,7 +30,7 @@ export interface TenantTableOptions<A extends string> {
   /** Rows carry deleted_at: deleted rows vanish from base(), lock() and softDelete(). */
   softDelete?: boolean;
   /**
-   * The visibility rule for restricted (personal) keys: by default the table's rule in VISIBILITY
+   * The visibility rule for restricted (personal) keys: by default the rule the table's module declares
    * (src/platform/visibility.ts); null only for a deliberate company-wide view of the rows.
    */
   visible?: VisibilityRule | null;
@@ -63,14 +63,16 @@ export type TenantTable<T extends TenantTableName, A extends string> = ReturnTyp
 /** The repeated shapes of a tenant table: base query, lock, insert, update, soft delete. */
 export function tenantTable<T extends TenantTableName, A extends string>(table: T, options: TenantTableOptions<A>) {
   const { alias } = options;
-  const visible = options.visible === undefined ? VISIBILITY[table] : options.visible;
+  // Looked up per query: the modules declare their rules after their repositories are loaded.
+  const visibleRule = () => (options.visible === undefined ? visibilityOf(table) : options.visible);
   const col = (name: string) => `${alias}.${name}` as Loose;
   const lockColumns = ['id', 'updated_at', ...(options.lockColumns ?? [])].map(col);
 
   const base = (ctx: Ctx): BaseQuery<T, A> => {
     let query: Loose = scoped.select(ctx, table, alias);
     if (options.softDelete) query = query.where(col('deleted_at'), 'is', null);
-    if (visible && ctx.actor.restricted) query = query.where(visible(ctx, alias));
+    const visible = ctx.actor.restricted ? visibleRule() : undefined;
+    if (visible) query = query.where(visible(ctx, alias));
     return query;
   };
 

@@ -7,7 +7,7 @@ import { createTestApp } from '../helpers.ts';
 import type { Ctx } from '../../src/platform/context.ts';
 import { cachedQuery } from '../../src/platform/query-cache.ts';
 import { scoped } from '../../src/platform/tenant-table.ts';
-import { clientVisible } from '../../src/platform/visibility.ts';
+import { rowVisible } from '../../src/platform/visibility.ts';
 import { clientListShapes, clientReadCached } from '../../src/modules/clients/clients.repository.ts';
 
 const t = await createTestApp();
@@ -50,7 +50,11 @@ test('restricted and all-seeing actors get shapes of their own, the person fille
   const mine = await client('Mine', t.tenant, { default_person_id: t.tenant.memberPersonId });
   const theirs = await client('Theirs', t.tenant, { default_person_id: t.tenant.ownerPersonId });
   const visibleById = cachedQuery((ctx: Ctx, id: number) =>
-    scoped.select(ctx, 'clients', 'c').select('c.id').where('c.id', '=', id).where(clientVisible(ctx, 'c')),
+    scoped
+      .select(ctx, 'clients', 'c')
+      .select('c.id')
+      .where('c.id', '=', id)
+      .where(rowVisible(ctx, 'clients', 'c')),
   );
   const member = ctxOf(t.tenant.companyId, true, t.tenant.memberPersonId);
   const owner = ctxOf(t.tenant.companyId, true, t.tenant.ownerPersonId);

@@ -1,7 +1,10 @@
 import { defineModule } from '../../platform/modules.ts';
+import { ownPerson } from '../../platform/visibility.ts';
 import activityRoutes from './activities.routes.ts';
 
 export default defineModule({
   name: 'activities',
+  // A plain member sees the audit trail of their own person's writes only.
+  visibility: { activities: ownPerson('person_id') },
   routes: activityRoutes,
 });

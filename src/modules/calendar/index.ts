@@ -1,8 +1,10 @@
 import { defineModule } from '../../platform/modules.ts';
+import { calendarVisible } from './calendar.visibility.ts';
 import calendarRoutes from './calendar.routes.ts';
 
 export default defineModule({
   name: 'calendar',
+  visibility: { calendar_entries: calendarVisible },
   entity: 'calendar',
   routes: calendarRoutes,
 });

@@ -1,8 +1,10 @@
 import { defineModule } from '../../platform/modules.ts';
+import { throughParent } from '../../platform/visibility.ts';
 import clientMemberRoutes from './client-members.routes.ts';
 
 export default defineModule({
   name: 'client-members',
+  visibility: { client_members: throughParent('clients', 'client_id') },
   entity: 'client_member',
   routes: clientMemberRoutes,
 });

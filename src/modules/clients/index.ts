@@ -1,4 +1,5 @@
 import { defineModule } from '../../platform/modules.ts';
+import { clientVisible } from './clients.visibility.ts';
 import clientRoutes from './clients.routes.ts';
 import { SAMPLE_STAMP as STAMP } from '../../platform/events.ts';
 
@@ -8,6 +9,7 @@ export { leanClient } from './clients.service.ts';
 
 export default defineModule({
   name: 'clients',
+  visibility: { clients: clientVisible },
   entity: 'client',
   routes: clientRoutes,
   events: { client: ['created', 'updated', 'deleted'] },

@@ -1,4 +1,5 @@
 import { defineModule } from '../../platform/modules.ts';
+import { throughParent } from '../../platform/visibility.ts';
 import contactRoutes from './contacts.routes.ts';
 import { SAMPLE_STAMP as STAMP } from '../../platform/events.ts';
 
@@ -8,6 +9,7 @@ export { Contact } from './contacts.schemas.ts';
 
 export default defineModule({
   name: 'contacts',
+  visibility: { contacts: throughParent('clients', 'client_id') },
   entity: 'contact',
   routes: contactRoutes,
   events: { contact: ['created', 'updated', 'deleted'] },

@@ -1,9 +1,12 @@
 import { defineModule } from '../../platform/modules.ts';
+import { ownPerson } from '../../platform/visibility.ts';
 import delegationRoutes from './delegations.routes.ts';
 
 // The delegation's effect lives in src/platform/visibility.ts (taskVisible): one rule for every task read and write.
 export default defineModule({
   name: 'delegations',
+  // A plain member sees the delegations they give or receive.
+  visibility: { delegations: ownPerson('delegator_id', 'delegate_id') },
   entity: 'delegation',
   routes: delegationRoutes,
 });

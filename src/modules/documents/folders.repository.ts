@@ -3,7 +3,7 @@ import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { likeContains } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { clientVisible } from '../../platform/visibility.ts';
+import { rowVisible } from '../../platform/visibility.ts';
 import {
   FOLDER_LIST_OPTIONS,
   FOLDER_TEMPLATE_LIST_OPTIONS,
@@ -130,7 +130,7 @@ export async function clientSeen(ctx: Ctx, clientId: number): Promise<boolean> {
     .select('c.id')
     .where('c.id', '=', clientId)
     .where('c.deleted_at', 'is', null)
-    .where(clientVisible(ctx, 'c'))
+    .where(rowVisible(ctx, 'clients', 'c'))
     .executeTakeFirst();
   return row !== undefined;
 }

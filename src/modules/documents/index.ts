@@ -1,4 +1,5 @@
 import { defineModule } from '../../platform/modules.ts';
+import { throughParent } from '../../platform/visibility.ts';
 import { DIGITIZATION_JOB, runDigitization } from './digitizations.service.ts';
 import digitizationRoutes from './digitizations.routes.ts';
 import documentRoutes from './documents.routes.ts';
@@ -8,6 +9,12 @@ import folderModuleRoutes from './folders.routes.ts';
 // them. The drive provider is local (docs/decisions/0029-documents-folders-drive.md).
 export default defineModule({
   name: 'documents',
+  // Documents and folders follow their client; digitizations their document.
+  visibility: {
+    documents: throughParent('clients', 'client_id'),
+    folders: throughParent('clients', 'client_id'),
+    digitizations: throughParent('documents', 'document_id'),
+  },
   entity: 'document',
   routes: async (fastify) => {
     await folderModuleRoutes(fastify);

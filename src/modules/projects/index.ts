@@ -1,9 +1,11 @@
 import { defineModule } from '../../platform/modules.ts';
+import { projectVisible } from './projects.visibility.ts';
 import projectRoutes from './projects.routes.ts';
 import { SAMPLE_STAMP as STAMP } from '../../platform/events.ts';
 
 export default defineModule({
   name: 'projects',
+  visibility: { projects: projectVisible },
   entity: 'project',
   routes: projectRoutes,
   events: { project: ['created', 'updated', 'deleted'] },

@@ -5,7 +5,7 @@ import { splitList } from '../../platform/fields.ts';
 import { listPage } from '../../platform/lists.ts';
 import { likeContains, nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { clientIdVisible, taskVisible } from '../../platform/visibility.ts';
+import { idVisible, rowVisible } from '../../platform/visibility.ts';
 import { PROJECT_LIST_OPTIONS, type ProjectRecord } from './projects.schemas.ts';
 
 export const projects = tenantTable('projects', { alias: 'p', softDelete: true });
@@ -70,7 +70,7 @@ export async function clientManageable(ctx: Ctx, clientId: number): Promise<bool
     .select(ctx, 'clients', 'c')
     .select('c.id')
     .where('c.id', '=', clientId)
-    .where(clientIdVisible(ctx, 'c.company_id', 'c.id'))
+    .where(idVisible(ctx, 'clients', 'c.company_id', 'c.id'))
     .executeTakeFirst();
   return row !== undefined;
 }
@@ -82,7 +82,7 @@ export async function countHiddenTasks(ctx: Ctx, projectId: number): Promise<num
     .select(sql<number>`count(*)::int`.as('n'))
     .where('t.project_id', '=', projectId)
     .where('t.deleted_at', 'is', null)
-    .where(sql<boolean>`not ${taskVisible(ctx, 't')}`)
+    .where(sql<boolean>`not ${rowVisible(ctx, 'tasks', 't')}`)
     .executeTakeFirstOrThrow();
   return row.n;
 }

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
-import { timeEntryVisible } from '../../platform/visibility.ts';
+import { rowVisible } from '../../platform/visibility.ts';
 import type { ReportWindow } from './reports.window.ts';
 
 /**
@@ -30,7 +30,7 @@ export function entriesFrom(ctx: Ctx, w: ReportWindow): RawBuilder<unknown> {
      where e.company_id = ${ctx.companyId} and e.deleted_at is null and e."end" is not null
        and e.start >= (${w.from}::date::timestamp at time zone ${w.timezone})
        and e.start < ((${w.to}::date + 1)::timestamp at time zone ${w.timezone})
-       and ${timeEntryVisible(ctx, 'e')}`;
+       and ${rowVisible(ctx, 'time_entries', 'e')}`;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Ctx } from '../../platform/context.ts';
 import { MAX_OFFSET } from '../../platform/lists.ts';
 import { likeContains } from '../../platform/sql.ts';
 import { scoped } from '../../platform/tenant-table.ts';
-import { clientIdVisible, projectVisible, taskVisible } from '../../platform/visibility.ts';
+import { idVisible, rowVisible } from '../../platform/visibility.ts';
 import type { SearchHitRecord, SearchType } from './search.schemas.ts';
 
 interface Patterns {
@@ -26,7 +26,7 @@ function tasks(ctx: Ctx, p: Patterns) {
     .where('t.deleted_at', 'is', null)
     .where('t.template_kind', 'is', null)
     .where('t.title', 'ilike', p.contains)
-    .where(taskVisible(ctx, 't'));
+    .where(rowVisible(ctx, 'tasks', 't'));
 }
 
 function contacts(ctx: Ctx, p: Patterns) {
@@ -51,7 +51,7 @@ function contacts(ctx: Ctx, p: Patterns) {
         eb('ct.email', 'ilike', p.contains),
       ]),
     )
-    .where(clientIdVisible(ctx, 'ct.company_id', 'ct.client_id'));
+    .where(idVisible(ctx, 'clients', 'ct.company_id', 'ct.client_id'));
 }
 
 function projects(ctx: Ctx, p: Patterns) {
@@ -67,7 +67,7 @@ function projects(ctx: Ctx, p: Patterns) {
     ])
     .where('p.deleted_at', 'is', null)
     .where('p.name', 'ilike', p.contains)
-    .where(projectVisible(ctx, 'p'));
+    .where(rowVisible(ctx, 'projects', 'p'));
 }
 
 const SOURCES = { task: tasks, contact: contacts, project: projects } as const;

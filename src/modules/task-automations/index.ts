@@ -1,4 +1,5 @@
 import { defineModule } from '../../platform/modules.ts';
+import { taskAutomationVisible } from './task-automations.visibility.ts';
 import taskAutomationRoutes from './task-automations.routes.ts';
 import { processQueue, scanDueDates } from './task-automations.runner.ts';
 
@@ -6,6 +7,7 @@ const SECOND = 1000;
 
 export default defineModule({
   name: 'task-automations',
+  visibility: { task_automations: taskAutomationVisible },
   entity: 'task_automation',
   routes: taskAutomationRoutes,
   // Rules run from the task events of the outbox (queued by the trigger of migration 0093) and, for due

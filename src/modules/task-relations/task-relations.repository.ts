@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { taskVisible } from '../../platform/visibility.ts';
+import { rowVisible } from '../../platform/visibility.ts';
 import { TASK_RELATION_LIST_OPTIONS, type TaskRelationRecord } from './task-relations.schemas.ts';
 
 export const taskRelations = tenantTable('task_relations', { alias: 'r', softDelete: true });
@@ -15,7 +15,7 @@ const project = (query: Query) =>
 function taskShown(ctx: Ctx, taskIdRef: string): RawBuilder<boolean> {
   // tenant: deliberate SQL
   return sql<boolean>`exists (select 1 from tasks lt where lt.company_id = ${ctx.companyId} and lt.id = ${sql.ref(taskIdRef)}
-    and lt.deleted_at is null and ${taskVisible(ctx, 'lt')})`;
+    and lt.deleted_at is null and ${rowVisible(ctx, 'tasks', 'lt')})`;
 }
 
 /** A relation shows while both of its tasks are live and visible. */
@@ -57,7 +57,7 @@ export async function shownTaskIds(ctx: Ctx, ids: number[]): Promise<Set<number>
     .select('t.id')
     .where('t.id', 'in', ids)
     .where('t.deleted_at', 'is', null)
-    .where(taskVisible(ctx, 't'))
+    .where(rowVisible(ctx, 'tasks', 't'))
     .execute();
   return new Set(rows.map((r) => r.id));
 }

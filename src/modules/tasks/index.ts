@@ -1,4 +1,5 @@
 import { defineModule } from '../../platform/modules.ts';
+import { taskVisible } from './tasks.visibility.ts';
 import taskRoutes from './tasks.routes.ts';
 import { BULK_JOB_TYPE, runBulkJob } from './tasks.bulk.ts';
 import { extendOccurrenceHorizons } from './tasks.horizon.ts';
@@ -8,6 +9,7 @@ const HOUR = 60 * 60 * 1000;
 
 export default defineModule({
   name: 'tasks',
+  visibility: { tasks: taskVisible },
   entity: 'task',
   routes: taskRoutes,
   events: { task: ['created', 'updated', 'deleted'] },

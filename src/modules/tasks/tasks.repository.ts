@@ -6,7 +6,7 @@ import { listPage, resolveList } from '../../platform/lists.ts';
 import { cachedQuery, ShapeCache } from '../../platform/query-cache.ts';
 import { isoz, likeContains, nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { clientVisible, projectVisible } from '../../platform/visibility.ts';
+import { rowVisible } from '../../platform/visibility.ts';
 import { splitList } from '../../platform/fields.ts';
 import {
   COMMENTS_INLINE_CAP,
@@ -276,7 +276,7 @@ export async function visibleClient(ctx: Ctx, id: number) {
     .select(['c.id'])
     .where('c.id', '=', id)
     .where('c.deleted_at', 'is', null)
-    .where(clientVisible(ctx, 'c'))
+    .where(rowVisible(ctx, 'clients', 'c'))
     .executeTakeFirst();
 }
 
@@ -288,7 +288,7 @@ export async function findProjectRef(ctx: Ctx, id: number, visible = true) {
     .where('p.id', '=', id)
     .where('p.deleted_at', 'is', null);
   if (!visible) return query.executeTakeFirst();
-  return query.where(projectVisible(ctx, 'p')).executeTakeFirst();
+  return query.where(rowVisible(ctx, 'projects', 'p')).executeTakeFirst();
 }
 
 export async function insertComment(ctx: Ctx, taskId: number, body: string): Promise<CommentRecord> {

@@ -1,9 +1,11 @@
 import { defineModule } from '../../platform/modules.ts';
+import { timeEntryVisible } from './time-entries.visibility.ts';
 import timeEntryRoutes from './time-entries.routes.ts';
 import { SAMPLE_STAMP as STAMP } from '../../platform/events.ts';
 
 export default defineModule({
   name: 'time-entries',
+  visibility: { time_entries: timeEntryVisible },
   entity: 'time_entry',
   routes: timeEntryRoutes,
   events: { time_entry: ['created'] },

@@ -5,7 +5,7 @@ import { ShapeCache } from '../../platform/query-cache.ts';
 import { toIso } from '../../db/database.ts';
 import { lockedPeriodsQuery, workClient, workClientIs, type BillingLock } from '../billing/index.ts';
 import { scoped, tenantTable, type NewRow } from '../../platform/tenant-table.ts';
-import { taskVisible } from '../../platform/visibility.ts';
+import { rowVisible } from '../../platform/visibility.ts';
 import type { DateTimeInput } from './time-entries.rules.ts';
 import { TIME_ENTRY_LIST_OPTIONS, type TimeEntryRecord } from './time-entries.schemas.ts';
 
@@ -181,7 +181,7 @@ export async function checkInputs(
     with usable as (
       select t.id from tasks t
       where t.company_id = ${company} and t.id = any(${[...ids.tasks]}::int[]) and t.deleted_at is null
-        and t.template_kind is null and ${taskVisible(ctx, 't')}
+        and t.template_kind is null and ${rowVisible(ctx, 'tasks', 't')}
       for share),
     instants as (
       select u.i, date_trunc('milliseconds', case when u.naive then u.txt::timestamp at time zone ${ctx.company.timezone}

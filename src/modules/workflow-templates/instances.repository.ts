@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { nextStamp } from '../../platform/sql.ts';
 import { scoped } from '../../platform/tenant-table.ts';
-import { clientVisible } from '../../platform/visibility.ts';
+import { rowVisible } from '../../platform/visibility.ts';
 import type { LockedTemplate } from './workflows.repository.ts';
 import type { WorkflowKind } from './workflows.schemas.ts';
 
@@ -18,7 +18,7 @@ export async function usableClients(ctx: Ctx, ids: readonly number[]): Promise<n
     .where('c.id', 'in', [...ids])
     .where('c.deleted_at', 'is', null)
     .where('c.type', '<>', 'plan')
-    .where(clientVisible(ctx, 'c'))
+    .where(rowVisible(ctx, 'clients', 'c'))
     .orderBy('c.id')
     .execute();
   return rows.map((r) => r.id);
@@ -189,7 +189,7 @@ export async function appliedClients(ctx: Ctx, templateId: number, only?: readon
     .select('a.client_id')
     .where('a.template_id', '=', templateId)
     .where('c.deleted_at', 'is', null)
-    .where(clientVisible(ctx, 'c'))
+    .where(rowVisible(ctx, 'clients', 'c'))
     .orderBy('a.client_id');
   if (only) query = query.where('a.client_id', 'in', only.length ? [...only] : [0]);
   return (await query.execute()).map((r) => r.client_id);

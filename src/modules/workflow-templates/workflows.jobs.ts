@@ -4,7 +4,7 @@ import { localToday } from '../../platform/dates.ts';
 import type { ClaimedJob, JobHandler } from '../../platform/modules.ts';
 import { likeContains } from '../../platform/sql.ts';
 import { scoped } from '../../platform/tenant-table.ts';
-import { clientVisible } from '../../platform/visibility.ts';
+import { rowVisible } from '../../platform/visibility.ts';
 import * as jobs from '../jobs/index.ts';
 import * as instances from './instances.repository.ts';
 import { projectsCreated, taskEvents } from './workflows.events.ts';
@@ -37,7 +37,7 @@ async function applyTargets(ctx: Ctx, params: JobParams): Promise<number[]> {
     .select('c.id')
     .where('c.deleted_at', 'is', null)
     .where('c.type', '<>', 'plan')
-    .where(clientVisible(ctx, 'c'))
+    .where(rowVisible(ctx, 'clients', 'c'))
     .orderBy('c.id');
   if (filter.status) query = query.where('c.status', 'in', filter.status);
   if (filter.q !== undefined) query = query.where('c.name', 'ilike', likeContains(filter.q));

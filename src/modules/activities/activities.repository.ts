@@ -20,7 +20,7 @@ const COLUMNS = [
   'a.occurred_at',
 ] as const;
 
-/** A plain member's personal key sees the trail of its own person's writes only (VISIBILITY.activities). */
+/** A plain member's personal key sees the trail of its own person's writes only (the `visibility` its module declares). */
 export const activities = tenantTable('activities', { alias: 'a' });
 type Query = BaseQuery<'activities', 'a'>;
 

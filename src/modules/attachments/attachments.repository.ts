@@ -6,7 +6,7 @@ import { likeContains, nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { ATTACHMENT_LIST_OPTIONS, type AttachmentRecord } from './attachments.schemas.ts';
 
-/** A plain member's personal key sees the files of the live tasks and notes it sees (VISIBILITY.attachments). */
+/** A plain member's personal key sees the files of the live tasks and notes it sees (the `visibility` its module declares). */
 export const attachments = tenantTable('attachments', { alias: 'a', softDelete: true });
 type Query = BaseQuery<'attachments', 'a'>;
 

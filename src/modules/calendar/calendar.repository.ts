@@ -12,7 +12,7 @@ import {
 
 export type Scope = 'company' | 'global' | 'all';
 
-/** A plain member's personal key sees their own entries and the holidays (VISIBILITY.calendar_entries). */
+/** A plain member's personal key sees their own entries and the holidays (the `visibility` its module declares). */
 export const calendar = tenantTable('calendar_entries', { alias: 'c', softDelete: true });
 
 function companyEntries(ctx: Ctx) {

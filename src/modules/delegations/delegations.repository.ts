@@ -5,7 +5,7 @@ import { listPage } from '../../platform/lists.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { DELEGATION_LIST_OPTIONS, type DelegationRecord } from './delegations.schemas.ts';
 
-/** A plain member's personal key sees the delegations they give or receive (VISIBILITY.delegations). */
+/** A plain member's personal key sees the delegations they give or receive (the `visibility` its module declares). */
 export const delegations = tenantTable('delegations', {
   alias: 'dg',
   softDelete: true,

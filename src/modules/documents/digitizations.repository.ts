@@ -3,7 +3,7 @@ import { listPage } from '../../platform/lists.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { DIGITIZATION_LIST_OPTIONS, type DigitizationRecord } from './digitizations.schemas.ts';
 
-/** Digitizations follow their document's client's visibility (VISIBILITY.digitizations). */
+/** Digitizations follow their document's client's visibility (the `visibility` its module declares). */
 export const digitizations = tenantTable('digitizations', { alias: 'dg' });
 type Query = BaseQuery<'digitizations', 'dg'>;
 

@@ -1,7 +1,7 @@
 import type { Executor } from '../db/database.ts';
 import type { Config } from '../config.ts';
 import type { Registry } from '../platform/modules.ts';
-import { startJobRunner } from './jobs.ts';
+import { startJobRunner } from '../modules/jobs/index.ts';
 import type { Log } from './log.ts';
 import { periodicTasks, startPeriodic } from './periodic.ts';
 import { startDeliveryWorker } from './webhooks/worker.ts';

@@ -1,9 +1,6 @@
-/** The slice of a pino-style logger background work uses (Fastify's app.log fits). */
-export interface Log {
-  info(obj: object, msg: string): void;
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
+import type { Log } from '../platform/log.ts';
+
+export type { Log };
 
 /** One JSON line per entry on stdout, for the stand-alone worker process. */
 export function jsonLog(level = 'info'): Log {

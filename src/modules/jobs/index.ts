@@ -1,11 +1,12 @@
 import { defineModule } from '../../platform/modules.ts';
 import jobRoutes from './jobs.routes.ts';
 
-// What a module needs to queue and run jobs of its own; the runner that polls for them is src/background/jobs.ts.
+// What a module needs to queue and run jobs of its own, and the loop that polls for them (started by src/background).
 export { advance, claimNext, claimQueued, insertJob, LostClaim, setTargets } from './jobs.repository.ts';
 export { assertMayRun, JobFailed, kickJob, Refused, Released, RetryLater, runClaimed } from './jobs.runner.ts';
 export { runChunkedJob, type ChunkedJob, type ChunkOutcome } from './jobs.chunks.ts';
 export { getJob } from './jobs.service.ts';
+export { runJobsOnce, startJobRunner, type JobHandlers } from './jobs.loop.ts';
 export { Job, type JobRecord } from './jobs.schemas.ts';
 
 export default defineModule({

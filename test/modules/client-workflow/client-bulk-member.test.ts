@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { createTestApp } from '../../helpers.ts';
 import { createClient, createRole, eventCount, insertMember, storedMembers, waitForJob } from './fixtures.ts';
-import { runJobsOnce as runJobs } from '../../../src/background/jobs.ts';
+import { runJobsOnce as runJobs } from '../../../src/modules/jobs/index.ts';
 import { loadModules } from '../../../src/modules/index.ts';
 import { MEMBER_CHUNK } from '../../../src/modules/client-workflow/client-workflow.bulk.ts';
 

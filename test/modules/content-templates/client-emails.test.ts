@@ -4,7 +4,7 @@ import { createTestApp, type TenantFixture } from '../../helpers.ts';
 import { sql } from 'kysely';
 import { headerOf, mimeParts, startSmtp } from '../invoice-documents/smtp.ts';
 import { waitForJobState } from '../invoice-documents/fixtures.ts';
-import { runJobsOnce } from '../../../src/background/jobs.ts';
+import { runJobsOnce } from '../../../src/modules/jobs/index.ts';
 import { loadModules } from '../../../src/modules/index.ts';
 
 const smtp = await startSmtp();

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { createTestApp, type TenantFixture } from '../../helpers.ts';
-import { runJobsOnce } from '../../../src/background/jobs.ts';
+import { runJobsOnce } from '../../../src/modules/jobs/index.ts';
 import { loadModules } from '../../../src/modules/index.ts';
 
 const t = await createTestApp();

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { createTestApp } from '../../helpers.ts';
-import { runJobsOnce } from '../../../src/background/jobs.ts';
+import { runJobsOnce } from '../../../src/modules/jobs/index.ts';
 import { loadModules } from '../../../src/modules/index.ts';
 import { makeInvoice, pdfText, storedInvoice, waitForJobState } from './fixtures.ts';
 import { headerOf, mimeParts, startSmtp } from './smtp.ts';

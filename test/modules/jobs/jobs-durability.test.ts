@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { createTestApp, type TenantFixture } from '../../helpers.ts';
 import { createClient, createTask, waitForJob } from '../tasks/fixtures.ts';
-import { runJobsOnce as runJobs } from '../../../src/background/jobs.ts';
+import { runJobsOnce as runJobs } from '../../../src/modules/jobs/index.ts';
 import { advance, claimQueued, LostClaim, runClaimed } from '../../../src/modules/jobs/index.ts';
 import { loadModules } from '../../../src/modules/index.ts';
 import { runBulkJob } from '../../../src/modules/tasks/tasks.bulk.ts';

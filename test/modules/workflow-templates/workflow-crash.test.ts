@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { createTestApp } from '../../helpers.ts';
-import { runJobsOnce } from '../../../src/background/jobs.ts';
+import { runJobsOnce } from '../../../src/modules/jobs/index.ts';
 import { claimQueued, LostClaim, Released, runClaimed } from '../../../src/modules/jobs/index.ts';
 import { loadModules } from '../../../src/modules/index.ts';
 import { workflowJob } from '../../../src/modules/workflow-templates/workflows.jobs.ts';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp } from '../../helpers.ts';
-import { runJobsOnce } from '../../../src/background/jobs.ts';
+import { runJobsOnce } from '../../../src/modules/jobs/index.ts';
 import { loadModules } from '../../../src/modules/index.ts';
 import { addMaster, createTemplate, events, insertClients, liveTasks, runJob, waitForJob } from './fixtures.ts';
 

@@ -1,7 +1,8 @@
-import type { Executor } from '../db/database.ts';
-import type { JobHandler, JobServices } from '../platform/modules.ts';
-import { claimNext, runClaimed } from '../modules/jobs/index.ts';
-import type { Log } from './log.ts';
+import type { Executor } from '../../db/database.ts';
+import type { Log } from '../../platform/log.ts';
+import type { JobHandler, JobServices } from '../../platform/modules.ts';
+import { claimNext } from './jobs.repository.ts';
+import { runClaimed } from './jobs.runner.ts';
 
 /** The job types a runner runs (and so claims), by type: registry.jobs. */
 export type JobHandlers = Readonly<Record<string, JobHandler>>;

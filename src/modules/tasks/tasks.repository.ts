@@ -16,6 +16,7 @@ import {
   type TaskRecord,
   type TaskStatus,
 } from './tasks.schemas.ts';
+import { TASK_PLAIN_COLUMNS, taskAssigneeIds, taskTrackedSeconds } from './tasks.derived.ts';
 
 type TaskRow = Omit<TaskRecord, 'comments_truncated'>;
 
@@ -26,36 +27,6 @@ type Query = BaseQuery<'tasks', 't'>;
 
 const base = (ctx: Ctx, visible = true): Query => (visible ? tasks : writtenTasks).base(ctx);
 
-/** A task's plain columns, as its record and its events carry them. */
-export const TASK_PLAIN_COLUMNS = [
-  'id',
-  'client_id',
-  'project_id',
-  'topic_id',
-  'project_status_from',
-  'title',
-  'description',
-  'status',
-  'type',
-  'is_important',
-  'is_extra',
-  'is_recurring',
-  'date',
-  'due_date',
-  'finished_at',
-  'has_due_date',
-  'estimation',
-  'timezone',
-  'workflow_role_ids',
-  'checklist',
-  'recurrence_rule',
-  'recurrence_parent_id',
-  'recurrence_date',
-  'custom_fields',
-  'created_at',
-  'updated_at',
-] as const;
-
 /**
  * Columns plus what is derived in SQL: assignees, tracked time (closed entries count their duration,
  * else end - start; a running entry counts up to now) and the newest comments (cap + 1, to detect truncation).
@@ -63,16 +34,8 @@ export const TASK_PLAIN_COLUMNS = [
 function project(query: Query) {
   return query.select([
     ...TASK_PLAIN_COLUMNS.map((c) => `t.${c}` as const),
-    sql<
-      number[]
-    >`array(select ta.person_id from task_assignees ta where ta.company_id = t.company_id and ta.task_id = t.id order by ta.person_id)`.as(
-      'assignees',
-    ),
-    sql<number>`(select coalesce(sum(case when te."end" is null then greatest(0, floor(extract(epoch from now() - te.start)))
-        else coalesce(te.duration, floor(extract(epoch from te."end" - te.start))) end), 0)::bigint
-      from time_entries te where te.company_id = t.company_id and te.task_id = t.id and te.deleted_at is null)`.as(
-      'tracked_time',
-    ),
+    taskAssigneeIds().as('assignees'),
+    taskTrackedSeconds().as('tracked_time'),
     sql<CommentRecord[]>`(select coalesce(json_agg(x order by x.id), '[]') from (
         select c.id, c.task_id, c.person_id, c.body, ${isoz('c.created_at')} as created_at, ${isoz('c.updated_at')} as updated_at
         from task_comments c where c.company_id = t.company_id and c.task_id = t.id and c.deleted_at is null

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { recordEvents, type EventAction } from '../../platform/events.ts';
 import { scoped } from '../../platform/tenant-table.ts';
-import { TASK_PLAIN_COLUMNS } from '../tasks/index.ts';
+import { TASK_PLAIN_COLUMNS, taskAssigneeIds, taskTrackedSeconds } from '../tasks/index.ts';
 
 // The tasks and projects the workflow jobs write are ordinary live records, so they fire the same events as
 // when written one by one, in the same shapes (the task's lean record, the project record); read in one query
@@ -21,16 +21,8 @@ export async function taskEvents(
     .select(ctx, 'tasks', 't')
     .select([
       ...TASK_PLAIN_COLUMNS.map((c) => `t.${c}` as const),
-      fresh
-        ? sql<number[]>`'{}'::int[]`.as('assignees')
-        : sql<number[]>`array(select ta.person_id from task_assignees ta
-        where ta.company_id = t.company_id and ta.task_id = t.id order by ta.person_id)`.as('assignees'),
-      fresh
-        ? sql<number>`0`.as('tracked_time')
-        : sql<number>`(select coalesce(sum(coalesce(te.duration, floor(extract(epoch from coalesce(te."end", now()) - te.start)))), 0)::bigint
-        from time_entries te where te.company_id = t.company_id and te.task_id = t.id and te.deleted_at is null)`.as(
-            'tracked_time',
-          ),
+      fresh ? sql<number[]>`'{}'::int[]`.as('assignees') : taskAssigneeIds().as('assignees'),
+      fresh ? sql<number>`0`.as('tracked_time') : taskTrackedSeconds().as('tracked_time'),
     ])
     .where('t.id', 'in', [...ids])
     .orderBy('t.id')

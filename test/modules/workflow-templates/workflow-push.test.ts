@@ -103,3 +103,33 @@ test('push for a template never applied finishes with nothing to do; the body ma
   assert.equal(bare.status, 202, bare.text);
   assert.equal(bare.body.data.type, 'workflow_template_push');
 });
+
+test("a pushed task's event carries the tracked time GET /tasks/{id} answers, a running entry included", async () => {
+  const template = await createTemplate(t, P, { name: 'Payroll' });
+  const url = `${P}/${template.id}`;
+  const master = await addMaster(t, url, { title: 'Run payroll' });
+  const [client] = await insertClients(t, 1);
+  await runJob(t, `${url}/apply`, { client_ids: [client] });
+  const [task] = await liveTasks(t, [client!]);
+  const entry = { company_id: t.tenant.companyId, task_id: task!.id, person_id: t.tenant.ownerPersonId };
+  // A closed entry and a running one whose start lies ahead (a clock set wrong): GET /tasks counts it as zero.
+  await t.db.db
+    .insertInto('time_entries')
+    .values([
+      { ...entry, start: '2026-01-05T09:00:00Z', end: '2026-01-05T10:00:00Z', duration: 600 },
+      { ...entry, start: new Date(Date.now() + 3_600_000).toISOString() },
+    ] as never)
+    .execute();
+  assert.equal(
+    (await t.request('PATCH', `${url}/tasks/${master.id}`, { body: { title: 'Run the payroll' } })).status,
+    200,
+  );
+  const before = (await events(t, 'task.updated')).length;
+  await runJob(t, `${url}/push`, {});
+  const fired = (await events(t, 'task.updated')).slice(before);
+  assert.equal(fired.length, 1);
+  const shown = await t.request('GET', `/tasks/${task!.id}`);
+  assert.equal(shown.body.data.tracked_time, 600);
+  const payload = fired[0]!.data as { tracked_time: number; title: string };
+  assert.deepEqual([payload.title, payload.tracked_time], ['Run the payroll', shown.body.data.tracked_time]);
+});

@@ -1,11 +1,12 @@
 import { sql } from 'kysely';
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../db/database.ts';
+import type { Db, Executor } from '../db/database.ts';
 import { AppError } from './errors.ts';
 import type { Actor, Ctx, CompanyInfo } from './context.ts';
 import { hashKey, KEY_PREFIX } from './keys.ts';
 import { addressAllowed } from './network.ts';
 import type { KeyCache } from './key-cache.ts';
+import { companyJson } from './system-actor.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -52,7 +53,7 @@ async function lookupKey(
 }
 
 async function findKey(
-  db: Db,
+  db: Executor,
   companyId: string,
   match: { hash: string } | { id: number },
 ): Promise<KeyRow | undefined> {
@@ -74,8 +75,7 @@ async function findKey(
       'k.last_used_at',
       sql<'member' | 'admin' | 'owner' | null>`m.role`.as('member_role'),
       'm.status as member_status',
-      sql<CompanyInfo>`json_build_object('id', c.id, 'name', c.name, 'timezone', c.timezone, 'currency', c.currency,
-        'subscription_status', c.subscription_status, 'plan', c.plan, 'features', c.features)`.as('company'),
+      companyJson().as('company'),
     ])
     .where('k.company_id', '=', companyId)
     .where((eb) => ('hash' in match ? eb('k.key_hash', '=', match.hash) : eb('k.id', '=', match.id)))
@@ -84,15 +84,40 @@ async function findKey(
 
 const unauthorized = (message: string) => new AppError('UNAUTHORIZED', message);
 
+/** Why a key may no longer make requests; each reader words it for its own audience. */
+export type KeyUnusable = 'revoked' | 'expired' | 'grace_over' | 'member_inactive';
+
+type KeyState = Pick<KeyRow, 'is_active' | 'expires_at' | 'grace_expires_at' | 'kind' | 'member_status'>;
+
+/**
+ * The one usability rule of a key, in the spec's order: the request pipeline applies it at every request,
+ * and a job applies it to the key that started it before each chunk, so a job stops when its key could no
+ * longer make the request that started it.
+ */
+export function keyUnusable(key: KeyState, now = Date.now()): KeyUnusable | null {
+  if (!key.is_active) return 'revoked';
+  if (key.expires_at && Date.parse(key.expires_at) <= now) return 'expired';
+  if (key.grace_expires_at && Date.parse(key.grace_expires_at) <= now) return 'grace_over';
+  if (key.kind === 'personal' && key.member_status !== 'active') return 'member_inactive';
+  return null;
+}
+
+/** A key's row (with its member and company) by its id, whether it is still usable or not. */
+export function keyById(db: Executor, companyId: string, keyId: number): Promise<KeyRow | undefined> {
+  return findKey(db, companyId, { id: keyId });
+}
+
+const UNUSABLE_MESSAGES: Record<KeyUnusable, string> = {
+  revoked: 'The API key has been revoked',
+  expired: 'The API key has expired',
+  grace_over: 'The API key was rotated and its grace period has ended',
+  member_inactive: 'The member this personal key acts for is not active',
+};
+
 function checkKeyUsable(row: KeyRow | undefined, request: FastifyRequest): asserts row is KeyRow {
   if (!row) throw unauthorized('The API key is not valid for this company');
-  const now = Date.now();
-  if (!row.is_active) throw unauthorized('The API key has been revoked');
-  if (row.expires_at && Date.parse(row.expires_at) <= now) throw unauthorized('The API key has expired');
-  if (row.grace_expires_at && Date.parse(row.grace_expires_at) <= now)
-    throw unauthorized('The API key was rotated and its grace period has ended');
-  if (row.kind === 'personal' && row.member_status !== 'active')
-    throw unauthorized('The member this personal key acts for is not active');
+  const unusable = keyUnusable(row);
+  if (unusable) throw unauthorized(UNUSABLE_MESSAGES[unusable]);
   if (row.ip_allowlist && row.ip_allowlist.length > 0 && !addressAllowed(request.ip, row.ip_allowlist)) {
     throw new AppError('FORBIDDEN', 'This API key may not be used from this address', { ip: request.ip });
   }

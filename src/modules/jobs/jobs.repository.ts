@@ -6,6 +6,7 @@ import { isoz, nextStamp, nowStamp } from '../../platform/sql.ts';
 import { scoped, type RowUpdate } from '../../platform/tenant-table.ts';
 import { companyJson, companyRefusal } from '../../platform/system-actor.ts';
 import { sessionScopes } from '../../platform/scopes.ts';
+import { keyById, keyUnusable, type KeyUnusable } from '../../platform/auth.ts';
 import type { JobRecord } from './jobs.schemas.ts';
 
 const COLUMNS = [
@@ -165,58 +166,32 @@ export type JobActor = Omit<Ctx, 'db' | 'requestId'> & {
   refusal: string | null;
 };
 
-interface KeyState {
-  is_active: boolean;
-  expired: boolean;
-  grace_over: boolean;
-  kind: string;
-  member_status: string | null;
-}
-
-function keyRefusal(key: KeyState): string | null {
-  if (!key.is_active) return 'the API key that started this job has been revoked';
-  if (key.expired) return 'the API key that started this job has expired';
-  if (key.grace_over) return 'the API key that started this job was rotated and its grace period has ended';
-  if (key.kind === 'personal' && key.member_status !== 'active')
-    return 'the member the API key that started this job acts for is not active';
-  return null;
-}
+const KEY_REFUSALS: Record<KeyUnusable, string> = {
+  revoked: 'the API key that started this job has been revoked',
+  expired: 'the API key that started this job has expired',
+  grace_over: 'the API key that started this job was rotated and its grace period has ended',
+  member_inactive: 'the member the API key that started this job acts for is not active',
+};
 
 /**
  * A job's company and key as a context to run it in: it acts with the rights of the key that started it,
- * and only while that key could still make the request (active, not expired, within any grace) and its
- * company passes the plan and subscription gates. Times are the database's, as the pipeline's key check.
+ * and only while that key could still make the request (the pipeline's own usability rule) and its
+ * company passes the plan and subscription gates.
  */
 export async function jobActor(db: Executor, companyId: string, apiKeyId: number): Promise<JobActor | undefined> {
-  const row = await db
-    .selectFrom('api_keys as k')
-    .innerJoin('companies as c', 'c.id', 'k.company_id')
-    .leftJoin('members as m', (join) =>
-      join.onRef('m.company_id', '=', 'k.company_id').onRef('m.person_id', '=', 'k.person_id'),
-    )
-    .select([
-      'k.id',
-      'k.kind',
-      'k.scopes',
-      'k.person_id',
-      'k.is_active',
-      sql<boolean>`coalesce(k.expires_at <= now(), false)`.as('expired'),
-      sql<boolean>`coalesce(k.grace_expires_at <= now(), false)`.as('grace_over'),
-      'm.status as member_status',
-      sql<'member' | 'admin' | 'owner' | null>`m.role`.as('role'),
-      companyJson().as('company'),
-    ])
-    .where('k.company_id', '=', companyId)
-    .where('k.id', '=', apiKeyId)
-    .executeTakeFirst();
+  const row = await keyById(db, companyId, apiKeyId);
   if (!row) return undefined;
-  const kind = row.kind as 'integration' | 'personal';
+  const unusable = keyUnusable(row);
   return {
     companyId,
     company: row.company,
-    key: { id: row.id, kind, scopes: row.scopes, personId: row.person_id },
-    actor: { personId: row.person_id, role: row.role, restricted: kind === 'personal' && row.role === 'member' },
-    refusal: keyRefusal(row) ?? companyRefusal(row.company),
+    key: { id: row.id, kind: row.kind, scopes: row.scopes, personId: row.person_id },
+    actor: {
+      personId: row.person_id,
+      role: row.member_role,
+      restricted: row.kind === 'personal' && row.member_role === 'member',
+    },
+    refusal: unusable ? KEY_REFUSALS[unusable] : companyRefusal(row.company),
   };
 }
 

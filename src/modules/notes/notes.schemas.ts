@@ -1,14 +1,25 @@
 import { Type, type Static } from 'typebox';
 import { EnumList, Id, mapOptional, Nullable, Timestamp } from '../../platform/fields.ts';
 import { listQuery } from '../../platform/lists.ts';
+import type { TenantTableName } from '../../platform/tenant-table.ts';
 
-export const RELATED_TYPES = ['client', 'project', 'supplier', 'account_member'] as const;
+/**
+ * What a note can hang on: where each related type lives and the INVALID_<ENTITY> code a bad id answers. An
+ * account member is the `id` of /members; the spec has no INVALID_MEMBER, and it files members under INVALID_PERSON elsewhere.
+ */
+export const NOTE_PARENTS = {
+  client: { table: 'clients', entity: 'client' },
+  project: { table: 'projects', entity: 'project' },
+  supplier: { table: 'suppliers', entity: 'supplier' },
+  account_member: { table: 'members', entity: 'person' },
+} as const satisfies Record<string, { table: TenantTableName; entity: string }>;
+export type RelatedType = keyof typeof NOTE_PARENTS;
+export const RELATED_TYPES = Object.keys(NOTE_PARENTS) as RelatedType[];
 export const NOTE_TYPES = ['info', 'document', 'email', 'billing'] as const;
-export type RelatedType = (typeof RELATED_TYPES)[number];
 export type NoteTypeName = (typeof NOTE_TYPES)[number];
 
 const RelatedTypeSchema = Type.Union(
-  [Type.Literal('client'), Type.Literal('project'), Type.Literal('supplier'), Type.Literal('account_member')],
+  RELATED_TYPES.map((type) => Type.Literal(type)),
   { description: 'What the note hangs on: client, project, supplier or account_member' },
 );
 const NoteType = Type.Union(

@@ -3,20 +3,14 @@ import { inTransaction } from '../../platform/context.ts';
 import { invalidReference } from '../../platform/errors.ts';
 import { mutate, mutateQuietly, orNotFound } from '../../platform/mutate.ts';
 import { lockLive } from '../../platform/references.ts';
-import type { TenantTableName } from '../../platform/tenant-table.ts';
-import type { NoteCreateBody, NoteRecord, NoteUpdateBody, RelatedType } from './notes.schemas.ts';
+import {
+  NOTE_PARENTS,
+  type NoteCreateBody,
+  type NoteRecord,
+  type NoteUpdateBody,
+  type RelatedType,
+} from './notes.schemas.ts';
 import * as repo from './notes.repository.ts';
-
-/**
- * Where each related type lives and the INVALID_<ENTITY> code a bad id answers. An account member is the
- * `id` of /members; the spec has no INVALID_MEMBER, and it files members under INVALID_PERSON elsewhere.
- */
-const RELATED: Record<RelatedType, { table: TenantTableName; entity: string }> = {
-  client: { table: 'clients', entity: 'client' },
-  project: { table: 'projects', entity: 'project' },
-  supplier: { table: 'suppliers', entity: 'supplier' },
-  account_member: { table: 'members', entity: 'person' },
-};
 
 type Locked = { related_type: RelatedType; related_id: number };
 
@@ -25,7 +19,7 @@ type Locked = { related_type: RelatedType; related_id: number };
  * client answers the same INVALID_CLIENT as a missing one). It is locked so it cannot go while the note is written.
  */
 async function checkRelated(ctx: Ctx, type: RelatedType, id: number): Promise<void> {
-  const { table, entity } = RELATED[type];
+  const { table, entity } = NOTE_PARENTS[type];
   if (!(await lockLive(ctx, table, id))) throw invalidReference(entity, 'related_id', id);
 }
 

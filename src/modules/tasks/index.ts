@@ -51,3 +51,6 @@ export { CHECKLIST_MAX_ITEMS, TASK_STATUSES, TASK_TYPES } from './tasks.schemas.
 // The one definition of what a task record derives (tracked time, assignees), for every reader of task records.
 export { TASK_PLAIN_COLUMNS, taskAssigneeIds, taskTrackedSeconds } from './tasks.derived.ts';
 export type { TaskRecord, TaskUpdateBody } from './tasks.schemas.ts';
+// Live copies of a source task, written set-based for the workflow engines (their events are theirs to fire).
+export { createCopies, deleteUntouched, dropCopiesOfDeleted, refreshCopies } from './tasks.copies.ts';
+export type { CopyPairs, TaskCopy } from './tasks.copies.ts';

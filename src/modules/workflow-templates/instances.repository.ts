@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
-import { nextStamp } from '../../platform/sql.ts';
 import { scoped } from '../../platform/tenant-table.ts';
 import { rowVisible } from '../../platform/visibility.ts';
+import { createCopies, deleteUntouched, dropCopiesOfDeleted, refreshCopies, type CopyPairs } from '../tasks/index.ts';
 import type { LockedTemplate } from './workflows.repository.ts';
 import type { WorkflowKind } from './workflows.schemas.ts';
 
@@ -62,7 +62,7 @@ export async function createProjects(
 
 /**
  * Creates, for these applied clients, a live task from every live master that has no instance for the client
- * yet (an instance the user deleted stays deleted). Due dates count from the company's today.
+ * yet (an instance the user deleted stays deleted), and links each to its master. Due dates count from the company's today.
  */
 export async function createInstances(
   ctx: Ctx,
@@ -71,66 +71,54 @@ export async function createInstances(
   today: string,
 ): Promise<number[]> {
   if (clientIds.length === 0) return [];
-  const tz = ctx.company.timezone;
   // tenant: deliberate SQL
-  const result = await sql<{ id: number }>`with src as materialized (
-      select nextval(pg_get_serial_sequence('tasks', 'id'))::int as new_id, a.client_id, a.project_id, m.task_id as master_id,
-        m.due_in_days, mt.topic_id, mt.title, mt.description, mt.type, mt.is_important, mt.is_extra, mt.estimation,
-        mt.workflow_role_ids
+  const missing = await sql<TaskCopyRow>`select a.client_id, a.project_id, m.task_id as source_id, m.due_in_days
       from workflow_applications a
       join workflow_master_tasks m on m.company_id = a.company_id and m.template_id = a.template_id
-      join tasks mt on mt.company_id = m.company_id and mt.id = m.task_id and mt.deleted_at is null
       where a.company_id = ${ctx.companyId}::uuid and a.template_id = ${templateId} and a.client_id = any(${[...clientIds]}::int[])
         and not exists (select 1 from workflow_instances i where i.company_id = a.company_id
           and i.template_id = a.template_id and i.client_id = a.client_id and i.master_task_id = m.task_id)
-      order by a.client_id, m.task_id),
-    ins as (insert into tasks (company_id, id, client_id, project_id, topic_id, title, description, type, is_important,
-        is_extra, estimation, workflow_role_ids, timezone, due_date, has_due_date)
-      select ${ctx.companyId}::uuid, new_id, client_id, project_id, topic_id, title, description, type, is_important,
-        is_extra, estimation, workflow_role_ids, ${tz},
-        case when due_in_days is not null then (${today}::date + due_in_days)::timestamp at time zone ${tz} end,
-        case when due_in_days is not null then 1 else 0 end
-      from src),
-    lnk as (insert into workflow_instances (company_id, task_id, template_id, master_task_id, client_id)
-      select ${ctx.companyId}::uuid, new_id, ${templateId}, master_id, client_id from src)
-    select new_id as id from src order by new_id`.execute(ctx.db);
-  return result.rows.map((r) => r.id);
+      order by a.client_id, m.task_id`.execute(ctx.db);
+  const made = await createCopies(
+    ctx,
+    missing.rows.map((r) => ({
+      sourceId: r.source_id,
+      clientId: r.client_id,
+      projectId: r.project_id,
+      dueInDays: r.due_in_days,
+    })),
+    today,
+  );
+  if (made.length === 0) return [];
+  // tenant: deliberate SQL
+  await sql`insert into workflow_instances (company_id, task_id, template_id, master_task_id, client_id)
+    select ${ctx.companyId}::uuid, x.task_id, ${templateId}, x.master_id, x.client_id
+    from unnest(${made.map((r) => r.id)}::int[], ${made.map((r) => r.source_id)}::int[], ${made.map((r) => r.client_id)}::int[])
+      as x(task_id, master_id, client_id)`.execute(ctx.db);
+  return made.map((r) => r.id);
 }
 
-const FIELDS = sql.raw('title, description, type, topic_id, is_important, is_extra, estimation, workflow_role_ids');
-const fieldsOf = (alias: string) =>
-  sql.raw(
-    ['title', 'description', 'type', 'topic_id', 'is_important', 'is_extra', 'estimation', 'workflow_role_ids']
-      .map((c) => `${alias}.${c}`)
-      .join(', '),
-  );
+type TaskCopyRow = { client_id: number; project_id: number | null; source_id: number; due_in_days: number | null };
 
 /**
- * Instances of these clients with their master, masters live (`live`) or deleted. The task pairs are read
- * through the instance table's index; the statements below then reach tasks by primary key only, so no plan
- * can end up comparing every task of the company with every other.
+ * Instances of these clients with their master (live or deleted: the tasks module tells them apart). The pairs
+ * are read through the instance table's index; the tasks statements then reach tasks by primary key only, so no
+ * plan can end up comparing every task of the company with every other.
  */
-const instancePairs = (ctx: Ctx, templateId: number, clientIds: readonly number[], live: boolean) =>
-  sql`select i.task_id, i.master_task_id from workflow_instances i
-    where i.company_id = ${ctx.companyId}::uuid and i.template_id = ${templateId}
-      and i.client_id = any(${[...clientIds]}::int[])
-      and exists (select 1 from tasks mt where mt.company_id = i.company_id and mt.id = i.master_task_id
-        and mt.deleted_at is ${live ? sql`null` : sql`not null`})`;
+async function instancePairs(ctx: Ctx, templateId: number, clientIds: readonly number[]): Promise<CopyPairs> {
+  const rows = await scoped
+    .select(ctx, 'workflow_instances', 'i')
+    .select(['i.task_id', 'i.master_task_id'])
+    .where('i.template_id', '=', templateId)
+    .where('i.client_id', 'in', [...clientIds])
+    .execute();
+  return { taskIds: rows.map((r) => r.task_id), sourceIds: rows.map((r) => r.master_task_id) };
+}
 
 /** Open instances (new, in progress) of these clients whose master changed take the master's fields; answers their ids. */
 export async function refreshInstances(ctx: Ctx, templateId: number, clientIds: readonly number[]): Promise<number[]> {
   if (clientIds.length === 0) return [];
-  const master = sql`(select ${fieldsOf('mt')} from tasks mt where mt.company_id = it.company_id and mt.id = p.master_task_id)`;
-  // tenant: deliberate SQL
-  const result = await sql<{ id: number }>`update tasks it set (${FIELDS}) = ${master},
-      updated_at = ${nextStamp('it.updated_at')}
-    from (${instancePairs(ctx, templateId, clientIds, true)}) p
-    where it.company_id = ${ctx.companyId}::uuid and it.id = p.task_id
-      and it.deleted_at is null and it.status in ('new', 'in_progress')
-      and row(${fieldsOf('it')}) is distinct from (select row(${fieldsOf('mt')}) from tasks mt
-        where mt.company_id = it.company_id and mt.id = p.master_task_id)
-    returning it.id`.execute(ctx.db);
-  return result.rows.map((r) => r.id).sort((a, b) => a - b);
+  return refreshCopies(ctx, await instancePairs(ctx, templateId, clientIds));
 }
 
 /** Untouched instances (status new, no time logged) whose master was deleted go too; answers their ids. */
@@ -140,20 +128,8 @@ export async function dropOrphanedInstances(
   clientIds: readonly number[],
 ): Promise<number[]> {
   if (clientIds.length === 0) return [];
-  // tenant: deliberate SQL
-  const result = await sql<{
-    id: number;
-  }>`update tasks it set deleted_at = now(), updated_at = ${nextStamp('it.updated_at')}
-    from (${instancePairs(ctx, templateId, clientIds, false)}) p
-    where it.company_id = ${ctx.companyId}::uuid and it.id = p.task_id
-      and it.deleted_at is null and ${untouched('it')}
-    returning it.id`.execute(ctx.db);
-  return result.rows.map((r) => r.id).sort((a, b) => a - b);
+  return dropCopiesOfDeleted(ctx, await instancePairs(ctx, templateId, clientIds));
 }
-
-const untouched = (alias: string) =>
-  sql.raw(`${alias}.status = 'new' and not exists (select 1 from time_entries te
-    where te.company_id = ${alias}.company_id and te.task_id = ${alias}.id and te.deleted_at is null)`);
 
 /**
  * The multi-template replace teardown: these clients leave every other template of the same engine. Their
@@ -170,11 +146,13 @@ export async function teardownOthers(
   const others = sql`select w.id from workflow_templates w
     where w.company_id = ${ctx.companyId}::uuid and w.kind = ${kind} and w.id <> ${templateId}`;
   // tenant: deliberate SQL
-  await sql`update tasks it set deleted_at = now(), updated_at = ${nextStamp('it.updated_at')}
-    from workflow_instances i
-    where it.company_id = ${ctx.companyId}::uuid and i.company_id = it.company_id and i.task_id = it.id
-      and i.template_id in (${others}) and i.client_id = any(${[...clientIds]}::int[])
-      and it.deleted_at is null and ${untouched('it')}`.execute(ctx.db);
+  const instancesOfOthers = await sql<{ task_id: number }>`select i.task_id from workflow_instances i
+    where i.company_id = ${ctx.companyId}::uuid and i.template_id in (${others})
+      and i.client_id = any(${[...clientIds]}::int[])`.execute(ctx.db);
+  await deleteUntouched(
+    ctx,
+    instancesOfOthers.rows.map((r) => r.task_id),
+  );
   await sql`delete from workflow_applications a where a.company_id = ${ctx.companyId}::uuid
     and a.template_id in (${others}) and a.client_id = any(${[...clientIds]}::int[])`.execute(ctx.db);
 }

@@ -1,0 +1,118 @@
+import { sql } from 'kysely';
+import type { Ctx } from '../../platform/context.ts';
+import { nextStamp } from '../../platform/sql.ts';
+
+// Live tasks kept in step with a source task (the workflow templates' master tasks), written set-based: one
+// statement for a whole chunk, never one round trip per task. Which of these writes fire events is the caller's
+// to decide (the spec lists some as firing nothing), so none is recorded here. Every statement is raw SQL and
+// carries the company predicate by hand (tenant: deliberate SQL).
+
+/** What a copy takes from its source, when made and at each refresh. */
+const COPIED = [
+  'title',
+  'description',
+  'type',
+  'topic_id',
+  'is_important',
+  'is_extra',
+  'estimation',
+  'workflow_role_ids',
+];
+const FIELDS = sql.raw(COPIED.join(', '));
+const fieldsOf = (alias: string) => sql.raw(COPIED.map((c) => `${alias}.${c}`).join(', '));
+
+export interface TaskCopy {
+  sourceId: number;
+  clientId: number;
+  projectId: number | null;
+  /** Days from `today` to the due date; null: no due date. */
+  dueInDays: number | null;
+}
+
+/**
+ * One live task per copy, in the order given, from its source when the source is live (a deleted source makes
+ * none). Due dates count from `today` in the company's time zone. Answers each task made with its source and client.
+ */
+export async function createCopies(
+  ctx: Ctx,
+  copies: readonly TaskCopy[],
+  today: string,
+): Promise<{ id: number; source_id: number; client_id: number }[]> {
+  if (copies.length === 0) return [];
+  const tz = ctx.company.timezone;
+  const column = <K extends keyof TaskCopy>(key: K) => copies.map((c) => c[key]);
+  // tenant: deliberate SQL
+  const result = await sql<{ id: number; source_id: number; client_id: number }>`with src as materialized (
+      select nextval(pg_get_serial_sequence('tasks', 'id'))::int as new_id, x.client_id, x.project_id, x.source_id,
+        x.due_in_days, ${fieldsOf('mt')}
+      from unnest(${column('clientId')}::int[], ${column('projectId')}::int[], ${column('sourceId')}::int[],
+        ${column('dueInDays')}::int[]) with ordinality as x(client_id, project_id, source_id, due_in_days, n)
+      join tasks mt on mt.company_id = ${ctx.companyId}::uuid and mt.id = x.source_id and mt.deleted_at is null
+      order by x.n),
+    ins as (insert into tasks (company_id, id, client_id, project_id, topic_id, title, description, type, is_important,
+        is_extra, estimation, workflow_role_ids, timezone, due_date, has_due_date)
+      select ${ctx.companyId}::uuid, new_id, client_id, project_id, topic_id, title, description, type, is_important,
+        is_extra, estimation, workflow_role_ids, ${tz},
+        case when due_in_days is not null then (${today}::date + due_in_days)::timestamp at time zone ${tz} end,
+        case when due_in_days is not null then 1 else 0 end
+      from src)
+    select new_id as id, source_id, client_id from src order by new_id`.execute(ctx.db);
+  return result.rows;
+}
+
+/** Copies paired with their sources, as the caller keeps the pairs. */
+export interface CopyPairs {
+  taskIds: readonly number[];
+  sourceIds: readonly number[];
+}
+
+const pairsOf = (pairs: CopyPairs) =>
+  sql`select * from unnest(${[...pairs.taskIds]}::int[], ${[...pairs.sourceIds]}::int[]) as p(task_id, source_id)`;
+
+/** Open copies (new, in progress) of a live source that changed take the source's fields; answers their ids. */
+export async function refreshCopies(ctx: Ctx, pairs: CopyPairs): Promise<number[]> {
+  if (pairs.taskIds.length === 0) return [];
+  const source = sql`(select ${fieldsOf('mt')} from tasks mt where mt.company_id = it.company_id and mt.id = p.source_id)`;
+  // tenant: deliberate SQL
+  const result = await sql<{ id: number }>`update tasks it set (${FIELDS}) = ${source},
+      updated_at = ${nextStamp('it.updated_at')}
+    from (${pairsOf(pairs)}) p
+    where it.company_id = ${ctx.companyId}::uuid and it.id = p.task_id
+      and it.deleted_at is null and it.status in ('new', 'in_progress')
+      and row(${fieldsOf('it')}) is distinct from (select row(${fieldsOf('mt')}) from tasks mt
+        where mt.company_id = it.company_id and mt.id = p.source_id)
+      and exists (select 1 from tasks mt where mt.company_id = it.company_id and mt.id = p.source_id
+        and mt.deleted_at is null)
+    returning it.id`.execute(ctx.db);
+  return result.rows.map((r) => r.id).sort((a, b) => a - b);
+}
+
+/** A task nobody has started: still new, no live time logged on it. */
+const untouched = (alias: string) =>
+  sql.raw(`${alias}.status = 'new' and not exists (select 1 from time_entries te
+    where te.company_id = ${alias}.company_id and te.task_id = ${alias}.id and te.deleted_at is null)`);
+
+/** Untouched copies whose source was deleted go too; answers their ids. */
+export async function dropCopiesOfDeleted(ctx: Ctx, pairs: CopyPairs): Promise<number[]> {
+  if (pairs.taskIds.length === 0) return [];
+  // tenant: deliberate SQL
+  const result = await sql<{
+    id: number;
+  }>`update tasks it set deleted_at = now(), updated_at = ${nextStamp('it.updated_at')}
+    from (${pairsOf(pairs)}) p
+    where it.company_id = ${ctx.companyId}::uuid and it.id = p.task_id
+      and it.deleted_at is null and ${untouched('it')}
+      and exists (select 1 from tasks mt where mt.company_id = it.company_id and mt.id = p.source_id
+        and mt.deleted_at is not null)
+    returning it.id`.execute(ctx.db);
+  return result.rows.map((r) => r.id).sort((a, b) => a - b);
+}
+
+/** Of these tasks, the live untouched ones are deleted; the others stay as ordinary tasks. */
+export async function deleteUntouched(ctx: Ctx, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  // tenant: deliberate SQL
+  await sql`update tasks it set deleted_at = now(), updated_at = ${nextStamp('it.updated_at')}
+    where it.company_id = ${ctx.companyId}::uuid and it.id = any(${[...ids]}::int[])
+      and it.deleted_at is null and ${untouched('it')}`.execute(ctx.db);
+}

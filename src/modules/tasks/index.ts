@@ -52,5 +52,13 @@ export { CHECKLIST_MAX_ITEMS, TASK_STATUSES, TASK_TYPES } from './tasks.schemas.
 export { TASK_PLAIN_COLUMNS, taskAssigneeIds, taskTrackedSeconds } from './tasks.derived.ts';
 export type { TaskRecord, TaskUpdateBody } from './tasks.schemas.ts';
 // Live copies of a source task, written set-based for the workflow engines (their events are theirs to fire).
-export { createCopies, deleteUntouched, dropCopiesOfDeleted, refreshCopies } from './tasks.copies.ts';
+export {
+  createCopies,
+  deleteSourceTasks,
+  deleteUntouched,
+  dropCopiesOfDeleted,
+  insertSourceTask,
+  refreshCopies,
+  updateSourceTask,
+} from './tasks.copies.ts';
 export type { CopyPairs, TaskCopy } from './tasks.copies.ts';

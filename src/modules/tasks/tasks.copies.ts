@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { nextStamp } from '../../platform/sql.ts';
+import { scoped } from '../../platform/tenant-table.ts';
 
 // Live tasks kept in step with a source task (the workflow templates' master tasks), written set-based: one
 // statement for a whole chunk, never one round trip per task. Which of these writes fire events is the caller's
@@ -115,4 +116,39 @@ export async function deleteUntouched(ctx: Ctx, ids: readonly number[]): Promise
   await sql`update tasks it set deleted_at = now(), updated_at = ${nextStamp('it.updated_at')}
     where it.company_id = ${ctx.companyId}::uuid and it.id = any(${[...ids]}::int[])
       and it.deleted_at is null and ${untouched('it')}`.execute(ctx.db);
+}
+
+// ---- source (master) tasks: template rows, marked by template_kind, hanging off the template's plan client ----
+
+/** A new source task of a template engine; `columns` are task columns (title, description, type...). Answers its id. */
+export async function insertSourceTask(
+  ctx: Ctx,
+  kind: 'workflow_template' | 'project_workflow',
+  planClientId: number | null,
+  columns: Record<string, unknown> & { title: string },
+): Promise<number> {
+  const task = await scoped
+    .insert(ctx, 'tasks', [{ ...columns, template_kind: kind, client_id: planClientId }])
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return task.id;
+}
+
+/** Changes a source task's columns; its updated_at moves on even with none, so a push sees the change. */
+export async function updateSourceTask(ctx: Ctx, taskId: number, columns: Record<string, unknown>): Promise<void> {
+  await scoped
+    .update(ctx, 'tasks')
+    .set({ ...columns, updated_at: nextStamp() })
+    .where('id', '=', taskId)
+    .execute();
+}
+
+export async function deleteSourceTasks(ctx: Ctx, taskIds: readonly number[]): Promise<void> {
+  if (taskIds.length === 0) return;
+  await scoped
+    .update(ctx, 'tasks')
+    .set({ deleted_at: sql<string>`now()`, updated_at: nextStamp() })
+    .where('id', 'in', [...taskIds])
+    .where('deleted_at', 'is', null)
+    .execute();
 }

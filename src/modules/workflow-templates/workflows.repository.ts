@@ -3,6 +3,7 @@ import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { likeContains, nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { deleteSourceTasks, insertSourceTask, updateSourceTask } from '../tasks/index.ts';
 import {
   MASTER_LIST_OPTIONS,
   TEMPLATE_LIST_OPTIONS,
@@ -158,26 +159,20 @@ export async function insertMaster(
   template: LockedTemplate,
   input: MasterTaskInput & { title: string },
 ): Promise<number> {
-  const task = await scoped
-    .insert(ctx, 'tasks', [
-      { ...taskColumns(input), title: input.title, template_kind: template.kind, client_id: template.plan_client_id },
-    ])
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const id = await insertSourceTask(ctx, template.kind, template.plan_client_id, {
+    ...taskColumns(input),
+    title: input.title,
+  });
   await scoped
     .insert(ctx, 'workflow_master_tasks', [
-      { task_id: task.id, template_id: template.id, due_in_days: input.due_in_days ?? null },
+      { task_id: id, template_id: template.id, due_in_days: input.due_in_days ?? null },
     ])
     .execute();
-  return task.id;
+  return id;
 }
 
 export async function updateMaster(ctx: Ctx, taskId: number, input: MasterTaskInput): Promise<void> {
-  await scoped
-    .update(ctx, 'tasks')
-    .set({ ...taskColumns(input), updated_at: nextStamp() })
-    .where('id', '=', taskId)
-    .execute();
+  await updateSourceTask(ctx, taskId, taskColumns(input));
   // A changed offset is a change of the master: its updated_at moved on above, so push sees it.
   if (input.due_in_days !== undefined)
     await scoped
@@ -188,13 +183,7 @@ export async function updateMaster(ctx: Ctx, taskId: number, input: MasterTaskIn
 }
 
 export async function deleteMasters(ctx: Ctx, taskIds: readonly number[]): Promise<void> {
-  if (taskIds.length === 0) return;
-  await scoped
-    .update(ctx, 'tasks')
-    .set({ deleted_at: sql<string>`now()`, updated_at: nextStamp() })
-    .where('id', 'in', [...taskIds])
-    .where('deleted_at', 'is', null)
-    .execute();
+  await deleteSourceTasks(ctx, taskIds);
 }
 
 export async function liveMasterIds(ctx: Ctx, templateId: number): Promise<number[]> {

@@ -4,6 +4,7 @@ import { splitList } from '../../platform/fields.ts';
 import { listPage } from '../../platform/lists.ts';
 import { nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { taskAssigneeIds } from '../tasks/index.ts';
 import { WORKFLOW_TASK_LIST_OPTIONS, type WorkflowTaskRecord } from './client-workflow.schemas.ts';
 
 /** The clients this module writes under: live, and for a plain member's key only those they see. */
@@ -153,8 +154,7 @@ const projectTask = (query: TaskQuery) =>
       't.due_date',
       't.finished_at',
       't.workflow_role_ids',
-      sql<number[]>`array(select ta.person_id from task_assignees ta
-        where ta.company_id = t.company_id and ta.task_id = t.id order by ta.person_id)`.as('assignees'),
+      taskAssigneeIds().as('assignees'),
       sql<number[]>`array(select distinct cm.person_id from client_members cm where cm.company_id = t.company_id
         and cm.client_id = t.client_id and cm.deleted_at is null and cm.workflow_role_id = any(t.workflow_role_ids)
         order by cm.person_id)`.as('role_holder_ids'),

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
-import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { rowVisible } from '../../platform/visibility.ts';
 import { TASK_RELATION_LIST_OPTIONS, type TaskRelationRecord } from './task-relations.schemas.ts';
 
@@ -48,18 +48,6 @@ export async function findTaskRelation(ctx: Ctx, id: number): Promise<TaskRelati
 /** Locks a relation that shows (both tasks live and visible); undefined otherwise. */
 export async function lockTaskRelation(ctx: Ctx, id: number) {
   return shown(ctx).where('r.id', '=', id).select('r.id').forUpdate().executeTakeFirst();
-}
-
-/** Which of the ids are live tasks the acting person sees. */
-export async function shownTaskIds(ctx: Ctx, ids: number[]): Promise<Set<number>> {
-  const rows = await scoped
-    .select(ctx, 'tasks', 't')
-    .select('t.id')
-    .where('t.id', 'in', ids)
-    .where('t.deleted_at', 'is', null)
-    .where(rowVisible(ctx, 'tasks', 't'))
-    .execute();
-  return new Set(rows.map((r) => r.id));
 }
 
 /** Relation writes of a company run one at a time, so two concurrent inserts cannot close a cycle together. */

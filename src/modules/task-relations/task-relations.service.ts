@@ -2,6 +2,7 @@ import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { AppError, domainValidation, invalidReference } from '../../platform/errors.ts';
 import { mutateQuietly, orNotFound } from '../../platform/mutate.ts';
+import { liveIds } from '../../platform/references.ts';
 import type { TaskRelationCreateBody, TaskRelationRecord } from './task-relations.schemas.ts';
 import * as repo from './task-relations.repository.ts';
 
@@ -14,7 +15,7 @@ export async function getTaskRelation(ctx: Ctx, id: number): Promise<TaskRelatio
 }
 
 async function requireTasks(ctx: Ctx, body: TaskRelationCreateBody): Promise<void> {
-  const shown = await repo.shownTaskIds(ctx, [body.task_id, body.depends_on_id]);
+  const shown = await liveIds(ctx, 'tasks', [body.task_id, body.depends_on_id]);
   if (!shown.has(body.task_id)) throw invalidReference('task', 'task_id', body.task_id);
   if (!shown.has(body.depends_on_id)) throw invalidReference('task', 'depends_on_id', body.depends_on_id);
 }

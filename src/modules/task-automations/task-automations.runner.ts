@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { inTransaction, type Ctx } from '../../platform/context.ts';
 import { companyRefusal, systemActor } from '../../platform/system-actor.ts';
+import { OPEN_STATUSES } from '../tasks/index.ts';
 import { markAutomationWork, runRule, type Firing } from './task-automations.actions.ts';
 import { liveRules } from './task-automations.repository.ts';
 import type { TaskAutomationRecord } from './task-automations.schemas.ts';
@@ -125,7 +126,7 @@ async function dueTasks(ctx: Ctx, rule: TaskAutomationRecord & { created_at: str
       t.client_id, t.project_id, t.topic_id, t.type, t.status
     from tasks t
     where t.company_id = ${ctx.companyId} and t.deleted_at is null and t.has_due_date = 1
-      and t.status in ('new', 'in_progress') and t.is_recurring = 0
+      and t.status in (${sql.join([...OPEN_STATUSES])}) and t.is_recurring = 0
       and t.due_date <= ${now.toISOString()} and t.due_date > ${new Date(since).toISOString()}
       and not exists (select 1 from task_automation_runs r where r.company_id = t.company_id
         and r.automation_id = ${rule.id}

@@ -47,7 +47,7 @@ export default defineModule({
 
 // What task automations apply to a task, with the same rules, events and checks as the API's writes.
 export { createTask, getTask, replaceChecklist, updateTask } from './tasks.service.ts';
-export { CHECKLIST_MAX_ITEMS, TASK_STATUSES, TASK_TYPES } from './tasks.schemas.ts';
+export { CHECKLIST_MAX_ITEMS, OPEN_STATUSES, TASK_STATUSES, TASK_TYPES } from './tasks.schemas.ts';
 // The one definition of what a task record derives (tracked time, assignees), for every reader of task records.
 export { TASK_PLAIN_COLUMNS, taskAssigneeIds, taskTrackedSeconds } from './tasks.derived.ts';
 export type { TaskRecord, TaskUpdateBody } from './tasks.schemas.ts';

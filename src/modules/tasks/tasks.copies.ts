@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { nextStamp } from '../../platform/sql.ts';
 import { scoped } from '../../platform/tenant-table.ts';
+import { OPEN_STATUSES } from './tasks.schemas.ts';
 
 // Live tasks kept in step with a source task (the workflow templates' master tasks), written set-based: one
 // statement for a whole chunk, never one round trip per task. Which of these writes fire events is the caller's
@@ -79,7 +80,7 @@ export async function refreshCopies(ctx: Ctx, pairs: CopyPairs): Promise<number[
       updated_at = ${nextStamp('it.updated_at')}
     from (${pairsOf(pairs)}) p
     where it.company_id = ${ctx.companyId}::uuid and it.id = p.task_id
-      and it.deleted_at is null and it.status in ('new', 'in_progress')
+      and it.deleted_at is null and it.status in (${sql.join([...OPEN_STATUSES])})
       and row(${fieldsOf('it')}) is distinct from (select row(${fieldsOf('mt')}) from tasks mt
         where mt.company_id = it.company_id and mt.id = p.source_id)
       and exists (select 1 from tasks mt where mt.company_id = it.company_id and mt.id = p.source_id

@@ -5,6 +5,7 @@ import { listPage } from '../../platform/lists.ts';
 import { nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { taskAssigneeIds } from '../tasks/index.ts';
+import { madeFromWorkflow, workflowOrigin } from '../workflow-templates/index.ts';
 import { WORKFLOW_TASK_LIST_OPTIONS, type WorkflowTaskRecord } from './client-workflow.schemas.ts';
 
 /** The clients this module writes under: live, and for a plain member's key only those they see. */
@@ -125,44 +126,33 @@ function workflowTasks(ctx: Ctx, clientId: number, filters: Record<string, unkno
     .where('t.deleted_at', 'is', null)
     .where('t.template_kind', 'is', null)
     .where('t.type', 'in', ['task', 'request'])
-    .where(
-      sql<boolean>`(cardinality(t.workflow_role_ids) > 0 or exists (select 1 from workflow_instances wi
-        where wi.company_id = t.company_id and wi.task_id = t.id))`,
-    );
+    .where(sql<boolean>`(cardinality(t.workflow_role_ids) > 0 or ${madeFromWorkflow()})`);
   const statuses = splitList(filters.status as string | undefined);
   if (statuses) q = q.where('t.status', 'in', statuses);
-  if (filters.template_id !== undefined)
-    q = q.where(
-      sql<boolean>`exists (select 1 from workflow_instances wf where wf.company_id = t.company_id and wf.task_id = t.id
-        and wf.template_id = ${filters.template_id as number})`,
-    );
+  if (filters.template_id !== undefined) q = q.where(madeFromWorkflow(filters.template_id as number));
   return q;
 }
 
 const projectTask = (query: TaskQuery) =>
-  query
-    .leftJoin('workflow_instances as wi', (join) =>
-      join.onRef('wi.company_id', '=', 't.company_id').onRef('wi.task_id', '=', 't.id'),
-    )
-    .select([
-      't.id',
-      't.title',
-      't.status',
-      't.type',
-      't.project_id',
-      't.date',
-      't.due_date',
-      't.finished_at',
-      't.workflow_role_ids',
-      taskAssigneeIds().as('assignees'),
-      sql<number[]>`array(select distinct cm.person_id from client_members cm where cm.company_id = t.company_id
+  query.select([
+    't.id',
+    't.title',
+    't.status',
+    't.type',
+    't.project_id',
+    't.date',
+    't.due_date',
+    't.finished_at',
+    't.workflow_role_ids',
+    taskAssigneeIds().as('assignees'),
+    sql<number[]>`array(select distinct cm.person_id from client_members cm where cm.company_id = t.company_id
         and cm.client_id = t.client_id and cm.deleted_at is null and cm.workflow_role_id = any(t.workflow_role_ids)
         order by cm.person_id)`.as('role_holder_ids'),
-      'wi.template_id',
-      'wi.master_task_id',
-      't.created_at',
-      't.updated_at',
-    ]);
+    workflowOrigin('template_id').as('template_id'),
+    workflowOrigin('master_task_id').as('master_task_id'),
+    't.created_at',
+    't.updated_at',
+  ]);
 
 export const listWorkflowTasks = (ctx: Ctx, clientId: number, params: object) =>
   listPage<WorkflowTaskRecord>(ctx, {

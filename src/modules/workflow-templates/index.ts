@@ -19,3 +19,6 @@ export default defineModule({
     [JOB_TYPES.project_workflow.push]: workflowJob('project_workflow', 'push'),
   },
 });
+
+// A task's workflow origin, for the modules that list tasks by it (the client's workflow tasks).
+export { madeFromWorkflow, workflowOrigin } from './instances.sql.ts';

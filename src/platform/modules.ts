@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db, Executor } from '../db/database.ts';
+import type { DB } from '../db/schema.ts';
 import type { Config } from '../config.ts';
 import type { Ctx } from './context.ts';
 import type { KeyRow } from './auth.ts';
@@ -13,6 +14,7 @@ import {
 import type { KeyCache } from './key-cache.ts';
 import type { RateLimits } from './ratelimit.ts';
 import { installVisibility, type VisibilityRule } from './visibility.ts';
+import { TABLES_OUTSIDE_MODULES } from './tables.ts';
 
 /** What a job runner hands a handler: the claimed row's progress, so a resumed job goes on where it stopped. */
 export interface ClaimedJob {
@@ -79,6 +81,11 @@ export interface Mount {
  */
 export interface ServiceModule {
   name: string;
+  /**
+   * The tables this module owns: only its own code queries them; other modules use what its index.ts exports
+   * (test/architecture/table-ownership.test.ts lists the exceptions).
+   */
+  tables: readonly (keyof DB)[];
   /** The audit trail's entity for this module's writes (a route may name another). */
   entity?: string;
   routes?: FastifyPluginAsync<ModuleRouteOptions>;
@@ -115,6 +122,8 @@ export interface Registry {
   jobs: Record<string, JobHandler>;
   periodic: PeriodicTask[];
   seeders: CompanySeeder[];
+  /** Each table's owner: a module's name, or an owner outside the module list (platform/tables.ts). */
+  tableOwners: Record<string, string>;
 }
 
 function merge<V>(into: Record<string, V>, from: Record<string, V> | undefined, what: string, module: string): void {
@@ -122,6 +131,10 @@ function merge<V>(into: Record<string, V>, from: Record<string, V> | undefined, 
     if (key in into) throw new Error(`${what} "${key}" is declared twice (again by module ${module})`);
     into[key] = value;
   }
+}
+
+function claimTables(registry: Registry, tables: readonly string[], owner: string): void {
+  merge(registry.tableOwners, Object.fromEntries(tables.map((table) => [table, owner])), 'table', owner);
 }
 
 /** Reads every module's declarations into one registry, refusing a name declared twice. */
@@ -135,8 +148,11 @@ export function collectModules(modules: readonly ServiceModule[]): Registry {
     jobs: {},
     periodic: [],
     seeders: [],
+    tableOwners: {},
   };
+  for (const [owner, tables] of Object.entries(TABLES_OUTSIDE_MODULES)) claimTables(registry, tables, owner);
   for (const module of modules) {
+    claimTables(registry, module.tables, module.name);
     merge(registry.events as Record<string, readonly EventAction[]>, module.events, 'event entity', module.name);
     merge(registry.samples, module.samples, 'sample', module.name);
     merge(registry.eventShapes, module.eventShapes, 'event shape', module.name);

@@ -4,6 +4,7 @@ import activityRoutes from './activities.routes.ts';
 
 export default defineModule({
   name: 'activities',
+  tables: ['activities'],
   // A plain member sees the audit trail of their own person's writes only.
   visibility: { activities: ownPerson('person_id') },
   routes: activityRoutes,

@@ -5,6 +5,7 @@ import agreementRoutes from './agreements.routes.ts';
 // reports) read the `agreements` table in SQL, which holds live rows only (deleted ones move to agreements_deleted).
 export default defineModule({
   name: 'agreements',
+  tables: ['agreements', 'agreements_deleted'],
   entity: 'agreement',
   routes: agreementRoutes,
 });

@@ -6,6 +6,7 @@ import { VERIFY_JOB, verifyAttachment } from './attachments.verify.ts';
 
 export default defineModule({
   name: 'attachments',
+  tables: ['attachments'],
   visibility: { attachments: attachmentVisible },
   entity: 'attachment',
   routes: attachmentRoutes,

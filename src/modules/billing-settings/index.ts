@@ -10,6 +10,7 @@ export { DEFAULT_NUMBER_FORMAT, formatInvoiceNumber, numberFormatProblem, number
 
 export default defineModule({
   name: 'billing-settings',
+  tables: ['billing_settings'],
   changesAuth: true,
   entity: 'billing_settings',
   routes: billingSettingsRoutes,

@@ -9,6 +9,7 @@ export { workClient, workClientIs, workClientOf } from './billing.clients.ts';
 // The engine writes invoices through the invoices module, which records invoice.created; nothing of its own fires.
 export default defineModule({
   name: 'billing',
+  tables: ['invoiced_work_tasks'],
   entity: 'invoice',
   routes: billingRoutes,
 });

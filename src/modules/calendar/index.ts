@@ -4,6 +4,7 @@ import calendarRoutes from './calendar.routes.ts';
 
 export default defineModule({
   name: 'calendar',
+  tables: ['calendar_entries', 'global_holidays'],
   visibility: { calendar_entries: calendarVisible },
   entity: 'calendar',
   routes: calendarRoutes,

@@ -3,6 +3,7 @@ import clientGroupRoutes from './client-groups.routes.ts';
 
 export default defineModule({
   name: 'client-groups',
+  tables: ['client_group_links', 'client_groups'],
   entity: 'client_group',
   routes: clientGroupRoutes,
 });

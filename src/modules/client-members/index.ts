@@ -4,6 +4,7 @@ import clientMemberRoutes from './client-members.routes.ts';
 
 export default defineModule({
   name: 'client-members',
+  tables: ['client_members'],
   visibility: { client_members: throughParent('clients', 'client_id') },
   entity: 'client_member',
   routes: clientMemberRoutes,

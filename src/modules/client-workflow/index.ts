@@ -5,6 +5,7 @@ import { BULK_MEMBER_JOB_TYPE, runBulkMemberJob } from './client-workflow.bulk.t
 // The client endpoints beyond the record itself: manager, member roles, workflow tasks, bulk membership.
 export default defineModule({
   name: 'client-workflow',
+  tables: [],
   entity: 'client',
   routes: clientWorkflowRoutes,
   jobs: { [BULK_MEMBER_JOB_TYPE]: runBulkMemberJob },

@@ -9,6 +9,7 @@ export { leanClient } from './clients.service.ts';
 
 export default defineModule({
   name: 'clients',
+  tables: ['clients'],
   visibility: { clients: clientVisible },
   entity: 'client',
   routes: clientRoutes,

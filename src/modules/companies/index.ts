@@ -1,7 +1,7 @@
 import { defineModule } from '../../platform/modules.ts';
 
 // Companies and their first members, with no tenant context: what the operator API, the CLI and demo provisioning use.
-export default defineModule({ name: 'companies' });
+export default defineModule({ name: 'companies', tables: ['companies'] });
 
 export {
   addMember,

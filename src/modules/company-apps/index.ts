@@ -4,6 +4,7 @@ import { seedApps } from './company-apps.repository.ts';
 
 export default defineModule({
   name: 'company-apps',
+  tables: ['company_apps'],
   changesAuth: true,
   entity: 'company_app',
   routes: companyAppRoutes,

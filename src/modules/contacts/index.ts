@@ -9,6 +9,7 @@ export { Contact } from './contacts.schemas.ts';
 
 export default defineModule({
   name: 'contacts',
+  tables: ['contacts'],
   visibility: { contacts: throughParent('clients', 'client_id') },
   entity: 'contact',
   routes: contactRoutes,

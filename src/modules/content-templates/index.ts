@@ -11,6 +11,7 @@ export { deliverMail, recordMail, type Delivery, type OutgoingMail } from './con
 /** Content templates (one row per locale) and what uses them: client e-mails here, invoice mails in invoice-documents. */
 export default defineModule({
   name: 'content-templates',
+  tables: ['client_mail_quota', 'content_template_rows', 'content_templates'],
   entity: 'content_template',
   routes: async (fastify: FastifyInstance) => {
     await contentTemplateRoutes(fastify);

@@ -30,6 +30,7 @@ async function routes(app: FastifyInstance) {
 
 export default defineModule({
   name: 'contracts',
+  tables: ['contract_row_prices', 'contract_rows', 'contracts'],
   entity: 'contract',
   routes,
   // Contracts fire no webhook events (the spec's event entities do not include them).

@@ -12,6 +12,7 @@ export {
 // No events: the spec's event catalogue has no custom field entity.
 export default defineModule({
   name: 'custom-fields',
+  tables: ['custom_fields'],
   entity: 'custom_field',
   routes: customFieldRoutes,
 });

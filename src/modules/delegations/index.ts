@@ -5,6 +5,7 @@ import delegationRoutes from './delegations.routes.ts';
 // The delegation's effect lives in src/platform/visibility.ts (taskVisible): one rule for every task read and write.
 export default defineModule({
   name: 'delegations',
+  tables: ['delegations'],
   // A plain member sees the delegations they give or receive.
   visibility: { delegations: ownPerson('delegator_id', 'delegate_id') },
   entity: 'delegation',

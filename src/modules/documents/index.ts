@@ -9,6 +9,7 @@ import folderModuleRoutes from './folders.routes.ts';
 // them. The drive provider is local (docs/decisions/0029-documents-folders-drive.md).
 export default defineModule({
   name: 'documents',
+  tables: ['client_folder_templates', 'digitizations', 'documents', 'folder_templates', 'folders'],
   // Documents and folders follow their client; digitizations their document.
   visibility: {
     documents: throughParent('clients', 'client_id'),

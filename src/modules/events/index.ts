@@ -3,5 +3,6 @@ import eventRoutes from './events.routes.ts';
 
 export default defineModule({
   name: 'events',
+  tables: [],
   routes: eventRoutes,
 });

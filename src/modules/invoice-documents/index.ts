@@ -5,6 +5,7 @@ import { runSendJob, SEND_JOB } from './invoice-documents.send.ts';
 /** An invoice's documents (PDF, EN 16931 UBL), its export mark and its sending by mail (the invoice_send job). */
 export default defineModule({
   name: 'invoice-documents',
+  tables: [],
   entity: 'invoice',
   routes: invoiceDocumentRoutes,
   jobs: { [SEND_JOB]: runSendJob },

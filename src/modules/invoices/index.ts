@@ -34,6 +34,7 @@ async function routes(app: FastifyInstance) {
 
 export default defineModule({
   name: 'invoices',
+  tables: ['invoice_number_counters', 'invoice_row_entries', 'invoice_row_fees', 'invoice_rows', 'invoices'],
   entity: 'invoice',
   routes,
   // There is no invoice.deleted: invoices are annulled, never deleted. Events carry the invoice without rows.

@@ -11,5 +11,6 @@ export { Job, type JobRecord } from './jobs.schemas.ts';
 
 export default defineModule({
   name: 'jobs',
+  tables: ['jobs'],
   routes: jobRoutes,
 });

@@ -9,6 +9,7 @@ export { toolsFor, toolsOf, type ApiTool, type OpenApiDocument } from './mcp.too
 // The assistant tool surface (docs/decisions/0036): its writes are the tool calls' own, audited as theirs.
 export default defineModule({
   name: 'mcp',
+  tables: [],
   entity: 'mcp',
   routes: mcpRoutes,
 });

@@ -3,6 +3,7 @@ import memberRoutes from './members.routes.ts';
 
 export default defineModule({
   name: 'members',
+  tables: ['members', 'people'],
   changesAuth: true,
   entity: 'member',
   routes: memberRoutes,

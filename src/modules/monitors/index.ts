@@ -5,6 +5,7 @@ import monitorRoutes from './monitors.routes.ts';
 // has_monitor flag in step, in the same transaction, with one SQL update through the tenant gateway.
 export default defineModule({
   name: 'monitors',
+  tables: ['monitors'],
   entity: 'monitor',
   routes: monitorRoutes,
 });

@@ -8,6 +8,7 @@ export { insertNote } from './notes.repository.ts';
 // Notes fire no events: the spec's event catalogue has no note entity.
 export default defineModule({
   name: 'notes',
+  tables: ['notes'],
   visibility: { notes: noteVisible },
   entity: 'note',
   routes: noteRoutes,

@@ -15,6 +15,7 @@ export {
 // Product fields fire no events: the spec's event catalogue has no product field entity.
 export default defineModule({
   name: 'product-fields',
+  tables: ['product_fields'],
   entity: 'product_field',
   routes: productFieldRoutes,
   // Run inside createCompany's transaction: every company has the system entries.

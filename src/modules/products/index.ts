@@ -9,6 +9,7 @@ export { priceOn } from './prices.repository.ts';
 // Products fire no events: the spec's event catalogue has no product entity.
 export default defineModule({
   name: 'products',
+  tables: ['product_prices', 'products'],
   entity: 'product',
   routes: async (app: FastifyInstance) => {
     await productRoutes(app);

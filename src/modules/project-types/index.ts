@@ -5,6 +5,7 @@ import { DEFAULT_PROJECT_TYPES } from './project-types.schemas.ts';
 
 export default defineModule({
   name: 'project-types',
+  tables: ['project_types'],
   entity: 'project_type',
   routes: projectTypeRoutes,
   // Run inside createCompany's transaction: a new company can create projects at once.

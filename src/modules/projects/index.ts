@@ -5,6 +5,7 @@ import { SAMPLE_STAMP as STAMP } from '../../platform/events.ts';
 
 export default defineModule({
   name: 'projects',
+  tables: ['projects'],
   visibility: { projects: projectVisible },
   entity: 'project',
   routes: projectRoutes,

@@ -3,6 +3,7 @@ import roleRoutes from './roles.routes.ts';
 
 export default defineModule({
   name: 'roles',
+  tables: ['roles'],
   entity: 'role',
   routes: roleRoutes,
 });

@@ -3,5 +3,6 @@ import searchRoutes from './search.routes.ts';
 
 export default defineModule({
   name: 'search',
+  tables: [],
   routes: searchRoutes,
 });

@@ -21,6 +21,7 @@ const SWEEP_EVERY_MS = 10 * 60_000;
 /** Sign-in and sessions of the web application (docs/decisions/0051): accounts, sessions, password resets. */
 export default defineModule({
   name: 'sessions',
+  tables: ['accounts', 'auth_throttle', 'password_resets', 'sessions'],
   changesAuth: true,
   entity: 'session',
   routes: sessionRoutes,

@@ -7,6 +7,7 @@ import { SUPPLIER_TYPE_DEFAULTS } from './supplier-types.schemas.ts';
 // Suppliers fire no events: the spec's event catalogue has no supplier entity.
 export default defineModule({
   name: 'suppliers',
+  tables: ['supplier_types', 'suppliers'],
   entity: 'supplier',
   routes: async (app) => {
     await app.register(supplierRoutes);

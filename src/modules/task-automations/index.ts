@@ -7,6 +7,7 @@ const SECOND = 1000;
 
 export default defineModule({
   name: 'task-automations',
+  tables: ['task_automation_queue', 'task_automation_runs', 'task_automation_task_states', 'task_automations'],
   visibility: { task_automations: taskAutomationVisible },
   entity: 'task_automation',
   routes: taskAutomationRoutes,

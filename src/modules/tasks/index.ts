@@ -9,6 +9,7 @@ const HOUR = 60 * 60 * 1000;
 
 export default defineModule({
   name: 'tasks',
+  tables: ['task_assignees', 'task_comments', 'tasks'],
   visibility: { tasks: taskVisible },
   entity: 'task',
   routes: taskRoutes,

@@ -4,6 +4,7 @@ import taxRoutes from './taxes.routes.ts';
 // Taxes fire no events: the spec's event catalogue has no tax entity.
 export default defineModule({
   name: 'taxes',
+  tables: ['taxes'],
   entity: 'tax',
   routes: taxRoutes,
 });

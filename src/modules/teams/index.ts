@@ -3,6 +3,7 @@ import teamRoutes from './teams.routes.ts';
 
 export default defineModule({
   name: 'teams',
+  tables: ['team_members', 'teams'],
   entity: 'team',
   routes: teamRoutes,
 });

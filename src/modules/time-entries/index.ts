@@ -5,6 +5,7 @@ import { SAMPLE_STAMP as STAMP } from '../../platform/events.ts';
 
 export default defineModule({
   name: 'time-entries',
+  tables: ['time_entries'],
   visibility: { time_entries: timeEntryVisible },
   entity: 'time_entry',
   routes: timeEntryRoutes,

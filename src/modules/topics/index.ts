@@ -3,6 +3,7 @@ import topicRoutes from './topics.routes.ts';
 
 export default defineModule({
   name: 'topics',
+  tables: ['topics'],
   entity: 'topic',
   routes: topicRoutes,
 });

@@ -6,6 +6,7 @@ export { buildDelivery, type DeliveryRequest, type OutboundEvent } from './webho
 
 export default defineModule({
   name: 'webhooks',
+  tables: ['webhook_attempts', 'webhook_deliveries', 'webhooks'],
   entity: 'webhook',
   routes: webhookRoutes,
 });

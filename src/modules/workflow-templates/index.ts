@@ -7,6 +7,7 @@ import { JOB_TYPES, workflowJob } from './workflows.jobs.ts';
 // Both engines (workflow templates, project workflows) live here: one model, two resources.
 export default defineModule({
   name: 'workflow-templates',
+  tables: ['workflow_applications', 'workflow_instances', 'workflow_master_tasks', 'workflow_templates'],
   entity: 'workflow_template',
   routes: async (app: FastifyInstance) => {
     await app.register(workflowTemplateRoutes);

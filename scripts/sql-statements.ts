@@ -1,0 +1,183 @@
+// A static reading of the SQL under src/: the raw-SQL statements (sql`…` templates and sql.raw('…')) and every table
+// a query names, raw or through Kysely, found in the TypeScript syntax tree so that comments and strings are never
+// mistaken for code. The table-ownership, tenant-predicate and SQL-snapshot tests and `npm run sql:snapshots` read it.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+
+export const ROOT = path.resolve(import.meta.dirname, '..');
+export const SRC = path.join(ROOT, 'src');
+
+/** One raw-SQL statement: where it is written and its text, interpolations shown as `${<expression source>}`. */
+export interface SqlStatement {
+  /** Relative to src/. */
+  file: string;
+  line: number;
+  /** The nearest named function, method or variable around it ('(top level)' when there is none). */
+  fn: string;
+  text: string;
+  /** The text with each interpolation as `$n` (what table names and predicates are read from). */
+  bare: string;
+  /** Start and end offsets in the source file. */
+  start: number;
+  end: number;
+}
+
+/** A table a query names: in raw SQL, or as a Kysely builder's or a tenant-table helper's argument. */
+export interface TableUse {
+  file: string;
+  line: number;
+  table: string;
+  via: string;
+}
+
+export interface SourceSql {
+  file: string;
+  text: string;
+  statements: SqlStatement[];
+  uses: TableUse[];
+}
+
+const BUILDER_METHODS = new Set([
+  'selectFrom',
+  'insertInto',
+  'updateTable',
+  'deleteFrom',
+  'innerJoin',
+  'leftJoin',
+  'rightJoin',
+  'fullJoin',
+  'mergeInto',
+  'with',
+]);
+const SCOPED_METHODS = new Set(['select', 'update', 'delete', 'insert']);
+const RAW_TABLE = /\b(?:from|join|into|update)\s+([a-z_][a-z0-9_]*)/gi;
+
+/** The tables of `interface DB` in src/db/schema.ts. */
+export function schemaTables(): string[] {
+  const source = readFileSync(path.join(SRC, 'db/schema.ts'), 'utf8');
+  const body = source.slice(source.indexOf('export interface DB {'));
+  return [...body.slice(0, body.indexOf('\n}')).matchAll(/^ {2}([a-z_0-9]+):/gm)].map((m) => m[1]!);
+}
+
+export function sourceFiles(dir = SRC): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...sourceFiles(full));
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) out.push(full);
+  }
+  return out.sort();
+}
+
+const isSqlTag = (tag: ts.Expression): boolean =>
+  (ts.isIdentifier(tag) && tag.text === 'sql') ||
+  (ts.isPropertyAccessExpression(tag) && isSqlTag(tag.expression) && tag.name.text !== 'raw');
+
+const isSqlRaw = (node: ts.CallExpression): boolean =>
+  ts.isPropertyAccessExpression(node.expression) &&
+  node.expression.name.text === 'raw' &&
+  ts.isIdentifier(node.expression.expression) &&
+  node.expression.expression.text === 'sql';
+
+/** A template's or string's text twice: interpolations as their source, and as `$n`. */
+function templateText(node: ts.Node, source: ts.SourceFile): { text: string; bare: string } | undefined {
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return { text: node.text, bare: node.text };
+  if (!ts.isTemplateExpression(node)) return undefined;
+  let text = node.head.text;
+  let bare = node.head.text;
+  node.templateSpans.forEach((span, i) => {
+    text += '${' + span.expression.getText(source) + '}' + span.literal.text;
+    bare += `$${i + 1}` + span.literal.text;
+  });
+  return { text, bare };
+}
+
+function nameOf(node: ts.Node): string | undefined {
+  if (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isPropertyAssignment(node))
+    return node.name?.getText();
+  if (ts.isVariableDeclaration(node)) return node.name.getText();
+  return undefined;
+}
+
+function enclosingName(node: ts.Node): string {
+  for (let at: ts.Node | undefined = node.parent; at; at = at.parent) {
+    const name = nameOf(at);
+    if (name) return name;
+  }
+  return '(top level)';
+}
+
+const stringArg = (node: ts.Expression | undefined): string | undefined =>
+  node && (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) ? node.text : undefined;
+
+/** The table a Kysely builder or tenant helper call names, if its argument is a literal. */
+function builderTable(node: ts.CallExpression): { table: string; via: string } | undefined {
+  const callee = node.expression;
+  if (ts.isIdentifier(callee) && callee.text === 'tenantTable') {
+    const table = stringArg(node.arguments[0]);
+    return table ? { table, via: 'tenantTable' } : undefined;
+  }
+  if (!ts.isPropertyAccessExpression(callee)) return undefined;
+  const method = callee.name.text;
+  const scopedCall = ts.isIdentifier(callee.expression) && callee.expression.text === 'scoped';
+  if (scopedCall && SCOPED_METHODS.has(method)) {
+    const table = stringArg(node.arguments[1]);
+    return table ? { table, via: `scoped.${method}` } : undefined;
+  }
+  if (!BUILDER_METHODS.has(method)) return undefined;
+  const table = stringArg(node.arguments[0])
+    ?.split(/\s+as\s+/i)[0]
+    ?.trim();
+  return table ? { table, via: method } : undefined;
+}
+
+/** Table names after from/join/into/update in a statement's text (SQL line comments left out). */
+export function rawTables(bare: string, tables: ReadonlySet<string>): string[] {
+  const code = bare.replace(/--[^\n]*/g, '');
+  return [...code.matchAll(RAW_TABLE)].map((m) => m[1]!.toLowerCase()).filter((t) => tables.has(t));
+}
+
+function lineOf(source: ts.SourceFile, pos: number): number {
+  return source.getLineAndCharacterOfPosition(pos).line + 1;
+}
+
+/** Every raw statement and table use of one source text (file: its path relative to src/). */
+export function readSql(file: string, text: string, tables: ReadonlySet<string>): SourceSql {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const statements: SqlStatement[] = [];
+  const uses: TableUse[] = [];
+  const addStatement = (node: ts.Node, body: ts.Node) => {
+    const rendered = templateText(body, source);
+    if (!rendered) return;
+    const start = node.getStart(source);
+    const line = lineOf(source, start);
+    statements.push({ file, line, fn: enclosingName(node), ...rendered, start, end: node.end });
+    for (const table of rawTables(rendered.bare, tables)) uses.push({ file, line, table, via: 'raw SQL' });
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isTaggedTemplateExpression(node) && isSqlTag(node.tag)) addStatement(node, node.template);
+    if (ts.isCallExpression(node) && isSqlRaw(node) && node.arguments[0]) addStatement(node, node.arguments[0]);
+    if (ts.isCallExpression(node)) {
+      const found = builderTable(node);
+      if (found && tables.has(found.table)) uses.push({ file, line: lineOf(source, node.getStart(source)), ...found });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  statements.sort((a, b) => a.start - b.start);
+  return { file, text, statements, uses };
+}
+
+/** The SQL of every file under src/. */
+export function readAllSql(): SourceSql[] {
+  const tables = new Set(schemaTables());
+  return sourceFiles().map((full) => readSql(path.relative(SRC, full), readFileSync(full, 'utf8'), tables));
+}
+
+/** Who answers for a file's queries: its module folder under src/modules, else its top folder under src/. */
+export function areaOf(file: string): string {
+  const parts = file.split('/');
+  if (parts[0] === 'modules' && parts.length > 2) return parts[1]!;
+  return parts.length > 1 ? parts[0]! : 'platform';
+}

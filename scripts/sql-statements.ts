@@ -21,6 +21,14 @@ export interface SqlStatement {
   /** Start and end offsets in the source file. */
   start: number;
   end: number;
+  /** Where the top-level declaration holding it starts, its leading comments included. */
+  declarationStart: number;
+}
+
+/** A comment of the source (never text inside a string or template). */
+export interface SourceComment {
+  pos: number;
+  text: string;
 }
 
 /** A table a query names: in raw SQL, or as a Kysely builder's or a tenant-table helper's argument. */
@@ -36,6 +44,7 @@ export interface SourceSql {
   text: string;
   statements: SqlStatement[];
   uses: TableUse[];
+  comments: SourceComment[];
 }
 
 const BUILDER_METHODS = new Set([
@@ -138,6 +147,28 @@ export function rawTables(bare: string, tables: ReadonlySet<string>): string[] {
   return [...code.matchAll(RAW_TABLE)].map((m) => m[1]!.toLowerCase()).filter((t) => tables.has(t));
 }
 
+function declarationStart(node: ts.Node): number {
+  let at = node;
+  while (at.parent && !ts.isSourceFile(at.parent)) at = at.parent;
+  return at.getFullStart();
+}
+
+/** Every comment, found as the leading or trailing trivia of some node. */
+function commentsOf(source: ts.SourceFile): SourceComment[] {
+  const found = new Map<number, string>();
+  const text = source.text;
+  const visit = (node: ts.Node): void => {
+    const ranges = [
+      ...(ts.getLeadingCommentRanges(text, node.getFullStart()) ?? []),
+      ...(ts.getTrailingCommentRanges(text, node.end) ?? []),
+    ];
+    for (const range of ranges) found.set(range.pos, text.slice(range.pos, range.end));
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return [...found].sort(([a], [b]) => a - b).map(([pos, comment]) => ({ pos, text: comment }));
+}
+
 function lineOf(source: ts.SourceFile, pos: number): number {
   return source.getLineAndCharacterOfPosition(pos).line + 1;
 }
@@ -152,7 +183,8 @@ export function readSql(file: string, text: string, tables: ReadonlySet<string>)
     if (!rendered) return;
     const start = node.getStart(source);
     const line = lineOf(source, start);
-    statements.push({ file, line, fn: enclosingName(node), ...rendered, start, end: node.end });
+    const fn = enclosingName(node);
+    statements.push({ file, line, fn, ...rendered, start, end: node.end, declarationStart: declarationStart(node) });
     for (const table of rawTables(rendered.bare, tables)) uses.push({ file, line, table, via: 'raw SQL' });
   };
   const visit = (node: ts.Node): void => {
@@ -166,7 +198,7 @@ export function readSql(file: string, text: string, tables: ReadonlySet<string>)
   };
   visit(source);
   statements.sort((a, b) => a.start - b.start);
-  return { file, text, statements, uses };
+  return { file, text, statements, uses, comments: commentsOf(source) };
 }
 
 /** The SQL of every file under src/. */

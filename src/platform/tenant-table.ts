@@ -104,6 +104,7 @@ export function tenantTable<T extends TenantTableName, A extends string>(table: 
     async softDelete(ctx: Ctx, ids: number | readonly number[]): Promise<void> {
       const list = typeof ids === 'number' ? [ids] : [...ids];
       if (list.length === 0) return;
+      // tenant: deliberate SQL — the tenant helper itself writes the company predicate.
       await sql`update ${sql.table(table)} set deleted_at = now(), updated_at = ${nextStamp()}
         where company_id = ${ctx.companyId} and id = any(${list}::int[]) and deleted_at is null`.execute(ctx.db);
     },

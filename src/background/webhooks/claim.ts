@@ -48,6 +48,7 @@ async function candidates(db: Db): Promise<string[]> {
  * mid-attempt leaves the row to come due again when the lease ends, with its attempt number unchanged.
  */
 async function claimOf(db: Db, companyId: string, lease: number): Promise<ClaimedDelivery | undefined> {
+  // tenant: deliberate SQL — system work: the company is the one claimed for, not a caller's.
   const result = await sql<ClaimedDelivery>`
     update webhook_deliveries d
        set claim_token = gen_random_uuid(),

@@ -79,6 +79,7 @@ async function attempt(deps: LegacyDeps, row: Claimed): Promise<Verdict> {
 
 /** Writes the verdict while the claim still holds (its token): delete, schedule the next attempt, or release. */
 async function settle(deps: LegacyDeps, row: Claimed, verdict: Verdict): Promise<void> {
+  // tenant: deliberate SQL — the claimed row names its company; the claim token is the guard.
   const held = sql<boolean>`company_id = ${row.company_id} and id = ${row.id} and claim_token = ${row.claim_token}`;
   if (verdict.kind === 'released') {
     await sql`update legacy_webhook_deliveries set claim_token = null, next_attempt_at = now() where ${held}`.execute(

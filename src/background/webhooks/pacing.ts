@@ -28,6 +28,7 @@ export async function pace(db: Db, row: PacedRow, config: WebhookConfig): Promis
     .values({ company_id: row.company_id, next_slot_at: sql<string>`clock_timestamp()` })
     .onConflict((oc) => oc.column('company_id').doNothing())
     .execute();
+  // tenant: deliberate SQL — pacing is per company, named by the delivery row.
   const result = await sql<{ slot: string; due: boolean; since: string }>`
     update webhook_pacing
        set next_slot_at = greatest(next_slot_at, clock_timestamp()) + make_interval(secs => ${intervalSecs})
@@ -56,6 +57,7 @@ async function reserveMany(
   config: WebhookConfig,
 ): Promise<{ base: string; count: number }> {
   const intervalSecs = 1 / config.rate;
+  // tenant: deliberate SQL — the slots of the delivery's company.
   const result = await sql<{ base: string; count: number }>`
     with cur as (
       select greatest(next_slot_at, clock_timestamp()) as base, clock_timestamp() as now from webhook_pacing where company_id = ${companyId} for update
@@ -91,6 +93,7 @@ export async function deferBacklog(tx: Tx, db: Db, companyId: string, config: We
   const { base, count } = await reserveMany(db, companyId, rows.length, config);
   if (count === 0) return 0;
   const ids = rows.slice(0, count).map((r) => r.id);
+  // tenant: deliberate SQL — the deferred rows of the delivery's company.
   await sql`update webhook_deliveries d
        set slot_at = ${base}::timestamptz + make_interval(secs => ${1 / config.rate}::float8 * (v.ord - 1)),
            next_attempt_at = ${base}::timestamptz + make_interval(secs => ${1 / config.rate}::float8 * (v.ord - 1)),
@@ -119,6 +122,7 @@ export async function takeSendTurn(
      where webhook_pacing.last_sent_at is null or webhook_pacing.last_sent_at <= clock_timestamp() - make_interval(secs => ${intervalSecs}::float8)
     returning 1 as ok`.execute(db);
   if (taken.rows.length > 0) return { ok: true };
+  // tenant: deliberate SQL — the slot of the delivery's company.
   const next = await sql<{ at: string }>`select last_sent_at + make_interval(secs => ${intervalSecs}::float8) as at
     from webhook_pacing where company_id = ${companyId}`.execute(db);
   return { ok: false, retryAt: next.rows[0]?.at ?? new Date().toISOString() };

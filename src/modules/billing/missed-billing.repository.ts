@@ -44,6 +44,7 @@ export function missedWorkSql(ctx: Ctx, w: WorkWindow) {
 
 /** Periodic fees not billed, per contract and period, pro rata and priced as the engine prices them. */
 export async function missedFees(ctx: Ctx, w: WorkWindow): Promise<MissedPart[]> {
+  // tenant: deliberate SQL — each table of feesSql and below is filtered by the caller's company.
   const result = await sql<MissedPart>`${feesSql(ctx, w)},
     fp as (
       select f.*, ${feeQuantitySql} as qty

@@ -39,6 +39,7 @@ const daysOf = (b: Bounds, start: string, end: string) =>
  * sick leave or time off of the person, a company holiday or a global holiday (country-less or of the
  * member's country) expects nothing. An approved `flextime` day is taken from the balance, so it still counts.
  */
+// tenant: deliberate SQL — each table below is bound to the company of the bounds.
 const expectedCtes = (b: Bounds) => sql`
     agreement_days as (
       select distinct on (a.person_id, d.day) a.person_id, d.day::date as day,
@@ -70,6 +71,7 @@ const expectedCtes = (b: Bounds) => sql`
  * Worked time: closed entries starting in the window's local days (company time zone, so DST comes from the
  * database's zone data), each counting its duration (else end - start). Adjustments: flextime rows in the window.
  */
+// tenant: deliberate SQL — each table below is bound to the company of the bounds.
 const workedCtes = (b: Bounds) => sql`
     worked as (
       select e.person_id, sum(coalesce(e.duration, floor(extract(epoch from e."end" - e.start)))) as seconds

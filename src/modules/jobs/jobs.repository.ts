@@ -97,6 +97,7 @@ export async function claimNext(db: Executor, types: readonly string[]): Promise
 
 /** Claims one job that is still queued (the in-process start right after the request); undefined if taken. */
 export async function claimQueued(db: Executor, companyId: string, id: number): Promise<ClaimedJob | undefined> {
+  // tenant: deliberate SQL — the job runner serves every company; the caller names the company of the job it started.
   const result = await sql<ClaimedJob>`update jobs j set ${CLAIM_SET}
     where j.company_id = ${companyId} and j.id = ${id} and j.status = 'queued' and ${due('j.run_after')} returning ${CLAIMED}`.execute(
     db,

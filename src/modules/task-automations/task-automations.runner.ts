@@ -79,6 +79,7 @@ async function processQueued(db: Executor, ctx: Ctx, eventId: number, result: Ru
     result.events++;
   } catch {
     result.failed++;
+    // tenant: deliberate SQL — the runner serves every company; the event's company is the ctx's.
     await sql`update task_automation_queue set attempts = attempts + 1
       where company_id = ${ctx.companyId} and event_id = ${eventId}`.execute(db);
   }

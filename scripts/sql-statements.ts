@@ -102,19 +102,23 @@ function templateText(node: ts.Node, source: ts.SourceFile): { text: string; bar
   return { text, bare };
 }
 
-function nameOf(node: ts.Node): string | undefined {
-  if (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isPropertyAssignment(node))
-    return node.name?.getText();
-  if (ts.isVariableDeclaration(node)) return node.name.getText();
-  return undefined;
+/** A named function's name: a declaration, a method, or a function assigned to a variable or property. */
+function functionName(node: ts.Node): string | undefined {
+  if (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node)) return node.name?.getText();
+  if (!ts.isArrowFunction(node) && !ts.isFunctionExpression(node)) return undefined;
+  const holder = node.parent;
+  return ts.isVariableDeclaration(holder) || ts.isPropertyAssignment(holder) ? holder.name.getText() : undefined;
 }
 
+/** The nearest named function around a node, else the variable or property it is assigned to. */
 function enclosingName(node: ts.Node): string {
+  let holder: string | undefined;
   for (let at: ts.Node | undefined = node.parent; at; at = at.parent) {
-    const name = nameOf(at);
+    const name = functionName(at);
     if (name) return name;
+    if (!holder && (ts.isVariableDeclaration(at) || ts.isPropertyAssignment(at))) holder = at.name.getText();
   }
-  return '(top level)';
+  return holder ?? '(top level)';
 }
 
 const stringArg = (node: ts.Expression | undefined): string | undefined =>

@@ -1,0 +1,4 @@
+-- src/modules/client-groups/client-groups.repository.ts: its raw SQL, written by npm run sql:snapshots (do not edit)
+
+-- countActiveMembers
+count(*)::int

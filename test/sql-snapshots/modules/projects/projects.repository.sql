@@ -1,0 +1,10 @@
+-- src/modules/projects/projects.repository.ts: its raw SQL, written by npm run sql:snapshots (do not edit)
+
+-- countHiddenTasks
+count(*)::int
+
+-- countHiddenTasks
+not ${taskVisible(ctx, 't')}
+
+-- defaultName
+count(*)::int + 1

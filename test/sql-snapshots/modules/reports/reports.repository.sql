@@ -1,0 +1,46 @@
+-- src/modules/reports/reports.repository.ts: its raw SQL, written by npm run sql:snapshots (do not edit)
+
+-- workTotals
+with pd as (
+  select e.person_id, ${entryDay(w)} as day, sum(${SECS}) as secs,
+         sum(case when ${BILLABLE} then ${SECS} else 0 end) as billable_secs
+    ${entriesFrom(ctx, w)}
+   group by 1, 2),
+${agreementDays(ctx, w)},
+${costCtes(() => sql`null::int`)}
+select coalesce((select sum(secs) from pd), 0)::text as secs,
+       coalesce((select sum(billable_secs) from pd), 0)::text as billable_secs,
+       coalesce((select sum(cost) from cost), 0)::text as cost
+
+-- workTotals
+null::int
+
+-- invoiceTotals
+select
+  coalesce(sum(i.net_sum) filter (where i.status in (${sql.join([...FINALIZED])})), 0)::text as revenue,
+  coalesce(sum(i.net_sum) filter (where i.status = 'draft'), 0)::text as draft_revenue
+from invoices i where ${invoicesWhere(ctx, w)}
+
+-- otherCurrencies
+select i.currency, count(*)::int as invoices
+ from invoices i
+where i.company_id = ${ctx.companyId} and i.invoice_date between ${w.from}::date and ${w.to}::date
+  and i.currency <> ${ctx.company.currency} and i.status <> 'annulled'
+group by i.currency order by i.currency
+
+-- biFacts
+select
+coalesce((select (co.features ->> 'billing')::boolean from companies co where co.id = ${c}), false) as billing,
+exists (select 1 from time_entries e where e.company_id = ${c} and e.deleted_at is null and e."end" is not null
+         and e.start >= (${w.from}::date::timestamp at time zone ${w.timezone})
+         and e.start < ((${w.to}::date + 1)::timestamp at time zone ${w.timezone})) as has_time,
+exists (select 1 from invoices i where i.company_id = ${c} and i.status <> 'annulled'
+         and i.invoice_date between ${w.from}::date and ${w.to}::date) as has_invoices,
+exists (select 1 from agreements a where a.company_id = ${c} and a.cost_rate > 0 and a.date_from <= ${w.to}::date
+         and (a.date_until is null or a.date_until >= ${w.from}::date)) as has_cost_rate,
+(exists (select 1 from product_prices pp join products p on p.company_id = pp.company_id and p.id = pp.product_id
+          where pp.company_id = ${c} and p.deleted_at is null and pp.active_from <= ${w.to}::date)
+  or exists (select 1 from contract_rows r join contracts k on k.company_id = r.company_id and k.id = r.contract_id
+              where r.company_id = ${c} and k.deleted_at is null and k.type = 'contract'
+                and (r.net_price is not null or exists (select 1 from contract_row_prices rp
+                      where rp.company_id = r.company_id and rp.contract_row_id = r.id)))) as has_price

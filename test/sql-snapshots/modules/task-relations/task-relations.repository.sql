@@ -1,0 +1,17 @@
+-- src/modules/task-relations/task-relations.repository.ts: its raw SQL, written by npm run sql:snapshots (do not edit)
+
+-- taskShown
+exists (select 1 from tasks lt where lt.company_id = ${ctx.companyId} and lt.id = ${sql.ref(taskIdRef)}
+and lt.deleted_at is null and ${taskVisible(ctx, 'lt')})
+
+-- serialiseRelationWrites
+select pg_advisory_xact_lock(hashtext(${`task_relations:${ctx.companyId}`}))
+
+-- dependsTransitively
+with recursive reach(id) as (
+  select ${from}::int
+  union
+  select r.depends_on_id from task_relations r join reach on r.task_id = reach.id
+  join tasks t on t.company_id = r.company_id and t.id = r.depends_on_id and t.deleted_at is null
+  where r.company_id = ${ctx.companyId} and r.deleted_at is null)
+select exists (select 1 from reach where id = ${to}) as found

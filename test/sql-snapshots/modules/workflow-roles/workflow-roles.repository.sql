@@ -1,0 +1,13 @@
+-- src/modules/workflow-roles/workflow-roles.repository.ts: its raw SQL, written by npm run sql:snapshots (do not edit)
+
+-- nextSortOrder
+least(coalesce(max(w.sort_order), 0) + 1, ${cap})::int
+
+-- countReferences
+count(*)::int
+
+-- countReferences
+t.workflow_role_ids @> array[${id}]::int[]
+
+-- countReferences
+count(*)::int

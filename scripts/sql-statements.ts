@@ -16,7 +16,7 @@ export interface SqlStatement {
   /** The nearest named function, method or variable around it ('(top level)' when there is none). */
   fn: string;
   text: string;
-  /** The text with each interpolation as `$n` (what table names and predicates are read from). */
+  /** The text with each interpolation as `$n` (`ref$n` for a column reference): what tables and predicates are read from. */
   bare: string;
   /** Start and end offsets in the source file. */
   start: number;
@@ -60,6 +60,7 @@ const BUILDER_METHODS = new Set([
   'with',
 ]);
 const SCOPED_METHODS = new Set(['select', 'update', 'delete', 'insert']);
+const COLUMN_REF = /^(?:sql\.)?ref\(/;
 const RAW_TABLE = /\b(?:from|join|into|update)\s+([a-z_][a-z0-9_]*)/gi;
 
 /** The tables of `interface DB` in src/db/schema.ts. */
@@ -96,8 +97,10 @@ function templateText(node: ts.Node, source: ts.SourceFile): { text: string; bar
   let text = node.head.text;
   let bare = node.head.text;
   node.templateSpans.forEach((span, i) => {
-    text += '${' + span.expression.getText(source) + '}' + span.literal.text;
-    bare += `$${i + 1}` + span.literal.text;
+    const expression = span.expression.getText(source);
+    text += '${' + expression + '}' + span.literal.text;
+    // A column reference is no value: `x.company_id = ${sql.ref('c.company_id')}` correlates two rows.
+    bare += (COLUMN_REF.test(expression) ? `ref$${i + 1}` : `$${i + 1}`) + span.literal.text;
   });
   return { text, bare };
 }

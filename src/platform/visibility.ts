@@ -1,8 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from './context.ts';
 
-// tenant: deliberate SQL — every rule below is a subquery whose tables are filtered by ctx.companyId by hand.
-
 /**
  * What a personal key of a plain member may see (owners and admins, and integration keys, see the whole
  * company). Each module declares the rule of its tables (`visibility` in its index.ts); the tenant gateway

@@ -68,10 +68,11 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     tasks: 'owned by tasks; used in client-workflow.repository.ts',
     workflow_instances: 'owned by workflow-templates; used in client-workflow.repository.ts',
   },
-  // the client list filters by group, contact and template in one query
+  // the client list filters by group, contact and template in one query; visibility goes through client members
   clients: {
     client_group_links: 'owned by client-groups; used in clients.repository.ts',
     client_groups: 'owned by client-groups; used in clients.repository.ts',
+    client_members: 'owned by client-members; used in clients.visibility.ts (a member sees the clients they belong to)',
     contacts: 'owned by contacts; used in clients.repository.ts',
     workflow_templates: 'owned by workflow-templates; used in clients.repository.ts',
   },
@@ -161,20 +162,12 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     clients: 'owned by clients; used in monitors.repository.ts',
     members: 'owned by members; used in monitors.repository.ts',
   },
-  // visibility rules and authentication read module tables (to be declared by the modules)
+  // authentication reads keys, members, sessions and companies
   platform: {
     api_keys: 'owned by auth; used in auth.ts',
-    client_members: 'owned by client-members; used in visibility.ts',
-    clients: 'owned by clients; used in visibility.ts',
     companies: 'owned by companies; used in main.ts auth.ts session-auth.ts system-actor.ts',
-    delegations: 'owned by delegations; used in visibility.ts',
-    documents: 'owned by documents; used in visibility.ts',
     members: 'owned by members; used in auth.ts session-auth.ts',
-    notes: 'owned by notes; used in visibility.ts',
-    projects: 'owned by projects; used in visibility.ts',
     sessions: 'owned by sessions; used in session-auth.ts',
-    task_assignees: 'owned by tasks; used in visibility.ts',
-    tasks: 'owned by tasks; used in visibility.ts',
   },
   // a field in use by a contract row is refused
   'product-fields': {
@@ -240,9 +233,10 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   'task-relations': {
     tasks: 'owned by tasks; used in task-relations.repository.ts',
   },
-  // the task list joins client, project, tracked time and master tasks
+  // the task list joins client, project, tracked time and master tasks; visibility follows delegations
   tasks: {
     clients: 'owned by clients; used in tasks.repository.ts',
+    delegations: "owned by delegations; used in tasks.visibility.ts (a delegate sees the delegator's tasks)",
     projects: 'owned by projects; used in tasks.repository.ts',
     time_entries: 'owned by time-entries; used in tasks.repository.ts',
     workflow_master_tasks: 'owned by workflow-templates; used in tasks.repository.ts',

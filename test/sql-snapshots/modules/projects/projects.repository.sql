@@ -4,7 +4,7 @@
 count(*)::int
 
 -- countHiddenTasks
-not ${taskVisible(ctx, 't')}
+not ${rowVisible(ctx, 'tasks', 't')}
 
 -- defaultName
 count(*)::int + 1

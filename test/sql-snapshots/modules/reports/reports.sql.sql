@@ -16,7 +16,7 @@ from time_entries e
 where e.company_id = ${ctx.companyId} and e.deleted_at is null and e."end" is not null
   and e.start >= (${w.from}::date::timestamp at time zone ${w.timezone})
   and e.start < ((${w.to}::date + 1)::timestamp at time zone ${w.timezone})
-  and ${timeEntryVisible(ctx, 'e')}
+  and ${rowVisible(ctx, 'time_entries', 'e')}
 
 -- agreementDays
 ag as (

@@ -2,7 +2,7 @@
 
 -- taskShown
 exists (select 1 from tasks lt where lt.company_id = ${ctx.companyId} and lt.id = ${sql.ref(taskIdRef)}
-and lt.deleted_at is null and ${taskVisible(ctx, 'lt')})
+and lt.deleted_at is null and ${rowVisible(ctx, 'tasks', 'lt')})
 
 -- serialiseRelationWrites
 select pg_advisory_xact_lock(hashtext(${`task_relations:${ctx.companyId}`}))

@@ -35,7 +35,7 @@ join instants v on v.i = p.k)
 with usable as (
   select t.id from tasks t
   where t.company_id = ${company} and t.id = any(${[...ids.tasks]}::int[]) and t.deleted_at is null
-    and t.template_kind is null and ${taskVisible(ctx, 't')}
+    and t.template_kind is null and ${rowVisible(ctx, 'tasks', 't')}
   for share),
 instants as (
   select u.i, date_trunc('milliseconds', case when u.naive then u.txt::timestamp at time zone ${ctx.company.timezone}

@@ -61,7 +61,7 @@ const BUILDER_METHODS = new Set([
 ]);
 const SCOPED_METHODS = new Set(['select', 'update', 'delete', 'insert']);
 const COLUMN_REF = /^(?:sql\.)?ref\(/;
-const RAW_TABLE = /\b(?:from|join|into|update)\s+([a-z_][a-z0-9_]*)/gi;
+const RAW_TABLE = /\b(?:from|join|into|update|using)\s+([a-z_][a-z0-9_]*)/gi;
 
 /** The tables of `interface DB` in src/db/schema.ts. */
 export function schemaTables(): string[] {

@@ -59,14 +59,12 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   'client-members': {
     clients: 'owned by clients; used in client-members.repository.ts',
   },
-  // the client workflow view joins members, tasks and instances in one query
+  // the client workflow view joins client members, members and tasks in one query
   'client-workflow': {
     client_members: 'owned by client-members; used in client-workflow.repository.ts',
     clients: 'owned by clients; used in client-workflow.repository.ts',
     members: 'owned by members; used in client-workflow.repository.ts',
-    task_assignees: 'owned by tasks; used in client-workflow.repository.ts',
     tasks: 'owned by tasks; used in client-workflow.repository.ts',
-    workflow_instances: 'owned by workflow-templates; used in client-workflow.repository.ts',
   },
   // the client list filters by group, contact and template in one query; visibility goes through client members
   clients: {
@@ -151,9 +149,8 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     products: 'owned by products; used in invoice-rows.rules.ts',
     taxes: 'owned by taxes; used in invoice-rows.rules.ts',
   },
-  // jobActor re-checks key usability itself (to use auth's export)
+  // a job's actor: its member and company, read with the job
   jobs: {
-    api_keys: 'owned by auth; used in jobs.repository.ts',
     companies: 'owned by companies; used in jobs.repository.ts',
     members: 'owned by members; used in jobs.repository.ts',
   },
@@ -239,7 +236,7 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     clients: 'owned by clients; used in tasks.repository.ts',
     delegations: "owned by delegations; used in tasks.visibility.ts (a delegate sees the delegator's tasks)",
     projects: 'owned by projects; used in tasks.repository.ts',
-    time_entries: 'owned by time-entries; used in tasks.repository.ts',
+    time_entries: 'owned by time-entries; used in tasks.copies.ts tasks.derived.ts',
     workflow_master_tasks: 'owned by workflow-templates; used in tasks.repository.ts',
   },
   // an entry is checked against its task and member
@@ -258,14 +255,12 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     clients: 'owned by clients; used in workflow-roles.repository.ts',
     tasks: 'owned by tasks; used in workflow-roles.repository.ts',
   },
-  // applying a template inserts and updates tasks directly (to move to the tasks module)
+  // applying a template reads clients, projects and tasks in its own SQL (its task writes are the tasks module's)
   'workflow-templates': {
     client_group_links: 'owned by client-groups; used in workflows.jobs.ts',
     clients: 'owned by clients; used in instances.repository.ts workflows.jobs.ts workflows.repository.ts',
     jobs: 'owned by jobs; used in workflows.jobs.ts',
     projects: 'owned by projects; used in instances.repository.ts workflows.events.ts',
-    task_assignees: 'owned by tasks; used in workflows.events.ts',
-    tasks: 'owned by tasks; used in instances.repository.ts workflows.events.ts workflows.repository.ts',
-    time_entries: 'owned by time-entries; used in instances.repository.ts workflows.events.ts',
+    tasks: 'owned by tasks; used in workflows.events.ts workflows.repository.ts',
   },
 };

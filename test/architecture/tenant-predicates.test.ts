@@ -5,13 +5,14 @@
 // Covered means: a comment holding the marker stands between the start of the top-level declaration holding the
 // statement (its leading comments included) and the statement itself; or, in one of FILE_WIDE only, anywhere above
 // the statement in the file. Predicates correlating two aliases (`x.company_id = c.company_id`, also written
-// `x.company_id = ${sql.ref('c.company_id')}`) do not count.
+// `x.company_id = ${sql.ref('c.company_id')}` or `= ${alias}.company_id`) do not count.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readAllSql, type SourceSql, type SqlStatement } from '../../scripts/sql-statements.ts';
 
 const MARKER = 'tenant: deliberate SQL';
-const PREDICATE = /\b(?:\w+\.)?company_id\s*(?:=\s*any\s*\(|in\s*\(|=)\s*\$\d+/gi;
+// An interpolation followed by a dot is an alias (`${alias}.company_id`), so no value either.
+const PREDICATE = /\b(?:\w+\.)?company_id\s*(?:=\s*any\s*\(|in\s*\(|=)\s*\$\d+(?![\d.])/gi;
 
 /** Files whose single marker above covers every statement below it: each says so in its marker. */
 const FILE_WIDE = new Set([
@@ -49,7 +50,7 @@ test('every hand-written company predicate in raw SQL is marked `tenant: deliber
 test('the predicate reading finds what it should', () => {
   assert.ok(predicates.length > 50, `only ${predicates.length} company predicates found in raw SQL`);
   const bare =
-    'where a.company_id = $1 and b.company_id = a.company_id and b.company_id = ref$4 and company_id in ($2) or company_id = any($3)';
+    'where a.company_id = $1 and b.company_id = a.company_id and b.company_id = ref$4 and c.company_id = $5.company_id and company_id in ($2) or company_id = any($3)';
   assert.deepEqual(
     [...bare.matchAll(PREDICATE)].map((m) => m[0]),
     ['a.company_id = $1', 'company_id in ($2', 'company_id = any($3'],

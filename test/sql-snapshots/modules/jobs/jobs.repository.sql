@@ -31,14 +31,5 @@ date_trunc('milliseconds', clock_timestamp()) + make_interval(secs => ${delayMs 
 -- markDone
 date_trunc('milliseconds', clock_timestamp())
 
--- jobActor
-coalesce(k.expires_at <= now(), false)
-
--- jobActor
-coalesce(k.grace_expires_at <= now(), false)
-
--- jobActor
-m.role
-
 -- sessionJobActor
 m.role

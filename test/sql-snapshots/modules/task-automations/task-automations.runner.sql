@@ -19,7 +19,7 @@ select t.id, (extract(epoch from t.due_date) * 1000)::bigint as due_ms, t.due_da
   t.client_id, t.project_id, t.topic_id, t.type, t.status
 from tasks t
 where t.company_id = ${ctx.companyId} and t.deleted_at is null and t.has_due_date = 1
-  and t.status in ('new', 'in_progress') and t.is_recurring = 0
+  and t.status in (${sql.join([...OPEN_STATUSES])}) and t.is_recurring = 0
   and t.due_date <= ${now.toISOString()} and t.due_date > ${new Date(since).toISOString()}
   and not exists (select 1 from task_automation_runs r where r.company_id = t.company_id
     and r.automation_id = ${rule.id}

@@ -1,14 +1,6 @@
 -- src/modules/tasks/tasks.repository.ts: its raw SQL, written by npm run sql:snapshots (do not edit)
 
 -- project
-array(select ta.person_id from task_assignees ta where ta.company_id = t.company_id and ta.task_id = t.id order by ta.person_id)
-
--- project
-(select coalesce(sum(case when te."end" is null then greatest(0, floor(extract(epoch from now() - te.start)))
-  else coalesce(te.duration, floor(extract(epoch from te."end" - te.start))) end), 0)::bigint
-from time_entries te where te.company_id = t.company_id and te.task_id = t.id and te.deleted_at is null)
-
--- project
 (select coalesce(json_agg(x order by x.id), '[]') from (
 select c.id, c.task_id, c.person_id, c.body, ${isoz('c.created_at')} as created_at, ${isoz('c.updated_at')} as updated_at
 from task_comments c where c.company_id = t.company_id and c.task_id = t.id and c.deleted_at is null

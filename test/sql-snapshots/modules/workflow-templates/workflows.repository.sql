@@ -10,6 +10,3 @@ where a.company_id = w.company_id and a.template_id = w.id)
 
 -- deletePlanClient
 now()
-
--- deleteMasters
-now()

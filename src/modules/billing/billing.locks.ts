@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
+import { billedStatus } from '../invoices/index.ts';
 
 /** Why a time entry may not change: the finalized invoice that billed it, or whose period it falls in. */
 export interface BillingLock {
@@ -8,8 +9,6 @@ export interface BillingLock {
   period_from: string | null;
   period_until: string | null;
 }
-
-const FINALIZED = sql`('created', 'sent', 'paid')`;
 
 /** Entries billed on a finalized invoice (a draft's entries stay free: deleting its row releases them). */
 async function lockedEntries(ctx: Ctx, ids: readonly number[]): Promise<Map<number, BillingLock>> {
@@ -21,7 +20,7 @@ async function lockedEntries(ctx: Ctx, ids: readonly number[]): Promise<Map<numb
       from invoice_row_entries l
       join invoices i on i.company_id = l.company_id and i.id = l.invoice_id
      where l.company_id = ${ctx.companyId} and l.time_entry_id = any(${[...ids]}::int[])
-       and i.status in ${FINALIZED}`.execute(ctx.db);
+       and ${billedStatus('i')}`.execute(ctx.db);
   return new Map(result.rows.map(({ time_entry_id, ...lock }) => [time_entry_id, lock]));
 }
 
@@ -40,7 +39,7 @@ export function lockedPeriodsQuery(ctx: Ctx, items: RawBuilder<unknown>): RawBui
       cross join lateral (
         select i.* from invoices i
          where i.company_id = ${ctx.companyId} and i.client_id = t.client_id and i.bills_time
-           and i.status in ${FINALIZED}
+           and ${billedStatus('i')}
            and (x.start at time zone ${ctx.company.timezone})::date between i.period_from and i.period_until
          order by i.id limit 1) i`;
 }

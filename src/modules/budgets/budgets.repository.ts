@@ -4,6 +4,7 @@ import { splitList } from '../../platform/fields.ts';
 import { listPage } from '../../platform/lists.ts';
 import { Dec, moneyOut } from '../../platform/money.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { billedStatus } from '../invoices/index.ts';
 import { BUDGET_LIST_OPTIONS, type BudgetRecord } from './budgets.schemas.ts';
 
 export const budgets = tenantTable('budgets', {
@@ -29,8 +30,8 @@ export interface LockedBudget {
 
 // tenant: deliberate SQL. The spend subqueries are correlated on the budget row `b`, whose company the gateway
 // already fixed; every table they read is joined on b.company_id.
-const FINALIZED = sql`i.company_id = b.company_id
-  and i.status in ('created', 'sent', 'paid')
+const BILLED = sql`i.company_id = b.company_id
+  and ${billedStatus('i')}
   and i.currency = (select co.currency from companies co where co.id = b.company_id)
   and (b.date_from is null or i.invoice_date >= b.date_from)
   and (b.date_until is null or i.invoice_date <= b.date_until)`;
@@ -43,11 +44,11 @@ const PROJECT_ROWS = sql`exists (
   where e.company_id = r.company_id and e.invoice_row_id = r.id and t.project_id = b.project_id)`;
 
 const invoiceSum = (client: RawBuilder<unknown>) =>
-  sql`(select coalesce(sum(i.net_sum), 0) from invoices i where ${FINALIZED} and ${client})`;
+  sql`(select coalesce(sum(i.net_sum), 0) from invoices i where ${BILLED} and ${client})`;
 const projectSum = (client: RawBuilder<unknown>) =>
   sql`(select coalesce(sum(r.net_sum), 0) from invoice_rows r
     join invoices i on i.company_id = r.company_id and i.id = r.invoice_id
-    where r.company_id = b.company_id and ${FINALIZED} and ${client} and ${PROJECT_ROWS})`;
+    where r.company_id = b.company_id and ${BILLED} and ${client} and ${PROJECT_ROWS})`;
 
 /**
  * spent_net_sum, one branch per scope so each subquery has a plain predicate the planner can serve from an

@@ -1,9 +1,10 @@
 import { Type, type Static } from 'typebox';
 import { DateOnly, EnumList, Id, Nullable, Timestamp } from '../../platform/fields.ts';
 import { listQuery } from '../../platform/lists.ts';
+import { BILLED_STATUSES } from '../invoices/index.ts';
 
-/** Invoice statuses an accounting system takes: finalized ones. */
-export const EXPORTABLE_STATUSES = ['created', 'sent', 'paid'] as const;
+/** Invoice statuses an accounting system takes: the billed ones, as the invoices module defines them. */
+export const EXPORTABLE_STATUSES = BILLED_STATUSES;
 
 const Money = (description: string) => Type.Number({ description });
 

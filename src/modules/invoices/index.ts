@@ -15,6 +15,8 @@ export {
 export { fireUpdated as recordInvoiceUpdated, readInvoice } from './invoice-writes.ts';
 /** Sending (invoice-documents): the status rule, and what a send that went out or failed leaves on the invoice. */
 export { assertSendable, isSendable } from './invoice-status.ts';
+/** Which invoices are billed (revenue, spend, locked time, exports) and which are locked: one definition each. */
+export { BILLED_STATUSES, billedStatus, isBilled, LOCKED_STATUSES } from './invoice-status.ts';
 export { recordSendFailure, recordSent } from './invoice-delivery.ts';
 /** The billing engine writes drafts through the same rules as POST /invoices. */
 export { insertDraft, type DraftExtras } from './invoices.service.ts';

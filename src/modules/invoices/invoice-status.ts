@@ -1,3 +1,4 @@
+import { sql, type RawBuilder } from 'kysely';
 import { fail } from '../../platform/errors.ts';
 import type { InvoiceStatus } from './invoices.schemas.ts';
 
@@ -6,7 +7,31 @@ import type { InvoiceStatus } from './invoices.schemas.ts';
  * what each action leaves behind, and which status moves a PATCH makes. The actions live elsewhere and ask here.
  */
 
-const SENDABLE: readonly InvoiceStatus[] = ['created', 'sent', 'paid'];
+/**
+ * Locked: finalized once, whatever happened since (annulled included). Their rows still change, with the
+ * INVOICE_EDITED_WHILE_LOCKED warning.
+ */
+export const LOCKED_STATUSES = ['created', 'sent', 'paid', 'annulled'] as const satisfies readonly InvoiceStatus[];
+/**
+ * Billed: finalized and standing. They count as revenue and spend, lock the time they bill and its period, and
+ * are what an accounting system books; a draft is not yet billed, an annulled invoice no longer is.
+ */
+export const BILLED_STATUSES = ['created', 'sent', 'paid'] as const satisfies readonly InvoiceStatus[];
+
+const has = (set: readonly string[], status: string) => set.includes(status);
+export const isLocked = (status: InvoiceStatus) => has(LOCKED_STATUSES, status);
+/** Takes any string: readers of invoice_row_entries links get the status as SQL text. */
+export const isBilled = (status: string) => has(BILLED_STATUSES, status);
+
+/**
+ * `<alias>.status in ('created', 'sent', 'paid')` for readers' SQL. The values are written inline, not bound,
+ * so the predicate still matches the partial index on billed periods (migration 0070).
+ */
+export const billedStatus = (alias = 'i'): RawBuilder<boolean> =>
+  sql<boolean>`${sql.ref(`${alias}.status`)} in (${sql.join(BILLED_STATUSES.map((s) => sql.lit(s)))})`;
+
+/** A billed invoice can be sent, and sent again. */
+const SENDABLE: readonly InvoiceStatus[] = BILLED_STATUSES;
 /** Open: finalized and not yet paid. mark-paid takes these; a covering paid_sum makes them paid. */
 const OPEN: readonly InvoiceStatus[] = ['created', 'sent'];
 

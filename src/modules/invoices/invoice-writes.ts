@@ -6,7 +6,7 @@ import type { Warning as WarningSchema } from '../../platform/http.ts';
 import { AMOUNT, Dec, decimalInput, moneyOut } from '../../platform/money.ts';
 import { orNotFound } from '../../platform/mutate.ts';
 import { hasTier } from '../../platform/scopes.ts';
-import { FINALIZED, type InvoiceStatus } from './invoices.schemas.ts';
+import { isLocked } from './invoice-status.ts';
 import * as repo from './invoices.repository.ts';
 
 /** What the invoice writes share: locking, totals, the locked-invoice warning and the update event. */
@@ -36,8 +36,6 @@ export async function lockOr404(ctx: Ctx, id: number): Promise<repo.LockedInvoic
   return orNotFound(await repo.lockInvoice(ctx, id), 'Invoice');
 }
 
-export const isFinalized = (status: InvoiceStatus) => FINALIZED.includes(status);
-
 /**
  * Totals are the sums of the rounded rows, added up in SQL after every row write while the invoice row is
  * locked (so concurrent row writes serialize and the totals always equal their rows). Moves updated_at on.
@@ -59,7 +57,7 @@ export function rowEditWarning(
   change: 'row_created' | 'row_updated',
   totals: Totals,
 ): Warning[] {
-  if (!isFinalized(invoice.status)) return [];
+  if (!isLocked(invoice.status)) return [];
   const overpaid = new Dec(totals.total_sum).lessThan(invoice.paid_sum);
   return [
     {

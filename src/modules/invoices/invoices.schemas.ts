@@ -4,8 +4,6 @@ import { listQuery } from '../../platform/lists.ts';
 
 export const INVOICE_STATUSES = ['draft', 'created', 'sent', 'paid', 'annulled'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
-/** Finalized invoices: edits still succeed, with the INVOICE_EDITED_WHILE_LOCKED warning. */
-export const FINALIZED: readonly InvoiceStatus[] = ['created', 'sent', 'paid', 'annulled'];
 /** How many rows an invoice read inlines before it sets rows_truncated; also the most rows POST /invoices takes. */
 export const ROWS_INLINE_CAP = 200;
 

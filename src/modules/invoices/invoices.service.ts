@@ -8,7 +8,7 @@ import { assertFresh, type Precondition } from '../../platform/preconditions.ts'
 import type { RowChanges } from '../../platform/tenant-table.ts';
 import { readBillingSettings, type BillingSettingsValues } from '../billing-settings/index.ts';
 import { finalize } from './invoice-finalize.ts';
-import { checkTransition } from './invoice-status.ts';
+import { checkTransition, isLocked } from './invoice-status.ts';
 import {
   clientSnapshot,
   contractOf,
@@ -21,7 +21,6 @@ import { loadLookups, rowColumns } from './invoice-rows.rules.ts';
 import {
   assertAdmin,
   fireUpdated,
-  isFinalized,
   LOCKED_WARNING,
   lockOr404,
   readInvoice,
@@ -181,7 +180,7 @@ export async function updateInvoice(
     const data = await readInvoice(tx, id);
     const edited = HEADER_FIELDS.filter((field) => body[field] !== undefined);
     const warnings: Warning[] =
-      isFinalized(locked.status) && edited.length > 0
+      isLocked(locked.status) && edited.length > 0
         ? [
             {
               code: LOCKED_WARNING,

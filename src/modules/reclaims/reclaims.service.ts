@@ -4,11 +4,9 @@ import { AppError, domainValidation, fail, invalidReference, notFound } from '..
 import { mutate, orNotFound } from '../../platform/mutate.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
 import { liveIds, lockLive } from '../../platform/references.ts';
+import { isBilled } from '../invoices/index.ts';
 import type { ReclaimCreateBody, ReclaimRecord, ReclaimUpdateBody } from './reclaims.schemas.ts';
 import * as repo from './reclaims.repository.ts';
-
-/** Invoice statuses that lock the time they bill (a finalized invoice). */
-const FINALIZED = new Set(['created', 'sent', 'paid']);
 
 export const listReclaims = (ctx: Ctx, params: object) => repo.listReclaims(ctx, params);
 
@@ -29,7 +27,7 @@ const unique = (values: number[]) => [...new Set(values)];
 /** The refusal for entries an invoice bills: finalized ones are locked, a draft's must leave the draft first. */
 function billedRefusal(links: repo.InvoiceLink[]): { reason: string; details: Record<string, unknown> } | undefined {
   if (links.length === 0) return undefined;
-  const finalized = links.filter((link) => FINALIZED.has(link.status));
+  const finalized = links.filter((link) => isBilled(link.status));
   const chosen = finalized.length > 0 ? finalized : links;
   return {
     reason: finalized.length > 0 ? 'period_locked' : 'in_draft_invoice',

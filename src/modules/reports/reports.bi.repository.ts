@@ -1,16 +1,8 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
-import {
-  agreementDays,
-  BILLABLE,
-  costCtes,
-  entriesFrom,
-  entryDay,
-  FINALIZED,
-  invoicesWhere,
-  SECS,
-} from './reports.sql.ts';
+import { agreementDays, BILLABLE, costCtes, entriesFrom, entryDay, invoicesWhere, SECS } from './reports.sql.ts';
 import type { ReportWindow } from './reports.window.ts';
+import { billedStatus } from '../invoices/index.ts';
 import { workClientOf } from '../billing/index.ts';
 
 // tenant: deliberate SQL — every query below filters each table by company_id = ctx.companyId (see reports.sql.ts).
@@ -62,14 +54,14 @@ export const entryBucket = (w: ReportWindow, interval: Interval) => bucketOf(int
 /** Net revenue (finalized invoices, company currency) per bucket of invoice_date. */
 export async function revenueByBucket(ctx: Ctx, w: ReportWindow, interval: Interval): Promise<KeyedValue[]> {
   const result = await sql<KeyedValue>`select ${bucketOf(interval, sql`i.invoice_date`)} as k, sum(i.net_sum)::text as v
-      from invoices i where ${invoicesWhere(ctx, w)} and i.status in (${sql.join([...FINALIZED])})
+      from invoices i where ${invoicesWhere(ctx, w)} and ${billedStatus('i')}
      group by 1`.execute(ctx.db);
   return result.rows;
 }
 
 /** Net revenue per client (invoice header) or per person / product (invoice rows: rows add up to the net_sum). */
 export async function revenueBy(ctx: Ctx, w: ReportWindow, by: 'client' | 'person' | 'product'): Promise<KeyedValue[]> {
-  const finalized = sql`i.status in (${sql.join([...FINALIZED])})`;
+  const finalized = billedStatus('i');
   const result =
     by === 'client'
       ? await sql<KeyedValue>`select i.client_id as k, sum(i.net_sum)::text as v

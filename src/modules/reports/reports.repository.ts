@@ -1,16 +1,8 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
-import {
-  agreementDays,
-  BILLABLE,
-  costCtes,
-  entriesFrom,
-  entryDay,
-  FINALIZED,
-  invoicesWhere,
-  SECS,
-} from './reports.sql.ts';
+import { agreementDays, BILLABLE, costCtes, entriesFrom, entryDay, invoicesWhere, SECS } from './reports.sql.ts';
 import type { ReportWindow } from './reports.window.ts';
+import { billedStatus } from '../invoices/index.ts';
 
 // tenant: deliberate SQL — every query below filters each table by company_id = ctx.companyId (see reports.sql.ts).
 
@@ -47,7 +39,7 @@ export interface InvoiceTotals {
 /** Net sums of the window's invoices in the company currency: finalized ones (revenue) and drafts, apart. */
 export async function invoiceTotals(ctx: Ctx, w: ReportWindow): Promise<InvoiceTotals> {
   const result = await sql<InvoiceTotals>`select
-      coalesce(sum(i.net_sum) filter (where i.status in (${sql.join([...FINALIZED])})), 0)::text as revenue,
+      coalesce(sum(i.net_sum) filter (where ${billedStatus('i')}), 0)::text as revenue,
       coalesce(sum(i.net_sum) filter (where i.status = 'draft'), 0)::text as draft_revenue
     from invoices i where ${invoicesWhere(ctx, w)}`.execute(ctx.db);
   return result.rows[0]!;

@@ -76,6 +76,3 @@ export function invoicesWhere(ctx: Ctx, w: ReportWindow, alias = 'i'): RawBuilde
   return sql<boolean>`${col('company_id')} = ${ctx.companyId}
     and ${col('invoice_date')} between ${w.from}::date and ${w.to}::date and ${col('currency')} = ${ctx.company.currency}`;
 }
-
-/** Finalized invoices: what revenue counts (annulled ones are out, drafts go to draft_revenue only). */
-export const FINALIZED = ['created', 'sent', 'paid'] as const;

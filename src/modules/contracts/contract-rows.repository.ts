@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { isoz } from '../../platform/sql.ts';
@@ -162,4 +162,26 @@ export async function copyRows(ctx: Ctx, fromId: number, targetIds: readonly num
     )
     select (select count(*)::int from copied) as copied, (select count(*) from prices) as prices`.execute(ctx.db);
   return result.rows[0]?.copied ?? 0;
+}
+
+/**
+ * The contract row's own price in effect on `day` (the latest active_from on or before it, then the newest row),
+ * as a scalar subquery for readers' SQL; null when the row has no price of its own by then.
+ */
+export function rowPriceInEffectSql(
+  ctx: Ctx,
+  row: RawBuilder<unknown>,
+  day: RawBuilder<unknown>,
+): RawBuilder<string | null> {
+  // tenant: deliberate SQL — contract_row_prices filtered by company_id.
+  return sql<string | null>`(select rp.net_price from contract_row_prices rp where rp.company_id = ${ctx.companyId}
+                          and rp.contract_row_id = ${row} and rp.active_from <= ${day}
+                        order by rp.active_from desc, rp.id desc limit 1)`;
+}
+
+/** The days a contract row's own price can change: the active_from of each of its prices. */
+export function rowPriceStartsSql(ctx: Ctx, row: RawBuilder<unknown>): RawBuilder<{ active_from: string }> {
+  // tenant: deliberate SQL — contract_row_prices filtered by company_id.
+  return sql`select rp.active_from from contract_row_prices rp
+           where rp.company_id = ${ctx.companyId} and rp.contract_row_id = ${row}`;
 }

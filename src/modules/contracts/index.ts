@@ -12,6 +12,8 @@ const HOUR = 60 * 60 * 1000;
 export type { ContractRecord, ContractRowRecord, ContractStatus } from './contracts.schemas.ts';
 export type { ContractSettingsValues } from './contracts.settings.ts';
 export { INVOICE_PERIODS } from './contracts.schemas.ts';
+/** For the billing engine: a contract row's own price in effect on a day, and the days it can change. */
+export { rowPriceInEffectSql, rowPriceStartsSql } from './contract-rows.repository.ts';
 
 /**
  * For the billing engine: a live contract of the caller's company as the API answers it (settings complete,

@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { moneyOut } from '../../platform/money.ts';
-import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { PRICE_LIST_OPTIONS, type ProductPriceRecord } from './products.schemas.ts';
 
 export const prices = tenantTable('product_prices', { alias: 'pp', lockColumns: ['product_id'] });
@@ -72,6 +72,34 @@ export async function countPrices(ctx: Ctx, productId: number): Promise<number> 
   return row.n;
 }
 
+/** A value bound into the SQL, or an expression of the reader's query (a column of the row it prices). */
+export type SqlOperand = RawBuilder<unknown> | number | string;
+
+/**
+ * The price in effect (the rule, one definition for the price routes, invoices and the billing engine): of
+ * product `product`, on day `day`, in currency `currency`, the net_price with the latest active_from on or before
+ * the day, in that currency or, when `currency` is the company's, with no currency; at the same active_from an
+ * explicit currency wins, then the newest row. A scalar subquery: null when no price applies.
+ */
+export function priceInEffectSql(
+  ctx: Ctx,
+  at: { product: SqlOperand; day: SqlOperand; currency: SqlOperand; companyCurrency: SqlOperand },
+): RawBuilder<string | null> {
+  // tenant: deliberate SQL — product_prices filtered by company_id.
+  return sql<string | null>`(select pp.net_price from product_prices pp
+          where pp.company_id = ${ctx.companyId} and pp.product_id = ${at.product}
+            and pp.active_from <= ${at.day}
+            and (pp.currency = ${at.currency} or (pp.currency is null and ${at.currency} = ${at.companyCurrency}::text))
+          order by pp.active_from desc, pp.currency is null, pp.id desc limit 1)`;
+}
+
+/** The days a product's price can change: the active_from of each of its prices, any currency. */
+export function priceStartsSql(ctx: Ctx, product: SqlOperand): RawBuilder<{ active_from: string }> {
+  // tenant: deliberate SQL — product_prices filtered by company_id.
+  return sql`select pp.active_from from product_prices pp
+           where pp.company_id = ${ctx.companyId} and pp.product_id = ${product}`;
+}
+
 /**
  * The net price (exact decimal text) of a product effective on `date` in `currency`: the price with the
  * latest active_from on or before the date, in that currency or (when `currency` is the company's) with
@@ -90,20 +118,12 @@ export async function priceOn(
     .where('id', '=', ctx.companyId)
     .executeTakeFirstOrThrow();
   const wanted = currency ?? company.currency;
-  const row = await scoped
-    .select(ctx, 'product_prices', 'pp')
-    .where('pp.product_id', '=', productId)
-    .where('pp.active_from', '<=', date)
-    .where((eb) =>
-      wanted === company.currency
-        ? eb.or([eb('pp.currency', '=', wanted), eb('pp.currency', 'is', null)])
-        : eb('pp.currency', '=', wanted),
-    )
-    .select(sql<string>`pp.net_price::text`.as('net_price'))
-    .orderBy('pp.active_from', 'desc')
-    .orderBy(sql`pp.currency is null`)
-    .orderBy('pp.id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.net_price;
+  const price = priceInEffectSql(ctx, {
+    product: productId,
+    day: sql`${date}::date`,
+    currency: sql`${wanted}::text`,
+    companyCurrency: company.currency,
+  });
+  const result = await sql<{ net_price: string | null }>`select ${price}::text as net_price`.execute(ctx.db);
+  return result.rows[0]?.net_price ?? undefined;
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { scoped } from '../../platform/tenant-table.ts';
-import { feePriceSql, feeQuantitySql, feesSql, workSql, type WorkWindow } from './billing.work.ts';
+import { feePriceSql, feeQuantitySql, feesSql, workSql, type WorkWindow } from './billing.work.repository.ts';
 
 /** One unbilled time entry, matched to its contract's hourly row (price null: unpriced). */
 export interface WorkLine {

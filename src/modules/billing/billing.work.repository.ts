@@ -1,5 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
+import { rowPriceInEffectSql, rowPriceStartsSql } from '../contracts/index.ts';
+import { priceInEffectSql, priceStartsSql } from '../products/index.ts';
 
 /**
  * What is billable and not yet billed, in set-based SQL shared by the engine and the missed-billing report, so
@@ -74,29 +76,28 @@ function contractsSql(ctx: Ctx, w: WorkWindow) {
  * not once per contract row (a company's thousands of contracts usually share a few products).
  */
 function pricesSql(ctx: Ctx, rows: 'h' | 'fr') {
+  const rowPrice = rowPriceInEffectSql(ctx, sql.ref('hb.row_id'), sql`greatest(hb.day, '0001-01-01'::date)`);
+  const productPrice = priceInEffectSql(ctx, {
+    product: sql.ref('d.product_id'),
+    day: sql`greatest(d.day, '0001-01-01'::date)`,
+    currency: sql.ref('d.currency'),
+    companyCurrency: ctx.company.currency,
+  });
   return sql`hb as (
       select distinct c.row_id, c.product_id, c.currency, c.row_net_price, b.day
         from ${sql.table(rows)} c cross join lateral (
           select '-infinity'::date as day
-          union all select rp.active_from from contract_row_prices rp
-           where rp.company_id = ${ctx.companyId} and rp.contract_row_id = c.row_id
-          union all select pp.active_from from product_prices pp
-           where pp.company_id = ${ctx.companyId} and pp.product_id = c.product_id and c.row_net_price is null) b),
+          union all ${rowPriceStartsSql(ctx, sql.ref('c.row_id'))}
+          union all select s.active_from from (${priceStartsSql(ctx, sql.ref('c.product_id'))}) s
+           where c.row_net_price is null) b),
     pd as (
-      select d.product_id, d.currency, d.day, (select pp.net_price from product_prices pp
-          where pp.company_id = ${ctx.companyId} and pp.product_id = d.product_id
-            and pp.active_from <= greatest(d.day, '0001-01-01'::date)
-            and (pp.currency = d.currency or (pp.currency is null and d.currency = ${ctx.company.currency}::text))
-          order by pp.active_from desc, pp.currency is null, pp.id desc limit 1) as price
+      select d.product_id, d.currency, d.day, ${productPrice} as price
         from (select distinct hb.product_id, hb.currency, hb.day from hb
                where hb.row_net_price is null and hb.product_id is not null) d),
     iv as materialized (
       select hb.row_id, hb.day as from_day,
              coalesce(lead(hb.day) over (partition by hb.row_id order by hb.day), 'infinity'::date) as until_day,
-             coalesce((select rp.net_price from contract_row_prices rp where rp.company_id = ${ctx.companyId}
-                          and rp.contract_row_id = hb.row_id and rp.active_from <= greatest(hb.day, '0001-01-01'::date)
-                        order by rp.active_from desc, rp.id desc limit 1),
-                      hb.row_net_price, pd.price) as price
+             coalesce(${rowPrice}, hb.row_net_price, pd.price) as price
         from hb left join pd on pd.product_id = hb.product_id and pd.currency = hb.currency and pd.day = hb.day)`;
 }
 

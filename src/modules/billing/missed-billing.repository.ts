@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { scoped } from '../../platform/tenant-table.ts';
-import { feeQuantitySql, feesSql, periodStart, workSql, type WorkWindow } from './billing.work.ts';
+import { feeQuantitySql, feesSql, periodStart, workSql, type WorkWindow } from './billing.work.repository.ts';
 
 /** Unbilled value of one contract for one period, as the engine would bill it (same grouping, same rounding). */
 export interface MissedPart {

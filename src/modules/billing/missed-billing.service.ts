@@ -6,7 +6,7 @@ import { Dec, moneyOut } from '../../platform/money.ts';
 import { hasTier } from '../../platform/scopes.ts';
 import { addDays, localToday } from '../../platform/dates.ts';
 import { invoiceDayOf } from './billing.periods.ts';
-import type { WorkWindow } from './billing.work.ts';
+import type { WorkWindow } from './billing.work.repository.ts';
 import * as repo from './missed-billing.repository.ts';
 
 export interface MissedQuery {

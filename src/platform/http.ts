@@ -68,6 +68,12 @@ export const Warning = Type.Object(
   { title: 'Warning' },
 );
 
+/** A write's result inside the app: what single() answers as { data, warnings }. */
+export interface Written<T> {
+  data: T;
+  warnings: Array<Static<typeof Warning>>;
+}
+
 export const Single = <T extends TSchema>(record: T) =>
   Type.Object({ data: record, warnings: Type.Optional(Type.Array(Warning)) });
 

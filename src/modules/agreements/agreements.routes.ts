@@ -67,8 +67,8 @@ export default async function agreementRoutes(fastify: FastifyInstance) {
       schema: { body: AgreementCreate, response: { 201: Single(Agreement) } },
     }),
     handler: async (request, reply) => {
-      const { record, warnings } = await service.createAgreement(request.ctx, request.body);
-      return single(reply, record, 201, warnings);
+      const { data, warnings } = await service.createAgreement(request.ctx, request.body);
+      return single(reply, data, 201, warnings);
     },
   });
 
@@ -97,8 +97,8 @@ export default async function agreementRoutes(fastify: FastifyInstance) {
     preValidation: pathFirst,
     handler: async (request, reply) => {
       const id = request.params.agreement_id;
-      const { record, warnings } = await service.updateAgreement(request.ctx, id, request.body, ifMatch(request));
-      return single(reply, record, 200, warnings);
+      const { data, warnings } = await service.updateAgreement(request.ctx, id, request.body, ifMatch(request));
+      return single(reply, data, 200, warnings);
     },
   });
 
@@ -158,8 +158,8 @@ async function memberAgreementRoutes(fastify: FastifyInstance) {
     preValidation: pathFirst,
     handler: async (request, reply) => {
       const scope = await scopeOf(request);
-      const { record, warnings } = await service.createAgreement(request.ctx, request.body, scope);
-      return single(reply, record, 201, warnings);
+      const { data, warnings } = await service.createAgreement(request.ctx, request.body, scope);
+      return single(reply, data, 201, warnings);
     },
   });
 
@@ -189,14 +189,8 @@ async function memberAgreementRoutes(fastify: FastifyInstance) {
     handler: async (request, reply) => {
       const { agreement_id: id } = request.params;
       const scope = await scopeOf(request);
-      const { record, warnings } = await service.updateAgreement(
-        request.ctx,
-        id,
-        request.body,
-        ifMatch(request),
-        scope,
-      );
-      return single(reply, record, 200, warnings);
+      const { data, warnings } = await service.updateAgreement(request.ctx, id, request.body, ifMatch(request), scope);
+      return single(reply, data, 200, warnings);
     },
   });
 

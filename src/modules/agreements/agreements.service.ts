@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { domainValidation, invalidReference, notFound } from '../../platform/errors.ts';
-import type { Warning } from '../../platform/http.ts';
+import type { Warning, Written } from '../../platform/http.ts';
 import { AMOUNT, Dec, decimalInput } from '../../platform/money.ts';
 import { orNotFound } from '../../platform/mutate.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
@@ -15,10 +15,7 @@ import type {
 import * as repo from './agreements.repository.ts';
 
 type WarningRecord = Static<typeof Warning>;
-export interface Outcome {
-  record: AgreementRecord;
-  warnings: WarningRecord[];
-}
+export type Outcome = Written<AgreementRecord>;
 /** Which agreements a route reaches: the company's, or one member's (person from the path). */
 export interface Scope {
   personId?: number;
@@ -137,7 +134,7 @@ export async function createAgreement(
       throw invalidReference('person', 'person_id', personId);
     const id = await repo.agreements.insert(tx, { ...columns, person_id: personId });
     const warnings = await overlapWarnings(tx, personId, columns.date_from, columns.date_until, id);
-    return { record: await getAgreement(tx, id), warnings };
+    return { data: await getAgreement(tx, id), warnings };
   });
 }
 
@@ -160,7 +157,7 @@ export async function updateAgreement(
   const columns = columnsOf(body);
   return inTransaction(ctx, async (tx) => {
     const current = await lockFresh(tx, id, scope, preconditionOf);
-    if (Object.keys(body).length === 0) return { record: await getAgreement(tx, id), warnings: [] };
+    if (Object.keys(body).length === 0) return { data: await getAgreement(tx, id), warnings: [] };
     const next = {
       date_from: body.date_from ?? current.date_from,
       date_until: body.date_until === undefined ? current.date_until : body.date_until,
@@ -171,7 +168,7 @@ export async function updateAgreement(
     await repo.agreements.update(tx, id, columns);
     const datesSent = body.date_from !== undefined || body.date_until !== undefined;
     const warnings = datesSent ? await overlapWarnings(tx, current.person_id, next.date_from, next.date_until, id) : [];
-    return { record: await getAgreement(tx, id), warnings };
+    return { data: await getAgreement(tx, id), warnings };
   });
 }
 

@@ -66,8 +66,8 @@ export default async function contractRowRoutes(fastify: FastifyInstance) {
     handler: async (request, reply) => {
       const { contract_id } = request.params;
       const precondition = requireIfMatch(request);
-      const { record, warnings } = await rows.createRow(request.ctx, contract_id, request.body, precondition);
-      return single(reply, record, 201, warnings);
+      const { data, warnings } = await rows.createRow(request.ctx, contract_id, request.body, precondition);
+      return single(reply, data, 201, warnings);
     },
   });
 
@@ -105,14 +105,14 @@ export default async function contractRowRoutes(fastify: FastifyInstance) {
     handler: async (request, reply) => {
       const { contract_id, contract_row_id } = request.params;
       const precondition = requireIfMatch(request);
-      const { record, warnings } = await rows.updateRow(
+      const { data, warnings } = await rows.updateRow(
         request.ctx,
         contract_id,
         contract_row_id,
         request.body,
         precondition,
       );
-      return single(reply, record, 200, warnings);
+      return single(reply, data, 200, warnings);
     },
   });
 

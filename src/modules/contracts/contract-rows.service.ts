@@ -43,7 +43,7 @@ export async function createRow(ctx: Ctx, contractId: number, body: RowCreateBod
     const columns = createColumns(body, facts);
     const [id] = await rows.insertRows(tx, contractId, [columns]);
     await repo.touchContracts(tx, contractId);
-    return { record: await getRow(tx, contractId, id!), warnings: rowWarnings(columns, facts, false) };
+    return { data: await getRow(tx, contractId, id!), warnings: rowWarnings(columns, facts, false) };
   });
 }
 
@@ -59,12 +59,12 @@ export async function updateRow(
   return inTransaction(ctx, async (tx) => {
     const current = await lockBoth(tx, contractId, rowId);
     assertFresh(precondition, current.updated_at);
-    if (Object.keys(body).length === 0) return { record: await getRow(tx, contractId, rowId), warnings: [] };
+    if (Object.keys(body).length === 0) return { data: await getRow(tx, contractId, rowId), warnings: [] };
     await rows.contractRows.update(tx, rowId, updateColumns(body, await loadFacts(tx, [body])));
     await repo.touchContracts(tx, contractId);
     const record = await getRow(tx, contractId, rowId);
     const facts = await loadFacts(tx, [{ product_id: record.product_id, tax_id: record.tax_id }]);
-    return { record, warnings: rowWarnings(record, facts, record.prices.length > 0) };
+    return { data: record, warnings: rowWarnings(record, facts, record.prices.length > 0) };
   });
 }
 

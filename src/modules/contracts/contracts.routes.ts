@@ -62,8 +62,8 @@ export default async function contractRoutes(fastify: FastifyInstance) {
     ...preview,
     config: { ...preview.config, activity: false },
     handler: async (request, reply) => {
-      const { record, warnings } = await service.previewContract(request.ctx, request.body);
-      return single(reply, record, 200, warnings);
+      const { data, warnings } = await service.previewContract(request.ctx, request.body);
+      return single(reply, data, 200, warnings);
     },
   });
 
@@ -80,8 +80,8 @@ export default async function contractRoutes(fastify: FastifyInstance) {
       schema: { body: ContractCreate, response: { 201: Single(Contract) } },
     }),
     handler: async (request, reply) => {
-      const { record, warnings } = await service.createContract(request.ctx, request.body);
-      return single(reply, record, 201, warnings);
+      const { data, warnings } = await service.createContract(request.ctx, request.body);
+      return single(reply, data, 201, warnings);
     },
   });
 

@@ -119,7 +119,7 @@ export async function createContract(ctx: Ctx, body: ContractCreateBody) {
       id,
       plan.rows.map((r) => r.columns),
     );
-    return { record: await getContract(tx, id), warnings: plan.warnings };
+    return { data: await getContract(tx, id), warnings: plan.warnings };
   });
 }
 
@@ -127,7 +127,7 @@ export async function createContract(ctx: Ctx, body: ContractCreateBody) {
 export async function previewContract(ctx: Ctx, body: ContractCreateBody) {
   const plan = await planCreate(ctx, body);
   return {
-    record: {
+    data: {
       would_create: plan.rejections.length === 0,
       rejections: plan.rejections,
       rows: plan.rows.map(({ index, columns }) => previewRow(index, columns)),

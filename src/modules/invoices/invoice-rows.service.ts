@@ -2,15 +2,9 @@ import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { orNotFound } from '../../platform/mutate.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
+import type { Written } from '../../platform/http.ts';
 import { loadLookups, rowColumns } from './invoice-rows.rules.ts';
-import {
-  assertAdmin,
-  fireUpdated,
-  lockOr404,
-  recomputeTotals,
-  rowEditWarning,
-  type Written,
-} from './invoice-writes.ts';
+import { assertAdmin, fireUpdated, lockOr404, recomputeTotals, rowEditWarning } from './invoice-writes.ts';
 import type { InvoiceRowInput, InvoiceRowRecord } from './invoices.schemas.ts';
 import * as repo from './invoices.repository.ts';
 

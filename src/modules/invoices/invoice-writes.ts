@@ -11,10 +11,6 @@ import * as repo from './invoices.repository.ts';
 
 /** What the invoice writes share: locking, totals, the locked-invoice warning and the update event. */
 export type Warning = Static<typeof WarningSchema>;
-export interface Written<T> {
-  data: T;
-  warnings: Warning[];
-}
 export interface Totals {
   net_sum: string;
   tax_sum: string;

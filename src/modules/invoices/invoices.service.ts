@@ -6,6 +6,7 @@ import { recordEvent } from '../../platform/events.ts';
 import { orNotFound } from '../../platform/mutate.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
 import type { RowChanges } from '../../platform/tenant-table.ts';
+import type { Written } from '../../platform/http.ts';
 import { readBillingSettings, type BillingSettingsValues } from '../billing-settings/index.ts';
 import { finalize } from './invoice-finalize.ts';
 import { checkTransition, isLocked } from './invoice-status.ts';
@@ -26,7 +27,6 @@ import {
   readInvoice,
   recomputeTotals,
   type Warning,
-  type Written,
 } from './invoice-writes.ts';
 import {
   HEADER_FIELDS,

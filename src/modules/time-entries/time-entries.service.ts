@@ -4,7 +4,7 @@ import { inTransaction } from '../../platform/context.ts';
 import { AppError, invalidReference } from '../../platform/errors.ts';
 import { recordEvents } from '../../platform/events.ts';
 import { toFlag } from '../../platform/fields.ts';
-import type { Warning as WarningSchema } from '../../platform/http.ts';
+import type { Warning as WarningSchema, Written } from '../../platform/http.ts';
 import { mutateQuietly, orNotFound } from '../../platform/mutate.ts';
 import type { NewRow, RowChanges } from '../../platform/tenant-table.ts';
 import { entryLocks, lockedPeriods, type BillingLock } from '../billing/index.ts';
@@ -22,11 +22,6 @@ import * as repo from './time-entries.repository.ts';
 
 type Warning = Static<typeof WarningSchema>;
 type NewEntry = NewRow<'time_entries'>;
-
-export interface Written<T> {
-  data: T;
-  warnings: Warning[];
-}
 
 /** A plain member's personal key writes only its own person's time. */
 function assertOwnPerson(ctx: Ctx, personId: number): void {

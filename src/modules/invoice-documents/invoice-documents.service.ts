@@ -3,7 +3,7 @@ import { fail, notFound } from '../../platform/errors.ts';
 import { V3_PREFIX } from '../../platform/http.ts';
 import type { JobServices } from '../../platform/modules.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
-import { assertSendable, recordInvoiceUpdated, type InvoiceStatus } from '../invoices/index.ts';
+import { assertExportable, assertSendable, recordInvoiceUpdated, type InvoiceStatus } from '../invoices/index.ts';
 import * as jobs from '../jobs/index.ts';
 import { fileNameOf, noRecipient, recipientsOf } from './invoice-documents.mail.ts';
 import { buildDocument } from './invoice-documents.model.ts';
@@ -51,14 +51,7 @@ export async function exportInvoice(ctx: Ctx, id: number): Promise<ExportResult>
   return inTransaction(ctx, async (tx) => {
     const current = await repo.lockInvoice(tx, id);
     if (!current) throw notFound('Invoice');
-    if (current.status === 'draft')
-      fail(
-        'INVALID_STATUS_TRANSITION',
-        'A draft invoice cannot be exported; finalize it first (PATCH status=created)',
-        {
-          status: current.status,
-        },
-      );
+    assertExportable(current.status);
     await repo.setExported(tx, id);
     await recordInvoiceUpdated(tx, id);
     const header = (await repo.findHeader(tx, id))!;

@@ -14,7 +14,7 @@ export {
 } from './invoices.repository.ts';
 export { fireUpdated as recordInvoiceUpdated, readInvoice } from './invoice-writes.ts';
 /** Sending (invoice-documents): the status rule, and what a send that went out or failed leaves on the invoice. */
-export { assertSendable, isSendable } from './invoice-status.ts';
+export { assertExportable, assertSendable, isSendable } from './invoice-status.ts';
 /** Which invoices are billed (revenue, spend, locked time, exports) and which are locked: one definition each. */
 export { BILLED_STATUSES, billedStatus, isBilled, LOCKED_STATUSES } from './invoice-status.ts';
 export { recordSendFailure, recordSent } from './invoice-delivery.ts';

@@ -1,11 +1,10 @@
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
-import { Dec } from '../../platform/money.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
 import { nowStamp } from '../../platform/sql.ts';
 import type { RowChanges } from '../../platform/tenant-table.ts';
 import { assertAdmin, fireUpdated, lockOr404, readInvoice } from './invoice-writes.ts';
-import { assertPayable, assertUnpayable, isOpen, unpaidStatus } from './invoice-status.ts';
+import { assertPayable, assertUnpayable, reconciledStatus, unpaidStatus } from './invoice-status.ts';
 import type { InvoiceRecord } from './invoices.schemas.ts';
 import * as repo from './invoices.repository.ts';
 
@@ -54,13 +53,8 @@ export async function markUnpaid(ctx: Ctx, id: number, precondition: Preconditio
 export async function refreshPaymentStatus(ctx: Ctx, id: number): Promise<InvoiceRecord> {
   return inTransaction(ctx, async (tx) => {
     const invoice = await lockOr404(tx, id);
-    const paid = new Dec(invoice.paid_sum);
-    const total = new Dec(invoice.total_sum);
-    const open = isOpen(invoice.status);
-    if (open && total.greaterThan(0) && paid.greaterThanOrEqualTo(total))
-      return write(tx, id, { status: 'paid', paid_at: now() });
-    if (invoice.status === 'paid' && paid.lessThan(total))
-      return write(tx, id, { status: unpaidStatus(invoice), paid_at: null });
-    return readInvoice(tx, id);
+    const status = reconciledStatus(invoice);
+    if (status === undefined) return readInvoice(tx, id);
+    return write(tx, id, { status, paid_at: status === 'paid' ? now() : null });
   });
 }

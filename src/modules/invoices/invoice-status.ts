@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import { fail } from '../../platform/errors.ts';
+import { Dec } from '../../platform/money.ts';
 import type { InvoiceStatus } from './invoices.schemas.ts';
 
 /*
@@ -70,6 +71,31 @@ export function assertUnpayable(invoice: { status: InvoiceStatus; paid_at: strin
 /** Where an invoice goes when its payment is undone: sent when it was sent, else created. */
 export const unpaidStatus = (invoice: { sent_at: string | null }): InvoiceStatus =>
   invoice.sent_at ? 'sent' : 'created';
+
+/**
+ * What the recorded paid_sum makes of an invoice: an open one whose paid_sum covers a positive total becomes paid;
+ * a paid one whose total has grown past paid_sum goes where mark-unpaid would take it. Undefined: it stays.
+ */
+export function reconciledStatus(invoice: {
+  status: InvoiceStatus;
+  sent_at: string | null;
+  paid_sum: string;
+  total_sum: string;
+}): InvoiceStatus | undefined {
+  const paid = new Dec(invoice.paid_sum);
+  const total = new Dec(invoice.total_sum);
+  if (isOpen(invoice.status) && total.greaterThan(0) && paid.greaterThanOrEqualTo(total)) return 'paid';
+  if (invoice.status === 'paid' && paid.lessThan(total)) return unpaidStatus(invoice);
+  return undefined;
+}
+
+/** 409 INVALID_STATUS_TRANSITION for a draft: only a finalized invoice is exported. */
+export function assertExportable(status: string): void {
+  if (status === 'draft')
+    fail('INVALID_STATUS_TRANSITION', 'A draft invoice cannot be exported; finalize it first (PATCH status=created)', {
+      status,
+    });
+}
 
 /** PATCH status: draft → created finalizes; created, sent, paid → annulled; sent and paid have their own actions. */
 export function checkTransition(from: InvoiceStatus, to: InvoiceStatus): void {

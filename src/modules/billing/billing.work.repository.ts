@@ -23,6 +23,13 @@ export interface WorkWindow {
   clientId?: number;
 }
 
+/**
+ * Billable work: the entry is billable and so is its task's topic (no topic: the entry decides). `entry` and
+ * `topic` alias time_entries and the task's topics row. The engine bills by it and the reports count by it.
+ */
+export const billableWork = (entry = 'e', topic = 'tp') =>
+  sql<boolean>`(${sql.ref(`${entry}.billable`)} = 1 and coalesce(${sql.ref(`${topic}.billable`)}, 1) = 1)`;
+
 /** A period's first day for a contract's invoice_period (calendar aligned). */
 export const periodStart = (day: RawBuilder<unknown>, period: RawBuilder<unknown>) => sql<string>`(case ${period}
   when 'quarter' then date_trunc('quarter', ${day})
@@ -134,7 +141,7 @@ export function workSql(ctx: Ctx, w: WorkWindow) {
                           where l.company_id = ${ctx.companyId} and l.time_entry_id = e.id)),
     e as (
       select e.id, e.task_id, t.client_id, t.topic_id, t.title, e.person_id, e."end", e.secs, e.day,
-             (e.billable = 1 and coalesce(tp.billable, 1) = 1) as billable
+             ${billableWork('e', 'tp')} as billable
         from ew e
         join tasks t on t.company_id = ${ctx.companyId} and t.id = e.task_id and t.deleted_at is null
         left join topics tp on tp.company_id = t.company_id and tp.id = t.topic_id),

@@ -5,6 +5,8 @@ import billingRoutes from './billing.routes.ts';
 export { missedBillingTotals, type MissedTotals } from './missed-billing.service.ts';
 export { entryLocks, lockedPeriods, lockedPeriodsQuery, type BillingLock } from './billing.locks.ts';
 export { workClient, workClientIs, workClientOf } from './billing.clients.ts';
+/** The billable-work rule, so the reports count what the engine bills. */
+export { billableWork } from './billing.work.repository.ts';
 
 // The engine writes invoices through the invoices module, which records invoice.created; nothing of its own fires.
 export default defineModule({

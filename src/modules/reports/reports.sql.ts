@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { rowVisible } from '../../platform/visibility.ts';
 import type { ReportWindow } from './reports.window.ts';
+import { billableWork } from '../billing/index.ts';
 
 /**
  * The SQL pieces every report shares, so "an hour", "billable", "the day of an entry" and "the cost of a day" mean
@@ -12,8 +13,8 @@ import type { ReportWindow } from './reports.window.ts';
 /** Seconds worked: the entry's (net) duration, else end − start. */
 export const SECS = sql<number>`coalesce(e.duration, extract(epoch from e."end" - e.start)::bigint)`;
 
-/** Billable work: the entry is billable and so is its task's topic (no topic: the entry decides). */
-export const BILLABLE = sql<boolean>`(e.billable = 1 and coalesce(tp.billable, 1) = 1)`;
+/** Billable work as the billing engine bills it (the rule is billing's). */
+export const BILLABLE = billableWork('e', 'tp');
 
 /** The local day of an entry: its start in the company time zone (an entry past midnight stays on its first day). */
 export const entryDay = (w: ReportWindow) => sql<string>`(e.start at time zone ${w.timezone})::date`;

@@ -69,8 +69,8 @@ export default async function monitorRoutes(fastify: FastifyInstance) {
       schema: { body: MonitorCreate, response: { 201: Single(Monitor) } },
     }),
     handler: async (request, reply) => {
-      const { record, warnings } = await service.createMonitor(request.ctx, request.body);
-      return single(reply, record, 201, warnings);
+      const { data, warnings } = await service.createMonitor(request.ctx, request.body);
+      return single(reply, data, 201, warnings);
     },
   });
 
@@ -109,8 +109,8 @@ export default async function monitorRoutes(fastify: FastifyInstance) {
     preValidation: pathFirst,
     handler: async (request, reply) => {
       const id = request.params.monitor_id;
-      const { record, warnings } = await service.updateMonitor(request.ctx, id, request.body, ifMatchOf(request));
-      return single(reply, record, 200, warnings);
+      const { data, warnings } = await service.updateMonitor(request.ctx, id, request.body, ifMatchOf(request));
+      return single(reply, data, 200, warnings);
     },
   });
 
@@ -159,8 +159,8 @@ export default async function monitorRoutes(fastify: FastifyInstance) {
     preValidation: pathFirst,
     handler: async (request, reply) => {
       const clientId = request.params.client_id;
-      const { record, warnings } = await service.createMonitor(request.ctx, request.body, clientId);
-      return single(reply, record, 201, warnings);
+      const { data, warnings } = await service.createMonitor(request.ctx, request.body, clientId);
+      return single(reply, data, 201, warnings);
     },
   });
 }

@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { AppError, domainValidation, invalidReference, notFound } from '../../platform/errors.ts';
-import type { Warning } from '../../platform/http.ts';
+import type { Warning, Written } from '../../platform/http.ts';
 import { AMOUNT, Dec, decimalInput } from '../../platform/money.ts';
 import { orNotFound } from '../../platform/mutate.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
@@ -17,10 +17,7 @@ import {
 import * as repo from './monitors.repository.ts';
 
 type WarningRecord = Static<typeof Warning>;
-export interface Outcome {
-  record: MonitorRecord;
-  warnings: WarningRecord[];
-}
+export type Outcome = Written<MonitorRecord>;
 /** If-Match as the route reads it: required (428 when absent) or only honoured when sent. */
 export type IfMatch = (required: boolean) => Precondition | undefined;
 
@@ -127,7 +124,7 @@ export async function createMonitor(
     const id = await guardIdentity(row, () => repo.monitors.insert(tx, row));
     await repo.syncHasMonitor(tx, [clientId]);
     const warnings = row.active ? await overlapWarnings(tx, row, id) : [];
-    return { record: await getMonitor(tx, id), warnings };
+    return { data: await getMonitor(tx, id), warnings };
   });
 }
 
@@ -153,14 +150,14 @@ export async function updateMonitor(ctx: Ctx, id: number, body: MonitorUpdateBod
     const current = orNotFound(await repo.lockMonitor(tx, id), 'Monitor');
     const precondition = ifMatch(thresholdSent);
     if (precondition) assertFresh(precondition, current.updated_at as string);
-    if (Object.keys(body).length === 0) return { record: await getMonitor(tx, id), warnings: [] };
+    if (Object.keys(body).length === 0) return { data: await getMonitor(tx, id), warnings: [] };
     const next = await nextState(tx, current, body, columns);
     await assertUnique(tx, next, id);
     await guardIdentity(next, () => repo.monitors.update(tx, id, columns));
     await repo.syncHasMonitor(tx, [current.client_id, next.client_id]);
     const bandSent = BAND_FIELDS.some((field) => body[field] !== undefined);
     const warnings = next.active && bandSent ? await overlapWarnings(tx, next, id) : [];
-    return { record: await getMonitor(tx, id), warnings };
+    return { data: await getMonitor(tx, id), warnings };
   });
 }
 

@@ -23,18 +23,18 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   },
   // invoicing prices uninvoiced work in its own SQL (to move to the owners' exports)
   billing: {
-    contract_row_prices: 'owned by contracts; used in billing.work.ts',
-    contract_rows: 'owned by contracts; used in billing.repository.ts billing.work.ts missed-billing.repository.ts',
-    contracts: 'owned by contracts; used in billing.repository.ts billing.work.ts missed-billing.repository.ts',
+    contract_rows:
+      'owned by contracts; used in billing.repository.ts billing.work.repository.ts missed-billing.repository.ts',
+    contracts:
+      'owned by contracts; used in billing.repository.ts billing.work.repository.ts missed-billing.repository.ts',
     invoice_row_entries:
-      'owned by invoices; used in billing.clients.ts billing.locks.ts billing.repository.ts billing.work.ts',
-    invoice_row_fees: 'owned by invoices; used in billing.repository.ts billing.work.ts',
+      'owned by invoices; used in billing.clients.ts billing.locks.ts billing.repository.ts billing.work.repository.ts',
+    invoice_row_fees: 'owned by invoices; used in billing.repository.ts billing.work.repository.ts',
     invoices: 'owned by invoices; used in billing.clients.ts billing.locks.ts',
-    product_prices: 'owned by products; used in billing.work.ts',
-    products: 'owned by products; used in billing.repository.ts billing.work.ts',
-    tasks: 'owned by tasks; used in billing.clients.ts billing.locks.ts billing.work.ts',
-    time_entries: 'owned by time-entries; used in billing.locks.ts billing.work.ts',
-    topics: 'owned by topics; used in billing.work.ts',
+    products: 'owned by products; used in billing.repository.ts billing.work.repository.ts',
+    tasks: 'owned by tasks; used in billing.clients.ts billing.locks.ts billing.work.repository.ts',
+    time_entries: 'owned by time-entries; used in billing.locks.ts billing.work.repository.ts',
+    topics: 'owned by topics; used in billing.work.repository.ts',
   },
   // the settings live partly on the company row and name the default seller
   'billing-settings': {

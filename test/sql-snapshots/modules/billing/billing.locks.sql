@@ -1,15 +1,12 @@
 -- src/modules/billing/billing.locks.ts: its raw SQL, written by npm run sql:snapshots (do not edit)
 
--- FINALIZED
-('created', 'sent', 'paid')
-
 -- lockedEntries
 select l.time_entry_id, i.id as invoice_id, i.invoice_number, i.period_from::text as period_from,
       i.period_until::text as period_until
  from invoice_row_entries l
  join invoices i on i.company_id = l.company_id and i.id = l.invoice_id
 where l.company_id = ${ctx.companyId} and l.time_entry_id = any(${[...ids]}::int[])
-  and i.status in ${FINALIZED}
+  and ${billedStatus('i')}
 
 -- lockedPeriodsQuery
 select x.n::int as n, i.id as invoice_id, i.invoice_number, i.period_from::text as period_from,
@@ -19,7 +16,7 @@ join tasks t on t.company_id = ${ctx.companyId} and t.id = x.task_id
 cross join lateral (
   select i.* from invoices i
    where i.company_id = ${ctx.companyId} and i.client_id = t.client_id and i.bills_time
-     and i.status in ${FINALIZED}
+     and ${billedStatus('i')}
      and (x.start at time zone ${ctx.company.timezone})::date between i.period_from and i.period_until
    order by i.id limit 1) i
 

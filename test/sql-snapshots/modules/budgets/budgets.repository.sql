@@ -1,8 +1,8 @@
 -- src/modules/budgets/budgets.repository.ts: its raw SQL, written by npm run sql:snapshots (do not edit)
 
--- FINALIZED
+-- BILLED
 i.company_id = b.company_id
-and i.status in ('created', 'sent', 'paid')
+and ${billedStatus('i')}
 and i.currency = (select co.currency from companies co where co.id = b.company_id)
 and (b.date_from is null or i.invoice_date >= b.date_from)
 and (b.date_until is null or i.invoice_date <= b.date_until)
@@ -15,12 +15,12 @@ join tasks t on t.company_id = te.company_id and t.id = te.task_id
 where e.company_id = r.company_id and e.invoice_row_id = r.id and t.project_id = b.project_id)
 
 -- invoiceSum
-(select coalesce(sum(i.net_sum), 0) from invoices i where ${FINALIZED} and ${client})
+(select coalesce(sum(i.net_sum), 0) from invoices i where ${BILLED} and ${client})
 
 -- projectSum
 (select coalesce(sum(r.net_sum), 0) from invoice_rows r
 join invoices i on i.company_id = r.company_id and i.id = r.invoice_id
-where r.company_id = b.company_id and ${FINALIZED} and ${client} and ${PROJECT_ROWS})
+where r.company_id = b.company_id and ${BILLED} and ${client} and ${PROJECT_ROWS})
 
 -- CLIENT
 i.client_id = b.client_id

@@ -40,3 +40,12 @@ with map as materialized (
   returning id
 )
 select (select count(*)::int from copied) as copied, (select count(*) from prices) as prices
+
+-- rowPriceInEffectSql
+(select rp.net_price from contract_row_prices rp where rp.company_id = ${ctx.companyId}
+  and rp.contract_row_id = ${row} and rp.active_from <= ${day}
+order by rp.active_from desc, rp.id desc limit 1)
+
+-- rowPriceStartsSql
+select rp.active_from from contract_row_prices rp
+where rp.company_id = ${ctx.companyId} and rp.contract_row_id = ${row}

@@ -6,8 +6,22 @@ pp.currency is not distinct from ${slot.currency}
 -- countPrices
 count(*)::int
 
--- priceOn
-pp.net_price::text
+-- priceInEffectSql
+(select pp.net_price from product_prices pp
+where pp.company_id = ${ctx.companyId} and pp.product_id = ${at.product}
+  and pp.active_from <= ${at.day}
+  and (pp.currency = ${at.currency} or (pp.currency is null and ${at.currency} = ${at.companyCurrency}::text))
+order by pp.active_from desc, pp.currency is null, pp.id desc limit 1)
+
+-- priceStartsSql
+select pp.active_from from product_prices pp
+where pp.company_id = ${ctx.companyId} and pp.product_id = ${product}
 
 -- priceOn
-pp.currency is null
+${date}::date
+
+-- priceOn
+${wanted}::text
+
+-- priceOn
+select ${price}::text as net_price

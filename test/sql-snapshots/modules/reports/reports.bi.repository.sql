@@ -24,14 +24,11 @@ date_trunc(${interval}, ${day})::date::text
 
 -- revenueByBucket
 select ${bucketOf(interval, sql`i.invoice_date`)} as k, sum(i.net_sum)::text as v
- from invoices i where ${invoicesWhere(ctx, w)} and i.status in (${sql.join([...FINALIZED])})
+ from invoices i where ${invoicesWhere(ctx, w)} and ${billedStatus('i')}
 group by 1
 
 -- revenueByBucket
 i.invoice_date
-
--- revenueBy
-i.status in (${sql.join([...FINALIZED])})
 
 -- revenueBy
 select i.client_id as k, sum(i.net_sum)::text as v

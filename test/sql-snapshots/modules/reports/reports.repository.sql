@@ -17,7 +17,7 @@ null::int
 
 -- invoiceTotals
 select
-  coalesce(sum(i.net_sum) filter (where i.status in (${sql.join([...FINALIZED])})), 0)::text as revenue,
+  coalesce(sum(i.net_sum) filter (where ${billedStatus('i')}), 0)::text as revenue,
   coalesce(sum(i.net_sum) filter (where i.status = 'draft'), 0)::text as draft_revenue
 from invoices i where ${invoicesWhere(ctx, w)}
 

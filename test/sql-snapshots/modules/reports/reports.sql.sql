@@ -3,9 +3,6 @@
 -- SECS
 coalesce(e.duration, extract(epoch from e."end" - e.start)::bigint)
 
--- BILLABLE
-(e.billable = 1 and coalesce(tp.billable, 1) = 1)
-
 -- entryDay
 (e.start at time zone ${w.timezone})::date
 

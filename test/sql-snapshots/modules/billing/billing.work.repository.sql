@@ -1,4 +1,7 @@
--- src/modules/billing/billing.work.ts: its raw SQL, written by npm run sql:snapshots (do not edit)
+-- src/modules/billing/billing.work.repository.ts: its raw SQL, written by npm run sql:snapshots (do not edit)
+
+-- billableWork
+(${sql.ref(`${entry}.billable`)} = 1 and coalesce(${sql.ref(`${topic}.billable`)}, 1) = 1)
 
 -- periodStart
 (case ${period}
@@ -40,29 +43,27 @@ hm as materialized (
   select * from h where h.client_id in (select client_id from h group by client_id having count(*) > 1))
 
 -- pricesSql
+greatest(hb.day, '0001-01-01'::date)
+
+-- pricesSql
+greatest(d.day, '0001-01-01'::date)
+
+-- pricesSql
 hb as (
   select distinct c.row_id, c.product_id, c.currency, c.row_net_price, b.day
     from ${sql.table(rows)} c cross join lateral (
       select '-infinity'::date as day
-      union all select rp.active_from from contract_row_prices rp
-       where rp.company_id = ${ctx.companyId} and rp.contract_row_id = c.row_id
-      union all select pp.active_from from product_prices pp
-       where pp.company_id = ${ctx.companyId} and pp.product_id = c.product_id and c.row_net_price is null) b),
+      union all ${rowPriceStartsSql(ctx, sql.ref('c.row_id'))}
+      union all select s.active_from from (${priceStartsSql(ctx, sql.ref('c.product_id'))}) s
+       where c.row_net_price is null) b),
 pd as (
-  select d.product_id, d.currency, d.day, (select pp.net_price from product_prices pp
-      where pp.company_id = ${ctx.companyId} and pp.product_id = d.product_id
-        and pp.active_from <= greatest(d.day, '0001-01-01'::date)
-        and (pp.currency = d.currency or (pp.currency is null and d.currency = ${ctx.company.currency}::text))
-      order by pp.active_from desc, pp.currency is null, pp.id desc limit 1) as price
+  select d.product_id, d.currency, d.day, ${productPrice} as price
     from (select distinct hb.product_id, hb.currency, hb.day from hb
            where hb.row_net_price is null and hb.product_id is not null) d),
 iv as materialized (
   select hb.row_id, hb.day as from_day,
          coalesce(lead(hb.day) over (partition by hb.row_id order by hb.day), 'infinity'::date) as until_day,
-         coalesce((select rp.net_price from contract_row_prices rp where rp.company_id = ${ctx.companyId}
-                      and rp.contract_row_id = hb.row_id and rp.active_from <= greatest(hb.day, '0001-01-01'::date)
-                    order by rp.active_from desc, rp.id desc limit 1),
-                  hb.row_net_price, pd.price) as price
+         coalesce(${rowPrice}, hb.row_net_price, pd.price) as price
     from hb left join pd on pd.product_id = hb.product_id and pd.currency = hb.currency and pd.day = hb.day)
 
 -- takes
@@ -91,7 +92,7 @@ ew as materialized (
                       where l.company_id = ${ctx.companyId} and l.time_entry_id = e.id)),
 e as (
   select e.id, e.task_id, t.client_id, t.topic_id, t.title, e.person_id, e."end", e.secs, e.day,
-         (e.billable = 1 and coalesce(tp.billable, 1) = 1) as billable
+         ${billableWork('e', 'tp')} as billable
     from ew e
     join tasks t on t.company_id = ${ctx.companyId} and t.id = e.task_id and t.deleted_at is null
     left join topics tp on tp.company_id = t.company_id and tp.id = t.topic_id),

@@ -74,16 +74,16 @@ export async function writeSideRecords(tx: Executor, table: SideTable, rows: rea
   if (rows.length === 0) return;
   const entry = pending.get(tx);
   if (!entry) {
-    await tx
-      .insertInto(table)
-      .values(rows as never)
-      .execute();
+    await insertSide(tx, table, [...rows]).execute();
     return;
   }
   const queued = entry.inserts.get(table);
   if (queued) queued.push(...rows);
   else entry.inserts.set(table, [...rows]);
 }
+
+// Kysely cannot type the values of a table chosen at run time; the side tables' rows are built by their writers.
+const insertSide = (tx: Executor, table: SideTable, rows: SideRow[]) => tx.insertInto(table).values(rows as never);
 
 /** Rows per table in one insert: well under PostgreSQL's 65,535 parameters for any side table's width. */
 const ROWS_PER_INSERT = 1000;
@@ -97,7 +97,7 @@ export async function flushSideRecords<R = unknown>(tx: Executor, main?: Compila
   const entry = pending.get(tx);
   const inserts = entry ? [...entry.inserts] : [];
   entry?.inserts.clear();
-  const insert = (table: SideTable, rows: SideRow[]) => tx.insertInto(table).values(rows as never);
+  const insert = (table: SideTable, rows: SideRow[]) => insertSide(tx, table, rows);
   const last: Array<[SideTable, SideRow[]]> = [];
   for (const [table, rows] of inserts) {
     const tail = Math.max(0, rows.length - ROWS_PER_INSERT);

@@ -111,11 +111,11 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
     },
     hideUntagged: true,
     transform: ({ schema, url }) => ({
-      schema: (url.startsWith(V3_PREFIX) ? schema : { ...schema, hide: true }) as never,
+      schema: url.startsWith(V3_PREFIX) ? schema : { ...schema, hide: true },
       url: url.startsWith(V3_PREFIX) ? url.slice(V3_PREFIX.length) || '/' : url,
     }),
     transformObject: (doc) =>
-      annotate(('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as Document, routes()) as never,
+      annotate(('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject) as Document, routes()),
   });
   await app.register(swaggerUi, {
     routePrefix: `${V3_PREFIX}/docs`,

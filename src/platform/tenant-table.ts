@@ -1,4 +1,11 @@
-import { sql, type Insertable, type SelectQueryBuilder, type UpdateObject, type Updateable } from 'kysely';
+import {
+  sql,
+  type Insertable,
+  type InsertObject,
+  type SelectQueryBuilder,
+  type UpdateObject,
+  type Updateable,
+} from 'kysely';
 import type { DB } from '../db/schema.ts';
 import type { Ctx } from './context.ts';
 import { nextStamp } from './sql.ts';
@@ -21,6 +28,8 @@ type Aliased<T extends keyof DB, A extends string> = DB & { [K in A]: DB[T] };
 /** The query a gateway's base() answers: FROM the table under its alias, WHERE tenant (and live, and visible). */
 export type BaseQuery<T extends keyof DB, A extends string> = SelectQueryBuilder<Aliased<T, A>, A, {}>;
 export type NewRow<T extends keyof DB> = Omit<Insertable<DB[T]>, 'company_id'>;
+/** Like NewRow, but values may be SQL expressions (nowStamp()...). */
+export type NewRowValues<T extends keyof DB> = Omit<InsertObject<DB, T>, 'company_id'>;
 export type RowChanges<T extends keyof DB> = Omit<Updateable<DB[T]>, 'company_id' | 'id'>;
 /** Like RowChanges, but values may be SQL expressions (nowStamp()...). */
 export type RowUpdate<T extends keyof DB> = Omit<UpdateObject<DB, T, T>, 'company_id' | 'id'>;
@@ -53,7 +62,7 @@ export const scoped = {
     return ctx.db.deleteFrom(table as CompanyTableName).where('company_id' as Loose, '=', ctx.companyId);
   },
   /** Inserts rows for the caller's company (the company id is never taken from the values). */
-  insert<T extends CompanyTableName>(ctx: Ctx, table: T, rows: ReadonlyArray<NewRow<T>>) {
+  insert<T extends CompanyTableName>(ctx: Ctx, table: T, rows: ReadonlyArray<NewRowValues<T>>) {
     return ctx.db.insertInto(table).values(rows.map((row) => ({ ...row, company_id: ctx.companyId })) as Loose);
   },
 };
@@ -83,7 +92,7 @@ export function tenantTable<T extends TenantTableName, A extends string>(table: 
     /** Locks the live, visible row for the rest of the transaction; undefined when absent, deleted, invisible or another tenant's. */
     lock: (ctx: Ctx, id: number): Promise<Record<string, unknown> | undefined> =>
       (base(ctx) as Loose).where(col('id'), '=', id).select(lockColumns).forUpdate().executeTakeFirst(),
-    async insert(ctx: Ctx, values: NewRow<T>): Promise<number> {
+    async insert(ctx: Ctx, values: NewRowValues<T>): Promise<number> {
       const row = await scoped
         .insert(ctx, table, [values])
         .returning('id' as Loose)
@@ -91,7 +100,7 @@ export function tenantTable<T extends TenantTableName, A extends string>(table: 
       return (row as { id: number }).id;
     },
     /** Changes the row and moves updated_at on (the ETag changes with every write). */
-    async update(ctx: Ctx, id: number | readonly number[], values: RowChanges<T>): Promise<void> {
+    async update(ctx: Ctx, id: number | readonly number[], values: RowUpdate<T>): Promise<void> {
       const ids = typeof id === 'number' ? [id] : [...id];
       if (ids.length === 0) return;
       await scoped

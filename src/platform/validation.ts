@@ -124,7 +124,10 @@ export function registerSerializerCache(app: FastifyInstance): void {
     if (!serializer) {
       const compiled = onFirstUse(
         pending,
-        () => fastJson(forSerialization(schema) as never, { schema: shared as never }) as (data: unknown) => string,
+        () =>
+          fastJson(forSerialization(schema) as fastJson.AnySchema, {
+            schema: shared as Record<string, fastJson.Schema>,
+          }) as (data: unknown) => string,
       );
       serializer = (data: unknown) => compiled()(data);
       cache.set(key, serializer);

@@ -73,7 +73,7 @@ export async function recordMail(
         status,
         tries: 1,
         error,
-        sent_at: status === 'sent' ? (nowStamp() as never) : null,
+        sent_at: status === 'sent' ? nowStamp() : null,
       },
     ])
     .execute();

@@ -5,6 +5,7 @@ import { safeHtml } from '../../platform/html.ts';
 export const TEMPLATE_TYPES = ['invoice_email', 'client_email'] as const;
 export type TemplateType = (typeof TEMPLATE_TYPES)[number];
 export const CHANNELS = ['email'] as const;
+export type Channel = (typeof CHANNELS)[number];
 export const FORMATS = ['text', 'html'] as const;
 export type TemplateFormat = (typeof FORMATS)[number];
 

@@ -9,6 +9,7 @@ import {
   type ContentTemplateRecord,
   type ContentTemplateRowRecord,
 } from './content-templates.schemas.ts';
+import type { Channel, TemplateType } from './content-templates.render.ts';
 
 export const templates = tenantTable('content_templates', {
   alias: 't',
@@ -36,12 +37,13 @@ function project(query: Query) {
 
 function applyFilters(query: Query, filters: Record<string, unknown>) {
   let q = query;
-  const types = splitList(filters.type as string | undefined);
-  if (types) q = q.where('t.type', 'in', types as never);
-  const channels = splitList(filters.channel as string | undefined);
-  if (channels) q = q.where('t.channel', 'in', channels as never);
-  const statuses = splitList(filters.status as string | undefined);
-  if (statuses) q = q.where('t.status', 'in', statuses as never);
+  // The list query's EnumList patterns admit only these values; splitList cannot carry that type.
+  const types = splitList(filters.type as string | undefined) as TemplateType[] | undefined;
+  if (types) q = q.where('t.type', 'in', types);
+  const channels = splitList(filters.channel as string | undefined) as Channel[] | undefined;
+  if (channels) q = q.where('t.channel', 'in', channels);
+  const statuses = splitList(filters.status as string | undefined) as Array<'active' | 'inactive'> | undefined;
+  if (statuses) q = q.where('t.status', 'in', statuses);
   if (filters.q !== undefined) q = q.where('t.name', 'ilike', likeContains(filters.q as string));
   return q;
 }
@@ -84,9 +86,9 @@ export async function findTemplate(ctx: Ctx, id: number): Promise<ContentTemplat
 }
 
 /** The template the service itself uses for a type: the live, active default of the email channel. */
-export async function findDefault(ctx: Ctx, type: string): Promise<ContentTemplateRecord | undefined> {
+export async function findDefault(ctx: Ctx, type: TemplateType): Promise<ContentTemplateRecord | undefined> {
   const header = (await project(templates.base(ctx))
-    .where('t.type', '=', type as never)
+    .where('t.type', '=', type)
     .where('t.channel', '=', 'email')
     .where('t.status', '=', 'active')
     .where('t.is_default', '=', true)
@@ -98,14 +100,14 @@ export async function findDefault(ctx: Ctx, type: string): Promise<ContentTempla
  * Clears the default flag of the type's other templates (the partial unique index allows one). Called
  * before the new default is written; the transaction lock serialises two concurrent "make me default"s.
  */
-export async function clearDefault(ctx: Ctx, type: string, channel: string, keepId = 0): Promise<void> {
+export async function clearDefault(ctx: Ctx, type: TemplateType, channel: Channel, keepId = 0): Promise<void> {
   const key = `${ctx.companyId}:content_template_default:${type}:${channel}`;
   await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(ctx.db);
   const others = await templates
     .base(ctx)
     .select('t.id')
-    .where('t.type', '=', type as never)
-    .where('t.channel', '=', channel as never)
+    .where('t.type', '=', type)
+    .where('t.channel', '=', channel)
     .where('t.is_default', '=', true)
     .where('t.id', '<>', keepId)
     .execute();

@@ -6,6 +6,7 @@ import { mutate, mutateQuietly, orNotFound } from '../../platform/mutate.ts';
 import {
   assertPlaceholders,
   normalizeLocale,
+  type Channel,
   type TemplateFormat,
   type TemplateType,
 } from './content-templates.render.ts';
@@ -23,7 +24,7 @@ interface Locked {
   id: number;
   updated_at: string;
   type: TemplateType;
-  channel: string;
+  channel: Channel;
   format: TemplateFormat;
 }
 const lockTemplate = (ctx: Ctx, id: number) => repo.templates.lock(ctx, id) as Promise<Locked | undefined>;

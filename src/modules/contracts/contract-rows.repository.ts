@@ -44,7 +44,7 @@ export async function listRows(ctx: Ctx, contractId: number, params: object) {
     params,
     options: { cursor: false },
     idColumn: 'r.id',
-    project: ((q: ReturnType<typeof rowsOf>) => q.select(['r.id', ROW_JSON.as('row')])) as never,
+    project: (q: ReturnType<typeof rowsOf>) => q.select(['r.id', ROW_JSON.as('row')]),
     base: () => rowsOf(ctx, contractId),
   });
   return { data: page.data.map((x) => x.row), meta: page.meta };

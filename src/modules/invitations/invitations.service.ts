@@ -75,13 +75,13 @@ export async function createInvitation(
     let id: number;
     if (open) {
       id = open.id;
-      await repo.invitations.update(tx, id, { ...values, invited_by_person_id: tx.actor.personId } as never);
+      await repo.invitations.update(tx, id, { ...values, invited_by_person_id: tx.actor.personId });
     } else {
       id = await repo.invitations.insert(tx, {
         ...values,
         member_id: memberId,
         invited_by_person_id: tx.actor.personId,
-      } as never);
+      });
     }
     mailAfterCommit(tx, config, values.email, token);
     return orNotFound(await repo.findInvitation(tx, id), 'Invitation');
@@ -102,7 +102,7 @@ export async function resendInvitation(ctx: Ctx, config: Config, id: number): Pr
   return inTransaction(ctx, async (tx) => {
     const row = await lockOpen(tx, id);
     const { token, hash } = newSecretToken();
-    await repo.invitations.update(tx, id, { token_hash: hash, expires_at: repo.expiresFromNow() } as never);
+    await repo.invitations.update(tx, id, { token_hash: hash, expires_at: repo.expiresFromNow() });
     mailAfterCommit(tx, config, row.email, token);
     return orNotFound(await repo.findInvitation(tx, id), 'Invitation');
   });
@@ -112,7 +112,7 @@ export async function resendInvitation(ctx: Ctx, config: Config, id: number): Pr
 export async function cancelInvitation(ctx: Ctx, id: number): Promise<void> {
   await inTransaction(ctx, async (tx) => {
     const row = await lockOpen(tx, id);
-    await repo.invitations.update(tx, id, { state: 'cancelled', cancelled_at: nowStamp() } as never);
+    await repo.invitations.update(tx, id, { state: 'cancelled', cancelled_at: nowStamp() });
     await repo.cancelPendingMember(tx, row.member_id);
   });
 }

@@ -53,7 +53,7 @@ export async function lockInvoice(ctx: Ctx, id: number) {
 }
 
 export async function setExported(ctx: Ctx, id: number): Promise<void> {
-  await invoices.update(ctx, id, { exported_at: nowStamp() as never });
+  await invoices.update(ctx, id, { exported_at: nowStamp() });
 }
 
 /** settings.invoice_recipients of the invoice's contract (absent, deleted or not a list: none). */

@@ -16,7 +16,7 @@ export async function recordSent(ctx: Ctx, id: number): Promise<boolean> {
   if (!invoice) return false;
   await repo.updateInvoice(ctx, id, {
     status: statusAfterSend(invoice.status),
-    sent_at: nowStamp() as never,
+    sent_at: nowStamp(),
     send_error: null,
     send_failed_at: null,
   });
@@ -29,7 +29,7 @@ export async function recordSendFailure(ctx: Ctx, id: number, reason: string): P
   if (!(await repo.lockInvoice(ctx, id))) return;
   await repo.updateInvoice(ctx, id, {
     send_error: reason.slice(0, MAX_SEND_ERROR),
-    send_failed_at: nowStamp() as never,
+    send_failed_at: nowStamp(),
   });
   await fireUpdated(ctx, id);
 }

@@ -46,7 +46,7 @@ export async function finalize(ctx: Ctx, invoice: repo.LockedInvoice): Promise<v
   await repo.updateInvoice(ctx, invoice.id, {
     status: 'created',
     invoice_number: invoiceNumber,
-    finalized_at: nowStamp() as unknown as string,
+    finalized_at: nowStamp(),
     ...(client ?? {}),
     ...(seller ?? {}),
     seller_contact: await sellerContact(ctx),

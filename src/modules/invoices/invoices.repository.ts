@@ -2,7 +2,14 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage } from '../../platform/lists.ts';
-import { scoped, tenantTable, type BaseQuery, type NewRow, type RowChanges } from '../../platform/tenant-table.ts';
+import {
+  scoped,
+  tenantTable,
+  type BaseQuery,
+  type NewRow,
+  type RowChanges,
+  type RowUpdate,
+} from '../../platform/tenant-table.ts';
 import {
   INVOICE_LIST_OPTIONS,
   ROW_LIST_OPTIONS,
@@ -179,7 +186,7 @@ export async function lockInvoice(ctx: Ctx, id: number): Promise<LockedInvoice |
 
 export const insertInvoice = (ctx: Ctx, values: NewRow<'invoices'>) => invoices.insert(ctx, values);
 /** Changes the header and moves updated_at on (a new ETag). */
-export const updateInvoice = (ctx: Ctx, id: number, values: RowChanges<'invoices'>) => invoices.update(ctx, id, values);
+export const updateInvoice = (ctx: Ctx, id: number, values: RowUpdate<'invoices'>) => invoices.update(ctx, id, values);
 
 export async function listRows(ctx: Ctx, invoiceId: number, params: object) {
   const page = await listPage<{ id: number; record: InvoiceRowRecord }>(ctx, {

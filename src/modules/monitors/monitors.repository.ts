@@ -146,7 +146,7 @@ export async function syncHasMonitor(ctx: Ctx, ids: readonly number[]): Promise<
     and m.client_id = clients.id and m.active and m.deleted_at is null))::int::smallint`;
   await scoped
     .update(ctx, 'clients')
-    .set({ has_monitor: flag, updated_at: nextStamp() } as never)
+    .set({ has_monitor: flag, updated_at: nextStamp() })
     .where(sql<boolean>`id = any(${unique}::int[])`)
     .where(sql<boolean>`has_monitor <> ${flag}`)
     .execute();

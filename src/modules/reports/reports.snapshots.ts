@@ -60,16 +60,16 @@ export async function refreshSnapshot(ctx: Ctx, w: ReportWindow, byRead = false)
         date_from: w.from,
         date_to: w.to,
         figures: JSON.stringify(figures),
-        computed_at: sql<string>`now()` as never,
-        read_at: sql<string>`now()` as never,
-        read_computed_at: byRead ? (sql<string>`now()` as never) : null,
+        computed_at: sql<string>`now()`,
+        read_at: sql<string>`now()`,
+        read_computed_at: byRead ? sql<string>`now()` : null,
       },
     ])
     .onConflict((oc) =>
       oc.columns(['company_id', 'date_from', 'date_to']).doUpdateSet({
         figures: JSON.stringify(figures),
-        computed_at: sql<string>`now()` as never,
-        read_computed_at: readComputedAt as never,
+        computed_at: sql<string>`now()`,
+        read_computed_at: readComputedAt,
       }),
     )
     .returning(sql<string>`to_char(computed_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`.as('as_of'))
@@ -138,7 +138,7 @@ export async function snapshotOf(ctx: Ctx, w: ReportWindow): Promise<Snapshot> {
   if (stored.mark_read)
     await scoped
       .update(ctx, 'report_snapshots')
-      .set({ read_at: sql<string>`now()` as never })
+      .set({ read_at: sql<string>`now()` })
       .where('date_from', '=', w.from)
       .where('date_to', '=', w.to)
       .execute();

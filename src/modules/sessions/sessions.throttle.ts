@@ -54,10 +54,10 @@ export async function uncount(db: Executor, names: string[]): Promise<void> {
  */
 export async function countAttempt(db: Db, buckets: Bucket[], message: string): Promise<void> {
   const sorted = [...buckets].sort((a, b) => a.name.localeCompare(b.name));
-  const window = sql`date_trunc('milliseconds', now()) + make_interval(mins => ${WINDOW_MINUTES})`;
+  const window = sql<string>`date_trunc('milliseconds', now()) + make_interval(mins => ${WINDOW_MINUTES})`;
   const rows = await db
     .insertInto('auth_throttle')
-    .values(sorted.map((b) => ({ bucket: b.name, attempts: 1, window_ends_at: window as never })))
+    .values(sorted.map((b) => ({ bucket: b.name, attempts: 1, window_ends_at: window })))
     .onConflict((oc) =>
       oc.column('bucket').doUpdateSet({
         attempts: sql`case when auth_throttle.window_ends_at <= now() then 1 else auth_throttle.attempts + 1 end`,

@@ -13,6 +13,7 @@ import {
   PushBody,
   TEMPLATE_FILTERS,
   TemplateListQuery,
+  type TemplateInput,
   type WorkflowKind,
 } from './workflows.schemas.ts';
 import * as service from './workflows.service.ts';
@@ -32,6 +33,12 @@ export interface WorkflowResource {
   update: TSchema;
   createErrors: ErrorCode[];
 }
+
+/**
+ * The resource's create and update schemas are picked per engine (TSchema), so the type provider cannot name the
+ * body; both engines' schemas validate into these shapes.
+ */
+type TemplateCreate = TemplateInput & { name: string };
 
 const MASTER_REFERENCES: ErrorCode[] = ['NOT_FOUND'];
 
@@ -82,7 +89,7 @@ export function workflowRoutes(resource: WorkflowResource) {
         schema: { body: resource.create, response: { 201: Single(resource.record) } },
       }),
       handler: async (request, reply) =>
-        single(reply, await service.createTemplate(request.ctx, kind, request.body as never), 201),
+        single(reply, await service.createTemplate(request.ctx, kind, request.body as TemplateCreate), 201),
     });
 
     app.route({
@@ -109,7 +116,7 @@ export function workflowRoutes(resource: WorkflowResource) {
       }),
       preValidation: templateFirst,
       handler: async (request, reply) =>
-        single(reply, await service.updateTemplate(request.ctx, kind, idOf(request), request.body as never)),
+        single(reply, await service.updateTemplate(request.ctx, kind, idOf(request), request.body as TemplateInput)),
     });
 
     app.route({

@@ -42,7 +42,7 @@ export async function stageFile(dir: string): Promise<{ file: string; staged: Om
 /** Waits until a staged write stream is closed (its fsync done), ending it first when the writer did not. */
 export async function settle(stream: NodeJS.WritableStream & { closed?: boolean; writableEnded?: boolean }) {
   if (!stream.writableEnded) stream.end();
-  await finished(stream as never);
+  await finished(stream);
 }
 
 const notFolder = (error: unknown) => missing(error) || (error as NodeJS.ErrnoException).code === 'ENOTDIR';

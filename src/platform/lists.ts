@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { sql, type SelectQueryBuilder } from 'kysely';
-import { Type, type TProperties } from 'typebox';
+import { Type, type TInteger, type TObject, type TOptional, type TProperties, type TString } from 'typebox';
 import { AppError } from './errors.ts';
 import type { Ctx } from './context.ts';
 import type { ShapeCache } from './query-cache.ts';
@@ -22,8 +22,15 @@ export interface ListOptions {
   defaultLimit?: number;
 }
 
+type PagingProperties = {
+  limit: TOptional<TInteger>;
+  offset: TOptional<TInteger>;
+  cursor: TOptional<TString>;
+  sort: TOptional<TString>;
+};
+
 /** The querystring schema of a list: paging, sort and the list's own filters; anything else is refused. */
-export function listQuery<F extends TProperties>(filters: F, options: ListOptions = {}) {
+export function listQuery<F extends TProperties>(filters: F, options: ListOptions = {}): TObject<PagingProperties & F> {
   const paging = {
     limit: Type.Optional(
       Type.Integer({ minimum: 1, maximum: 200, default: options.defaultLimit ?? 50, description: 'Page size, 1-200' }),
@@ -53,8 +60,19 @@ export function listQuery<F extends TProperties>(filters: F, options: ListOption
         ),
       }
     : {};
-  return Type.Object({ ...paging, ...sort, ...filters }, { additionalProperties: false });
+  // `sort` exists only for a list with sortable fields; the type always lists it (optional), or the spread's
+  // union would make Static<typeof XListQuery> a bare object and hide the filters from the compiler.
+  const properties = { ...paging, ...sort, ...filters } as PagingProperties & F;
+  return Type.Object(properties, { additionalProperties: false });
 }
+
+/**
+ * A list's own filters: its query (the route's Static<typeof XListQuery>) without the paging keys, so a renamed
+ * filter fails to compile. A list still typed as a bare `object` gets the untyped record.
+ */
+export type ListFilters<P> = [keyof P] extends [never]
+  ? Record<string, unknown>
+  : Omit<P, 'limit' | 'offset' | 'sort' | 'cursor'>;
 
 export interface ListParams {
   limit?: number;
@@ -113,7 +131,7 @@ const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringif
  * Resolves the effective filters and sort. Following a cursor with no filters reuses the cursor's;
  * sending different ones with it is refused, since the keyset would no longer describe that list.
  */
-export function resolveList(ctx: Ctx, listId: string, input: object, options: ListOptions) {
+export function resolveList<P extends object>(ctx: Ctx, listId: string, input: P, options: ListOptions) {
   const params = input as ListParams;
   let filters = filtersOf(params);
   let sort = params.sort ?? options.defaultSort ?? 'id';
@@ -129,7 +147,8 @@ export function resolveList(ctx: Ctx, listId: string, input: object, options: Li
       throw invalidCursor('filters or sort differ from the ones it was issued for');
     after = payload.v;
   }
-  return { filters, sort, after };
+  // A cursor's filters were this list's own when it was issued (signed, and refused for another list).
+  return { filters: filters as ListFilters<P> & Record<string, unknown>, sort, after };
 }
 
 type AnyQuery = SelectQueryBuilder<any, any, any>;
@@ -272,18 +291,18 @@ function sortValue(value: unknown): unknown {
   return value instanceof Date ? value.toISOString() : value;
 }
 
-export interface ListPageSpec {
+export interface ListPageSpec<P extends object = object> {
   /** Names the list in its cursors (a cursor of another list is refused). */
   listId: string;
-  /** The request's query: paging, sort and filters. */
-  params: object;
+  /** The request's query: paging, sort and filters (the route's Static<typeof XListQuery>). */
+  params: P;
   options: ListOptions;
   /**
    * FROM, joins and WHERE for the effective filters (a cursor's own filters when it carries them). A list
    * with `cache` must build from the ctx it is given here, never the caller's (a shape that closes over the
    * caller's company is refused, and runs uncached).
    */
-  base: (filters: Record<string, unknown>, ctx: Ctx) => AnyQuery;
+  base: (filters: ListFilters<P>, ctx: Ctx) => AnyQuery;
   /**
    * Cached shapes (docs/decisions/0044): `key` names every input `base` and `project` read besides the ctx
    * and the filters (e.g. a flag looked up before the list), '' when there is none.
@@ -295,14 +314,15 @@ export interface ListPageSpec {
 }
 
 /** One call for a list: resolves filters and sort (cursor included), then answers the offset or keyset page. */
-export async function listPage<R extends Record<string, unknown>>(
+export async function listPage<R extends Record<string, unknown>, P extends object = object>(
   ctx: Ctx,
-  spec: ListPageSpec,
+  spec: ListPageSpec<P>,
 ): Promise<{ data: R[]; meta: ListMeta }> {
   const { filters, sort, after } = resolveList(ctx, spec.listId, spec.params, spec.options);
   return paginate<R>(ctx, {
     listId: spec.listId,
-    base: spec.base,
+    // The cache fills numeric filters back in by name; the values keep the types the list's query gave them.
+    base: spec.base as PaginateSpec['base'],
     cache: spec.cache,
     idColumn: spec.idColumn,
     project: spec.project as (q: AnyQuery) => AnyQuery,

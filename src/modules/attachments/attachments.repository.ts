@@ -1,7 +1,8 @@
+import type { AttachmentListParams } from './attachments.schemas.ts';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { likeContains, nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { ATTACHMENT_LIST_OPTIONS, type AttachmentRecord } from './attachments.schemas.ts';
@@ -29,16 +30,16 @@ function project(query: Query) {
   return query.select(COLUMNS);
 }
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<AttachmentListParams>) {
   let q = query;
   if (filters.related_type !== undefined) q = q.where('a.related_type', '=', filters.related_type as 'task' | 'note');
-  if (filters.related_id !== undefined) q = q.where('a.related_id', '=', filters.related_id as number);
-  if (filters.q !== undefined) q = q.where('a.file_name', 'ilike', likeContains(filters.q as string));
+  if (filters.related_id !== undefined) q = q.where('a.related_id', '=', filters.related_id);
+  if (filters.q !== undefined) q = q.where('a.file_name', 'ilike', likeContains(filters.q));
   return q;
 }
 
-export function listAttachments(ctx: Ctx, params: object) {
-  return listPage<AttachmentRecord>(ctx, {
+export function listAttachments(ctx: Ctx, params: AttachmentListParams) {
+  return listPage<AttachmentRecord, AttachmentListParams>(ctx, {
     listId: 'attachments',
     params,
     options: ATTACHMENT_LIST_OPTIONS,

@@ -65,3 +65,4 @@ export const FileBody = (description: string) => ({
   description: `${description}, with Content-Type the attachment's stored content_type`,
   content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
 });
+export type AttachmentListParams = Static<typeof AttachmentListQuery>;

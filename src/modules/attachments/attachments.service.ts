@@ -1,3 +1,4 @@
+import type { AttachmentListParams } from './attachments.schemas.ts';
 import type { Config } from '../../config.ts';
 import { afterCommit, inTransaction, type Ctx } from '../../platform/context.ts';
 import { fail } from '../../platform/errors.ts';
@@ -13,7 +14,7 @@ const PARENT_TABLES = { task: 'tasks', note: 'notes' } as const;
 
 const target = { what: 'Attachment', lock: repo.attachments.lock, read: repo.findAttachment };
 
-export const listAttachments = (ctx: Ctx, params: object) => repo.listAttachments(ctx, params);
+export const listAttachments = (ctx: Ctx, params: AttachmentListParams) => repo.listAttachments(ctx, params);
 
 export async function getAttachment(ctx: Ctx, id: number): Promise<AttachmentRecord> {
   return orNotFound(await repo.findAttachment(ctx, id), 'Attachment');

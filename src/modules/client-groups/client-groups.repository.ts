@@ -1,7 +1,8 @@
+import type { ClientGroupListParams } from './client-groups.schemas.ts';
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { likeContains } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { CLIENT_GROUP_LIST_OPTIONS, type ClientGroupRecord } from './client-groups.schemas.ts';
@@ -17,16 +18,16 @@ function project(query: Query) {
   return query.select(['g.id', 'g.name', 'g.color', 'g.status', 'g.created_at', 'g.updated_at']);
 }
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<ClientGroupListParams>) {
   let q = query;
-  const statuses = splitList(filters.status as string | undefined);
+  const statuses = splitList(filters.status);
   if (statuses) q = q.where('g.status', 'in', statuses);
-  if (filters.q !== undefined) q = q.where('g.name', 'ilike', likeContains(filters.q as string));
+  if (filters.q !== undefined) q = q.where('g.name', 'ilike', likeContains(filters.q));
   return q;
 }
 
-export function listClientGroups(ctx: Ctx, params: object) {
-  return listPage<ClientGroupRecord>(ctx, {
+export function listClientGroups(ctx: Ctx, params: ClientGroupListParams) {
+  return listPage<ClientGroupRecord, ClientGroupListParams>(ctx, {
     listId: 'client-groups',
     params,
     options: CLIENT_GROUP_LIST_OPTIONS,

@@ -50,3 +50,4 @@ export const ClientGroupListQuery = listQuery(
   },
   CLIENT_GROUP_LIST_OPTIONS,
 );
+export type ClientGroupListParams = Static<typeof ClientGroupListQuery>;

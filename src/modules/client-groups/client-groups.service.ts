@@ -1,3 +1,4 @@
+import type { ClientGroupListParams } from './client-groups.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -9,7 +10,7 @@ import * as repo from './client-groups.repository.ts';
 
 const target = { what: 'Client group', lock: repo.clientGroups.lock, read: repo.findClientGroup };
 
-export const listClientGroups = (ctx: Ctx, params: object) => repo.listClientGroups(ctx, params);
+export const listClientGroups = (ctx: Ctx, params: ClientGroupListParams) => repo.listClientGroups(ctx, params);
 
 export async function getClientGroup(ctx: Ctx, id: number): Promise<ClientGroupRecord> {
   return orNotFound(await repo.findClientGroup(ctx, id), 'Client group');

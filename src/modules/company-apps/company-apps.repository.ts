@@ -1,3 +1,4 @@
+import type { CompanyAppListParams } from './company-apps.schemas.ts';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
@@ -27,8 +28,8 @@ const project = (query: Query) =>
 /** Rows of apps the code still offers (a key dropped from the catalogue stops being listed). */
 const base = (ctx: Ctx) => scoped.select(ctx, 'company_apps', 'a').where('a.key', 'in', [...APP_KEYS]);
 
-export const listApps = (ctx: Ctx, params: object) =>
-  listPage<AppRow & Record<string, unknown>>(ctx, {
+export const listApps = (ctx: Ctx, params: CompanyAppListParams) =>
+  listPage<AppRow & Record<string, unknown>, CompanyAppListParams>(ctx, {
     listId: 'company-apps',
     params,
     options: COMPANY_APP_LIST_OPTIONS,

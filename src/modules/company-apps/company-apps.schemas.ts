@@ -18,3 +18,4 @@ export type CompanyAppRecord = Static<typeof CompanyApp>;
 
 export const COMPANY_APP_LIST_OPTIONS = { sortable: { id: 'a.id' }, defaultSort: 'id', cursor: false };
 export const CompanyAppListQuery = listQuery({}, COMPANY_APP_LIST_OPTIONS);
+export type CompanyAppListParams = Static<typeof CompanyAppListQuery>;

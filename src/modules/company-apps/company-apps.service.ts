@@ -1,3 +1,4 @@
+import type { CompanyAppListParams } from './company-apps.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { fail } from '../../platform/errors.ts';
@@ -18,7 +19,7 @@ function toRecord(ctx: Ctx, row: repo.AppRow): CompanyAppRecord {
   };
 }
 
-export async function listApps(ctx: Ctx, params: object) {
+export async function listApps(ctx: Ctx, params: CompanyAppListParams) {
   const page = await repo.listApps(ctx, params);
   return { data: page.data.map((row) => toRecord(ctx, row)), meta: page.meta };
 }

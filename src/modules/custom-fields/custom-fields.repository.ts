@@ -1,7 +1,8 @@
+import type { CustomFieldListParams } from './custom-fields.schemas.ts';
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { likeContains } from '../../platform/sql.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import {
@@ -41,20 +42,20 @@ function project(query: Query) {
   ]);
 }
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<CustomFieldListParams>) {
   let q = query;
-  const entities = splitList(filters.entity_type as string | undefined) as EntityType[] | undefined;
+  const entities = splitList(filters.entity_type) as EntityType[] | undefined;
   if (entities) q = q.where('f.entity_type', 'in', entities);
-  const statuses = splitList(filters.status as string | undefined) as FieldStatus[] | undefined;
+  const statuses = splitList(filters.status) as FieldStatus[] | undefined;
   if (statuses) q = q.where('f.status', 'in', statuses);
   if (filters.is_system !== undefined)
     q = q.where('f.is_system', '=', filters.is_system === 'true' || filters.is_system === '1');
-  if (filters.q !== undefined) q = q.where('f.name', 'ilike', likeContains(filters.q as string));
+  if (filters.q !== undefined) q = q.where('f.name', 'ilike', likeContains(filters.q));
   return q;
 }
 
-export function listCustomFields(ctx: Ctx, params: object) {
-  return listPage<CustomFieldRecord>(ctx, {
+export function listCustomFields(ctx: Ctx, params: CustomFieldListParams) {
+  return listPage<CustomFieldRecord, CustomFieldListParams>(ctx, {
     listId: 'custom-fields',
     params,
     options: CUSTOM_FIELD_LIST_OPTIONS,

@@ -92,3 +92,4 @@ export const CustomFieldListQuery = listQuery(
   },
   CUSTOM_FIELD_LIST_OPTIONS,
 );
+export type CustomFieldListParams = Static<typeof CustomFieldListQuery>;

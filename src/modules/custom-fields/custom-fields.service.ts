@@ -1,3 +1,4 @@
+import type { CustomFieldListParams } from './custom-fields.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { AppError, fail } from '../../platform/errors.ts';
@@ -49,7 +50,7 @@ function checkOptions(fieldType: FieldType, options: readonly string[] | undefin
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === '23505';
 
-export const listCustomFields = (ctx: Ctx, params: object) => repo.listCustomFields(ctx, params);
+export const listCustomFields = (ctx: Ctx, params: CustomFieldListParams) => repo.listCustomFields(ctx, params);
 
 export async function getCustomField(ctx: Ctx, id: number): Promise<CustomFieldRecord> {
   return orNotFound(await repo.findCustomField(ctx, id), 'Custom field');

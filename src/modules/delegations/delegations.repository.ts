@@ -1,7 +1,8 @@
+import type { DelegationListParams } from './delegations.schemas.ts';
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { localToday } from '../../platform/dates.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { DELEGATION_LIST_OPTIONS, type DelegationRecord } from './delegations.schemas.ts';
 
@@ -32,10 +33,10 @@ function project(ctx: Ctx) {
     ]);
 }
 
-function applyFilters(ctx: Ctx, query: Query, filters: Record<string, unknown>) {
+function applyFilters(ctx: Ctx, query: Query, filters: ListFilters<DelegationListParams>) {
   let q = query;
-  if (filters.delegator_id !== undefined) q = q.where('dg.delegator_id', '=', filters.delegator_id as number);
-  if (filters.delegate_id !== undefined) q = q.where('dg.delegate_id', '=', filters.delegate_id as number);
+  if (filters.delegator_id !== undefined) q = q.where('dg.delegator_id', '=', filters.delegator_id);
+  if (filters.delegate_id !== undefined) q = q.where('dg.delegate_id', '=', filters.delegate_id);
   if (filters.active !== undefined) {
     const day = today(ctx);
     const active = sql<boolean>`(dg.date_from <= ${day}::date and dg.date_until >= ${day}::date)`;
@@ -44,8 +45,8 @@ function applyFilters(ctx: Ctx, query: Query, filters: Record<string, unknown>) 
   return q;
 }
 
-export function listDelegations(ctx: Ctx, params: object) {
-  return listPage<DelegationRecord>(ctx, {
+export function listDelegations(ctx: Ctx, params: DelegationListParams) {
+  return listPage<DelegationRecord, DelegationListParams>(ctx, {
     listId: 'delegations',
     params,
     options: DELEGATION_LIST_OPTIONS,

@@ -61,3 +61,4 @@ export const DelegationListQuery = listQuery(
   },
   DELEGATION_LIST_OPTIONS,
 );
+export type DelegationListParams = Static<typeof DelegationListQuery>;

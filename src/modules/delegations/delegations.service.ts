@@ -1,3 +1,4 @@
+import type { DelegationListParams } from './delegations.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { domainValidation } from '../../platform/errors.ts';
@@ -13,7 +14,7 @@ const target = {
   read: repo.findDelegation,
 };
 
-export const listDelegations = (ctx: Ctx, params: object) => repo.listDelegations(ctx, params);
+export const listDelegations = (ctx: Ctx, params: DelegationListParams) => repo.listDelegations(ctx, params);
 
 export async function getDelegation(ctx: Ctx, id: number): Promise<DelegationRecord> {
   return orNotFound(await repo.findDelegation(ctx, id), 'Delegation');

@@ -1,6 +1,7 @@
+import type { InvoiceSellerListParams } from './invoice-sellers.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { likeContains } from '../../platform/sql.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { SELLER_LIST_OPTIONS, type InvoiceSellerRecord } from './invoice-sellers.schemas.ts';
@@ -26,16 +27,16 @@ function project(query: Query) {
   ]);
 }
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<InvoiceSellerListParams>) {
   let q = query;
-  const statuses = splitList(filters.status as string | undefined);
+  const statuses = splitList(filters.status);
   if (statuses) q = q.where('s.status', 'in', statuses as Array<'active' | 'archived'>);
-  if (filters.q !== undefined) q = q.where('s.name', 'ilike', likeContains(filters.q as string));
+  if (filters.q !== undefined) q = q.where('s.name', 'ilike', likeContains(filters.q));
   return q;
 }
 
-export function listSellers(ctx: Ctx, params: object) {
-  return listPage<InvoiceSellerRecord>(ctx, {
+export function listSellers(ctx: Ctx, params: InvoiceSellerListParams) {
+  return listPage<InvoiceSellerRecord, InvoiceSellerListParams>(ctx, {
     listId: 'invoice-sellers',
     params,
     options: SELLER_LIST_OPTIONS,

@@ -77,3 +77,4 @@ export const InvoiceSellerListQuery = listQuery(
   },
   SELLER_LIST_OPTIONS,
 );
+export type InvoiceSellerListParams = Static<typeof InvoiceSellerListQuery>;

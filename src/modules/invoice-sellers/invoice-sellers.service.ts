@@ -1,3 +1,4 @@
+import type { InvoiceSellerListParams } from './invoice-sellers.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { orNotFound } from '../../platform/mutate.ts';
@@ -25,7 +26,7 @@ function columnsFrom(body: InvoiceSellerUpdateBody): RowChanges<'invoice_sellers
   return columns;
 }
 
-export const listSellers = (ctx: Ctx, params: object) => repo.listSellers(ctx, params);
+export const listSellers = (ctx: Ctx, params: InvoiceSellerListParams) => repo.listSellers(ctx, params);
 
 export async function getSeller(ctx: Ctx, id: number): Promise<InvoiceSellerRecord> {
   return orNotFound(await repo.findSeller(ctx, id), 'Invoice seller');

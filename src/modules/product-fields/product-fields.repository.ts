@@ -1,8 +1,9 @@
+import type { ProductFieldListParams } from './product-fields.schemas.ts';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { likeContains } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import {
@@ -38,22 +39,22 @@ function project(query: Query) {
   ]);
 }
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<ProductFieldListParams>) {
   let q = query;
-  const kinds = splitList(filters.kind as string | undefined);
+  const kinds = splitList(filters.kind);
   if (kinds) q = q.where('pf.kind', 'in', kinds as ProductFieldKind[]);
-  const statuses = splitList(filters.status as string | undefined);
+  const statuses = splitList(filters.status);
   if (statuses) q = q.where('pf.status', 'in', statuses as Array<'active' | 'inactive'>);
-  if (filters.is_system !== undefined) q = q.where('pf.is_system', '=', filters.is_system as boolean);
+  if (filters.is_system !== undefined) q = q.where('pf.is_system', '=', filters.is_system);
   if (filters.q !== undefined) {
-    const pattern = likeContains(filters.q as string);
+    const pattern = likeContains(filters.q);
     q = q.where((eb) => eb.or([eb('pf.code', 'ilike', pattern), eb('pf.name', 'ilike', pattern)]));
   }
   return q;
 }
 
-export function listProductFields(ctx: Ctx, params: object) {
-  return listPage<ProductFieldRecord>(ctx, {
+export function listProductFields(ctx: Ctx, params: ProductFieldListParams) {
+  return listPage<ProductFieldRecord, ProductFieldListParams>(ctx, {
     listId: 'product-fields',
     params,
     options: PRODUCT_FIELD_LIST_OPTIONS,

@@ -82,3 +82,4 @@ export const ProductFieldListQuery = listQuery(
   },
   PRODUCT_FIELD_LIST_OPTIONS,
 );
+export type ProductFieldListParams = Static<typeof ProductFieldListQuery>;

@@ -1,3 +1,4 @@
+import type { ProductFieldListParams } from './product-fields.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { AppError, fail } from '../../platform/errors.ts';
@@ -28,7 +29,7 @@ function assertWritable(locked: repo.LockedField): void {
     });
 }
 
-export const listProductFields = (ctx: Ctx, params: object) => repo.listProductFields(ctx, params);
+export const listProductFields = (ctx: Ctx, params: ProductFieldListParams) => repo.listProductFields(ctx, params);
 
 export async function getProductField(ctx: Ctx, id: number): Promise<ProductFieldRecord> {
   return orNotFound(await repo.findProductField(ctx, id), 'Product field');

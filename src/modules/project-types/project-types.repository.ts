@@ -1,7 +1,8 @@
+import type { ProjectTypeListParams } from './project-types.schemas.ts';
 import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { likeContains } from '../../platform/sql.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { PROJECT_TYPE_LIST_OPTIONS, type ProjectTypeRecord } from './project-types.schemas.ts';
@@ -11,16 +12,16 @@ type Query = BaseQuery<'project_types', 'pt'>;
 
 const project = (query: Query) => query.select(['pt.id', 'pt.name', 'pt.status', 'pt.created_at', 'pt.updated_at']);
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<ProjectTypeListParams>) {
   let q = query;
-  const statuses = splitList(filters.status as string | undefined);
+  const statuses = splitList(filters.status);
   if (statuses) q = q.where('pt.status', 'in', statuses);
-  if (filters.q !== undefined) q = q.where('pt.name', 'ilike', likeContains(filters.q as string));
+  if (filters.q !== undefined) q = q.where('pt.name', 'ilike', likeContains(filters.q));
   return q;
 }
 
-export function listProjectTypes(ctx: Ctx, params: object) {
-  return listPage<ProjectTypeRecord>(ctx, {
+export function listProjectTypes(ctx: Ctx, params: ProjectTypeListParams) {
+  return listPage<ProjectTypeRecord, ProjectTypeListParams>(ctx, {
     listId: 'project-types',
     params,
     options: PROJECT_TYPE_LIST_OPTIONS,

@@ -34,3 +34,4 @@ export const ProjectTypeListQuery = listQuery(
   },
   PROJECT_TYPE_LIST_OPTIONS,
 );
+export type ProjectTypeListParams = Static<typeof ProjectTypeListQuery>;

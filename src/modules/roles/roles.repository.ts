@@ -1,3 +1,4 @@
+import type { RoleListParams } from './roles.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
@@ -10,8 +11,8 @@ function project(query: Query) {
   return query.select(['r.id', 'r.name', 'r.created_at', 'r.updated_at']);
 }
 
-export function listRoles(ctx: Ctx, params: object) {
-  return listPage<RoleRecord>(ctx, {
+export function listRoles(ctx: Ctx, params: RoleListParams) {
+  return listPage<RoleRecord, RoleListParams>(ctx, {
     listId: 'roles',
     params,
     options: ROLE_LIST_OPTIONS,

@@ -28,3 +28,4 @@ export type RoleUpdateBody = Static<typeof RoleUpdate>;
 /** Offset-only, default limit 100, and no `sort` parameter (the spec refuses it here): ordered by id. */
 export const ROLE_LIST_OPTIONS: ListOptions = { cursor: false, defaultLimit: 100 };
 export const RoleListQuery = listQuery({}, ROLE_LIST_OPTIONS);
+export type RoleListParams = Static<typeof RoleListQuery>;

@@ -1,3 +1,4 @@
+import type { RoleListParams } from './roles.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { mutate, mutateQuietly, orNotFound } from '../../platform/mutate.ts';
@@ -6,7 +7,7 @@ import * as repo from './roles.repository.ts';
 
 const target = { what: 'Role', lock: repo.roles.lock, read: repo.findRole };
 
-export const listRoles = (ctx: Ctx, params: object) => repo.listRoles(ctx, params);
+export const listRoles = (ctx: Ctx, params: RoleListParams) => repo.listRoles(ctx, params);
 
 export async function getRole(ctx: Ctx, id: number): Promise<RoleRecord> {
   return orNotFound(await repo.findRole(ctx, id), 'Role');

@@ -1,7 +1,8 @@
+import type { SupplierTypeListParams } from './supplier-types.schemas.ts';
 import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { likeContains } from '../../platform/sql.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { SUPPLIER_TYPE_LIST_OPTIONS, type SupplierTypeRecord } from './supplier-types.schemas.ts';
@@ -13,16 +14,16 @@ function project(query: Query) {
   return query.select(['st.id', 'st.name', 'st.status', 'st.created_at', 'st.updated_at']);
 }
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<SupplierTypeListParams>) {
   let q = query;
-  const statuses = splitList(filters.status as string | undefined);
+  const statuses = splitList(filters.status);
   if (statuses) q = q.where('st.status', 'in', statuses as Array<'active' | 'inactive'>);
-  if (filters.q !== undefined) q = q.where('st.name', 'ilike', likeContains(filters.q as string));
+  if (filters.q !== undefined) q = q.where('st.name', 'ilike', likeContains(filters.q));
   return q;
 }
 
-export function listSupplierTypes(ctx: Ctx, params: object) {
-  return listPage<SupplierTypeRecord>(ctx, {
+export function listSupplierTypes(ctx: Ctx, params: SupplierTypeListParams) {
+  return listPage<SupplierTypeRecord, SupplierTypeListParams>(ctx, {
     listId: 'supplier-types',
     params,
     options: SUPPLIER_TYPE_LIST_OPTIONS,

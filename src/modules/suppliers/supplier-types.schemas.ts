@@ -52,3 +52,4 @@ export const SupplierTypeListQuery = listQuery(
   },
   SUPPLIER_TYPE_LIST_OPTIONS,
 );
+export type SupplierTypeListParams = Static<typeof SupplierTypeListQuery>;

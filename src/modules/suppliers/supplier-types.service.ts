@@ -1,3 +1,4 @@
+import type { SupplierTypeListParams } from './supplier-types.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { invalidReference } from '../../platform/errors.ts';
 import { mutate, orNotFound } from '../../platform/mutate.ts';
@@ -6,7 +7,7 @@ import * as repo from './supplier-types.repository.ts';
 
 const target = { what: 'Supplier type', lock: repo.supplierTypes.lock, read: repo.findSupplierType };
 
-export const listSupplierTypes = (ctx: Ctx, params: object) => repo.listSupplierTypes(ctx, params);
+export const listSupplierTypes = (ctx: Ctx, params: SupplierTypeListParams) => repo.listSupplierTypes(ctx, params);
 
 export async function getSupplierType(ctx: Ctx, id: number): Promise<SupplierTypeRecord> {
   return orNotFound(await repo.findSupplierType(ctx, id), 'Supplier type');

@@ -1,6 +1,7 @@
+import type { SupplierListParams } from './suppliers.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { likeContains } from '../../platform/sql.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { SUPPLIER_LIST_OPTIONS, type SupplierRecord } from './suppliers.schemas.ts';
@@ -29,14 +30,13 @@ function project(query: Query) {
   ]);
 }
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<SupplierListParams>) {
   let q = query;
-  const statuses = splitList(filters.status as string | undefined);
+  const statuses = splitList(filters.status);
   if (statuses) q = q.where('s.status', 'in', statuses as Array<'active' | 'inactive'>);
-  if (filters.supplier_type_id !== undefined)
-    q = q.where('s.supplier_type_id', '=', filters.supplier_type_id as number);
+  if (filters.supplier_type_id !== undefined) q = q.where('s.supplier_type_id', '=', filters.supplier_type_id);
   if (filters.q !== undefined) {
-    const pattern = likeContains(filters.q as string);
+    const pattern = likeContains(filters.q);
     q = q.where((eb) =>
       eb.or([
         eb('s.name', 'ilike', pattern),
@@ -49,8 +49,8 @@ function applyFilters(query: Query, filters: Record<string, unknown>) {
   return q;
 }
 
-export function listSuppliers(ctx: Ctx, params: object) {
-  return listPage<SupplierRecord>(ctx, {
+export function listSuppliers(ctx: Ctx, params: SupplierListParams) {
+  return listPage<SupplierRecord, SupplierListParams>(ctx, {
     listId: 'suppliers',
     params,
     options: SUPPLIER_LIST_OPTIONS,

@@ -79,3 +79,4 @@ export const SupplierListQuery = listQuery(
   },
   SUPPLIER_LIST_OPTIONS,
 );
+export type SupplierListParams = Static<typeof SupplierListQuery>;

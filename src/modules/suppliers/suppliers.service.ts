@@ -1,3 +1,4 @@
+import type { SupplierListParams } from './suppliers.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { mutate, mutateQuietly, orNotFound } from '../../platform/mutate.ts';
@@ -18,7 +19,7 @@ function columnsFrom(body: SupplierUpdateBody): RowChanges<'suppliers'> {
   return columns;
 }
 
-export const listSuppliers = (ctx: Ctx, params: object) => repo.listSuppliers(ctx, params);
+export const listSuppliers = (ctx: Ctx, params: SupplierListParams) => repo.listSuppliers(ctx, params);
 
 export async function getSupplier(ctx: Ctx, id: number): Promise<SupplierRecord> {
   return orNotFound(await repo.findSupplier(ctx, id), 'Supplier');

@@ -1,7 +1,8 @@
+import type { TaskAutomationListParams } from './task-automations.schemas.ts';
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { TASK_AUTOMATION_LIST_OPTIONS, type TaskAutomationRecord, type Trigger } from './task-automations.schemas.ts';
 
@@ -29,17 +30,17 @@ const COLUMNS = [
 
 const project = (query: Query) => query.select(COLUMNS);
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<TaskAutomationListParams>) {
   let q = query;
-  const triggers = splitList(filters.trigger as string | undefined);
+  const triggers = splitList(filters.trigger);
   if (triggers) q = q.where('ta.trigger', 'in', triggers as Trigger[]);
-  if (filters.active !== undefined) q = q.where('ta.active', '=', filters.active as boolean);
-  if (filters.client_id !== undefined) q = q.where('ta.client_id', '=', filters.client_id as number);
+  if (filters.active !== undefined) q = q.where('ta.active', '=', filters.active);
+  if (filters.client_id !== undefined) q = q.where('ta.client_id', '=', filters.client_id);
   return q;
 }
 
-export function listAutomations(ctx: Ctx, params: object) {
-  return listPage<TaskAutomationRecord>(ctx, {
+export function listAutomations(ctx: Ctx, params: TaskAutomationListParams) {
+  return listPage<TaskAutomationRecord, TaskAutomationListParams>(ctx, {
     listId: 'task-automations',
     params,
     options: TASK_AUTOMATION_LIST_OPTIONS,

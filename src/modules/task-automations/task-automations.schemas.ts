@@ -118,3 +118,4 @@ export const TaskAutomationListQuery = listQuery(
   },
   TASK_AUTOMATION_LIST_OPTIONS,
 );
+export type TaskAutomationListParams = Static<typeof TaskAutomationListQuery>;

@@ -1,3 +1,4 @@
+import type { TaskAutomationListParams } from './task-automations.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { invalidReference } from '../../platform/errors.ts';
@@ -19,7 +20,7 @@ const target = {
   read: repo.findAutomation,
 };
 
-export const listAutomations = (ctx: Ctx, params: object) => repo.listAutomations(ctx, params);
+export const listAutomations = (ctx: Ctx, params: TaskAutomationListParams) => repo.listAutomations(ctx, params);
 
 export async function getAutomation(ctx: Ctx, id: number): Promise<TaskAutomationRecord> {
   return orNotFound(await repo.findAutomation(ctx, id), 'Task automation');

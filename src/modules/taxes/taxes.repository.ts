@@ -1,6 +1,7 @@
+import type { TaxListParams } from './taxes.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { Dec, moneyOut } from '../../platform/money.ts';
 import { likeContains } from '../../platform/sql.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
@@ -19,16 +20,16 @@ function toRecord(row: TaxRow): TaxRecord {
   return { ...row, rate: moneyOut(row.rate)!, percent: new Dec(row.rate).times(100).toNumber() };
 }
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<TaxListParams>) {
   let q = query;
-  const statuses = splitList(filters.status as string | undefined);
+  const statuses = splitList(filters.status);
   if (statuses) q = q.where('t.status', 'in', statuses as Array<'active' | 'inactive'>);
-  if (filters.q !== undefined) q = q.where('t.name', 'ilike', likeContains(filters.q as string));
+  if (filters.q !== undefined) q = q.where('t.name', 'ilike', likeContains(filters.q));
   return q;
 }
 
-export async function listTaxes(ctx: Ctx, params: object) {
-  const page = await listPage<TaxRow>(ctx, {
+export async function listTaxes(ctx: Ctx, params: TaxListParams) {
+  const page = await listPage<TaxRow, TaxListParams>(ctx, {
     listId: 'taxes',
     params,
     options: TAX_LIST_OPTIONS,

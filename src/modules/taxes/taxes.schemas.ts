@@ -66,3 +66,4 @@ export const TaxListQuery = listQuery(
   },
   TAX_LIST_OPTIONS,
 );
+export type TaxListParams = Static<typeof TaxListQuery>;

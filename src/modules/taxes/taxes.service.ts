@@ -1,3 +1,4 @@
+import type { TaxListParams } from './taxes.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { domainValidation } from '../../platform/errors.ts';
@@ -39,7 +40,7 @@ function storedRate(body: { rate?: number; percent?: number }): string | undefin
   return fromRate ?? fromPercent;
 }
 
-export const listTaxes = (ctx: Ctx, params: object) => repo.listTaxes(ctx, params);
+export const listTaxes = (ctx: Ctx, params: TaxListParams) => repo.listTaxes(ctx, params);
 
 export async function getTax(ctx: Ctx, id: number): Promise<TaxRecord> {
   return orNotFound(await repo.findTax(ctx, id), 'Tax');

@@ -1,6 +1,7 @@
+import type { TeamListParams } from './teams.schemas.ts';
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { likeContains } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { TEAM_LIST_OPTIONS, type TeamRecord } from './teams.schemas.ts';
@@ -21,12 +22,12 @@ function project(query: Query) {
   ]);
 }
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
-  return filters.q === undefined ? query : query.where('t.name', 'ilike', likeContains(filters.q as string));
+function applyFilters(query: Query, filters: ListFilters<TeamListParams>) {
+  return filters.q === undefined ? query : query.where('t.name', 'ilike', likeContains(filters.q));
 }
 
-export function listTeams(ctx: Ctx, params: object) {
-  return listPage<TeamRecord>(ctx, {
+export function listTeams(ctx: Ctx, params: TeamListParams) {
+  return listPage<TeamRecord, TeamListParams>(ctx, {
     listId: 'teams',
     params,
     options: TEAM_LIST_OPTIONS,

@@ -44,3 +44,4 @@ export const TeamListQuery = listQuery(
   },
   TEAM_LIST_OPTIONS,
 );
+export type TeamListParams = Static<typeof TeamListQuery>;

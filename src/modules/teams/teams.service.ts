@@ -1,3 +1,4 @@
+import type { TeamListParams } from './teams.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors.ts';
@@ -9,7 +10,7 @@ import * as repo from './teams.repository.ts';
 
 const target = { what: 'Team', lock: repo.teams.lock, read: repo.findTeam };
 
-export const listTeams = (ctx: Ctx, params: object) => repo.listTeams(ctx, params);
+export const listTeams = (ctx: Ctx, params: TeamListParams) => repo.listTeams(ctx, params);
 
 export async function getTeam(ctx: Ctx, id: number): Promise<TeamRecord> {
   return orNotFound(await repo.findTeam(ctx, id), 'Team');

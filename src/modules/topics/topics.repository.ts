@@ -1,6 +1,7 @@
+import type { TopicListParams } from './topics.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { likeContains } from '../../platform/sql.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { TOPIC_LIST_OPTIONS, type TopicRecord } from './topics.schemas.ts';
@@ -12,16 +13,16 @@ function project(query: Query) {
   return query.select(['tp.id', 'tp.name', 'tp.status', 'tp.billable', 'tp.color', 'tp.created_at', 'tp.updated_at']);
 }
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<TopicListParams>) {
   let q = query;
-  const statuses = splitList(filters.status as string | undefined);
+  const statuses = splitList(filters.status);
   if (statuses) q = q.where('tp.status', 'in', statuses);
-  if (filters.q !== undefined) q = q.where('tp.name', 'ilike', likeContains(filters.q as string));
+  if (filters.q !== undefined) q = q.where('tp.name', 'ilike', likeContains(filters.q));
   return q;
 }
 
-export function listTopics(ctx: Ctx, params: object) {
-  return listPage<TopicRecord>(ctx, {
+export function listTopics(ctx: Ctx, params: TopicListParams) {
+  return listPage<TopicRecord, TopicListParams>(ctx, {
     listId: 'topics',
     params,
     options: TOPIC_LIST_OPTIONS,

@@ -50,3 +50,4 @@ export const TopicListQuery = listQuery(
   },
   TOPIC_LIST_OPTIONS,
 );
+export type TopicListParams = Static<typeof TopicListQuery>;

@@ -1,3 +1,4 @@
+import type { TopicListParams } from './topics.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { toFlag } from '../../platform/fields.ts';
@@ -13,7 +14,7 @@ function columnsFrom(body: TopicCreateBody | TopicUpdateBody): RowChanges<'topic
   return billable === undefined ? plain : { ...plain, billable: toFlag(billable) as 0 | 1 };
 }
 
-export const listTopics = (ctx: Ctx, params: object) => repo.listTopics(ctx, params);
+export const listTopics = (ctx: Ctx, params: TopicListParams) => repo.listTopics(ctx, params);
 
 export async function getTopic(ctx: Ctx, id: number): Promise<TopicRecord> {
   return orNotFound(await repo.findTopic(ctx, id), 'Topic');

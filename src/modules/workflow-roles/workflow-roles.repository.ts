@@ -1,3 +1,4 @@
+import type { WorkflowRoleListParams } from './workflow-roles.schemas.ts';
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
@@ -11,8 +12,8 @@ function project(query: Query) {
   return query.select(['w.id', 'w.name', 'w.color', 'w.sort_order', 'w.created_at', 'w.updated_at']);
 }
 
-export function listWorkflowRoles(ctx: Ctx, params: object) {
-  return listPage<WorkflowRoleRecord>(ctx, {
+export function listWorkflowRoles(ctx: Ctx, params: WorkflowRoleListParams) {
+  return listPage<WorkflowRoleRecord, WorkflowRoleListParams>(ctx, {
     listId: 'workflow-roles',
     params,
     options: WORKFLOW_ROLE_LIST_OPTIONS,

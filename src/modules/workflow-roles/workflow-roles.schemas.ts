@@ -48,3 +48,4 @@ export const WORKFLOW_ROLE_LIST_OPTIONS: ListOptions = {
   defaultSort: 'sort_order',
 };
 export const WorkflowRoleListQuery = listQuery({}, QUERY_OPTIONS);
+export type WorkflowRoleListParams = Static<typeof WorkflowRoleListQuery>;

@@ -1,3 +1,4 @@
+import type { WorkflowRoleListParams } from './workflow-roles.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { fail } from '../../platform/errors.ts';
@@ -12,7 +13,7 @@ import * as repo from './workflow-roles.repository.ts';
 
 const target = { what: 'Workflow role', lock: repo.workflowRoles.lock, read: repo.findWorkflowRole };
 
-export const listWorkflowRoles = (ctx: Ctx, params: object) => repo.listWorkflowRoles(ctx, params);
+export const listWorkflowRoles = (ctx: Ctx, params: WorkflowRoleListParams) => repo.listWorkflowRoles(ctx, params);
 
 export async function getWorkflowRole(ctx: Ctx, id: number): Promise<WorkflowRoleRecord> {
   return orNotFound(await repo.findWorkflowRole(ctx, id), 'Workflow role');

@@ -1,3 +1,4 @@
+import type { ActivityListParams } from './activities.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { hasTier } from '../../platform/scopes.ts';
@@ -44,8 +45,8 @@ function applyFilters(query: Query, f: Record<string, unknown>) {
   return q;
 }
 
-export function listActivities(ctx: Ctx, params: object) {
-  return listPage<ActivityRecord>(ctx, {
+export function listActivities(ctx: Ctx, params: ActivityListParams) {
+  return listPage<ActivityRecord, ActivityListParams>(ctx, {
     listId: 'activities',
     params,
     options: OPTIONS,

@@ -45,3 +45,4 @@ export const ActivityListQuery = listQuery(
   },
   { ...ACTIVITY_LIST_OPTIONS, cursor: false },
 );
+export type ActivityListParams = Static<typeof ActivityListQuery>;

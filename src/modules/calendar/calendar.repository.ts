@@ -1,7 +1,8 @@
+import type { CalendarListParams } from './calendar.schemas.ts';
 import { sql, type AliasedExpression, type InferResult } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { tenantTable } from '../../platform/tenant-table.ts';
 import {
   CALENDAR_LIST_OPTIONS,
@@ -65,24 +66,24 @@ function source(ctx: Ctx, scope: Scope) {
 
 type Base = ReturnType<typeof source>;
 
-function applyFilters(query: Base, filters: Record<string, unknown>): Base {
+function applyFilters(query: Base, filters: ListFilters<CalendarListParams>): Base {
   let q = query;
   // The query schema allows only the listed values (EnumList).
-  const types = splitList(filters.type as string | undefined) as CalendarType[] | undefined;
+  const types = splitList(filters.type) as CalendarType[] | undefined;
   if (types) q = q.where('e.type', 'in', types);
-  const statuses = splitList(filters.status as string | undefined) as CalendarStatus[] | undefined;
+  const statuses = splitList(filters.status) as CalendarStatus[] | undefined;
   if (statuses) q = q.where('e.status', 'in', statuses);
-  if (filters.person_id !== undefined) q = q.where('e.person_id', '=', filters.person_id as number);
+  if (filters.person_id !== undefined) q = q.where('e.person_id', '=', filters.person_id);
   // The range filters select entries overlapping [date_from, date_until].
-  if (filters.date_from !== undefined) q = q.where('e.date_until', '>=', filters.date_from as string);
-  if (filters.date_until !== undefined) q = q.where('e.date_from', '<=', filters.date_until as string);
+  if (filters.date_from !== undefined) q = q.where('e.date_until', '>=', filters.date_from);
+  if (filters.date_until !== undefined) q = q.where('e.date_from', '<=', filters.date_until);
   return q;
 }
 
 const project = (query: Base) => query.selectAll('e');
 
-export function listEntries(ctx: Ctx, params: object) {
-  return listPage<CalendarEntryRecord>(ctx, {
+export function listEntries(ctx: Ctx, params: CalendarListParams) {
+  return listPage<CalendarEntryRecord, CalendarListParams>(ctx, {
     listId: 'calendar',
     params,
     options: CALENDAR_LIST_OPTIONS,

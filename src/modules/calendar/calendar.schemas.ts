@@ -100,3 +100,4 @@ export const CalendarListQuery = listQuery(
   },
   CALENDAR_LIST_OPTIONS,
 );
+export type CalendarListParams = Static<typeof CalendarListQuery>;

@@ -1,3 +1,4 @@
+import type { CalendarListParams } from './calendar.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { AppError, domainValidation, invalidReference } from '../../platform/errors.ts';
@@ -21,7 +22,7 @@ const approvalUiOnly = (message: string, details?: Record<string, unknown>) =>
 type EntryState = Pick<CalendarEntryRecord, 'type' | 'status'>;
 const isUiApproved = (entry: EntryState) => entry.status === 'approved' && UI_APPROVED_TYPES.has(entry.type);
 
-export const listEntries = (ctx: Ctx, params: object) => {
+export const listEntries = (ctx: Ctx, params: CalendarListParams) => {
   const query = params as { date_from?: string; date_until?: string };
   if (query.date_from && query.date_until && query.date_until < query.date_from) {
     throw domainValidation('INVALID_DATE_RANGE', 'date_until must not be before date_from', { field: 'date_until' });

@@ -1,6 +1,7 @@
+import type { ClientMemberListParams } from './client-members.schemas.ts';
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { CLIENT_MEMBER_LIST_OPTIONS, type ClientMemberRecord } from './client-members.schemas.ts';
 
@@ -32,18 +33,17 @@ function live(ctx: Ctx): Query {
 
 const project = (query: Query) => query.select(COLUMNS);
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<ClientMemberListParams>) {
   let q = query;
-  if (filters.client_id !== undefined) q = q.where('cm.client_id', '=', filters.client_id as number);
-  if (filters.person_id !== undefined) q = q.where('cm.person_id', '=', filters.person_id as number);
-  if (filters.role !== undefined) q = q.where('cm.role', '=', filters.role as string);
-  if (filters.workflow_role_id !== undefined)
-    q = q.where('cm.workflow_role_id', '=', filters.workflow_role_id as number);
+  if (filters.client_id !== undefined) q = q.where('cm.client_id', '=', filters.client_id);
+  if (filters.person_id !== undefined) q = q.where('cm.person_id', '=', filters.person_id);
+  if (filters.role !== undefined) q = q.where('cm.role', '=', filters.role);
+  if (filters.workflow_role_id !== undefined) q = q.where('cm.workflow_role_id', '=', filters.workflow_role_id);
   return q;
 }
 
-export function listClientMembers(ctx: Ctx, params: object) {
-  return listPage<ClientMemberRecord>(ctx, {
+export function listClientMembers(ctx: Ctx, params: ClientMemberListParams) {
+  return listPage<ClientMemberRecord, ClientMemberListParams>(ctx, {
     listId: 'client-members',
     params,
     options: CLIENT_MEMBER_LIST_OPTIONS,

@@ -46,3 +46,4 @@ export const ClientMemberListQuery = listQuery(
   },
   CLIENT_MEMBER_LIST_OPTIONS,
 );
+export type ClientMemberListParams = Static<typeof ClientMemberListQuery>;

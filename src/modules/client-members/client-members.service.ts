@@ -1,3 +1,4 @@
+import type { ClientMemberListParams } from './client-members.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { AppError, invalidReference } from '../../platform/errors.ts';
@@ -36,7 +37,7 @@ async function refuseDuplicate(ctx: Ctx, clientId: number, personId: number, sel
   if (existing && existing.id !== selfId) throw exists(clientId, personId, existing.id);
 }
 
-export const listClientMembers = (ctx: Ctx, params: object) => repo.listClientMembers(ctx, params);
+export const listClientMembers = (ctx: Ctx, params: ClientMemberListParams) => repo.listClientMembers(ctx, params);
 
 export async function getClientMember(ctx: Ctx, id: number): Promise<ClientMemberRecord> {
   return orNotFound(await repo.findClientMember(ctx, id), 'Client member');

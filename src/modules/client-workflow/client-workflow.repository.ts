@@ -1,7 +1,8 @@
+import type { WorkflowTaskListParams } from './client-workflow.schemas.ts';
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { taskAssigneeIds } from '../tasks/index.ts';
@@ -119,7 +120,7 @@ export async function clearRolesExcept(ctx: Ctx, clientId: number, keep: readonl
 type TaskQuery = BaseQuery<'tasks', 't'>;
 
 /** Live work rows of the client made from a workflow (an instance row), or carrying workflow roles. */
-function workflowTasks(ctx: Ctx, clientId: number, filters: Record<string, unknown>): TaskQuery {
+function workflowTasks(ctx: Ctx, clientId: number, filters: ListFilters<WorkflowTaskListParams>): TaskQuery {
   let q = scoped
     .select(ctx, 'tasks', 't')
     .where('t.client_id', '=', clientId)
@@ -127,9 +128,9 @@ function workflowTasks(ctx: Ctx, clientId: number, filters: Record<string, unkno
     .where('t.template_kind', 'is', null)
     .where('t.type', 'in', ['task', 'request'])
     .where(sql<boolean>`(cardinality(t.workflow_role_ids) > 0 or ${madeFromWorkflow()})`);
-  const statuses = splitList(filters.status as string | undefined);
+  const statuses = splitList(filters.status);
   if (statuses) q = q.where('t.status', 'in', statuses);
-  if (filters.template_id !== undefined) q = q.where(madeFromWorkflow(filters.template_id as number));
+  if (filters.template_id !== undefined) q = q.where(madeFromWorkflow(filters.template_id));
   return q;
 }
 
@@ -154,8 +155,8 @@ const projectTask = (query: TaskQuery) =>
     't.updated_at',
   ]);
 
-export const listWorkflowTasks = (ctx: Ctx, clientId: number, params: object) =>
-  listPage<WorkflowTaskRecord>(ctx, {
+export const listWorkflowTasks = (ctx: Ctx, clientId: number, params: WorkflowTaskListParams) =>
+  listPage<WorkflowTaskRecord, WorkflowTaskListParams>(ctx, {
     listId: 'client-workflow-tasks',
     params,
     options: WORKFLOW_TASK_LIST_OPTIONS,

@@ -122,3 +122,4 @@ export const BulkMemberAction = Type.Object(
   { additionalProperties: false, title: 'ClientBulkMemberAction' },
 );
 export type BulkMemberActionBody = Static<typeof BulkMemberAction>;
+export type WorkflowTaskListParams = Static<typeof WorkflowTaskListQuery>;

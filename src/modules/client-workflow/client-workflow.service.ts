@@ -1,3 +1,4 @@
+import type { WorkflowTaskListParams } from './client-workflow.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { AppError, domainValidation, invalidReference } from '../../platform/errors.ts';
@@ -88,7 +89,7 @@ export async function putMemberRoles(ctx: Ctx, clientId: number, body: MemberRol
   });
 }
 
-export async function listWorkflowTasks(ctx: Ctx, clientId: number, params: object) {
+export async function listWorkflowTasks(ctx: Ctx, clientId: number, params: WorkflowTaskListParams) {
   await assertClientVisible(ctx, clientId);
   return repo.listWorkflowTasks(ctx, clientId, params);
 }

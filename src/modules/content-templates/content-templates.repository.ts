@@ -1,7 +1,8 @@
+import type { ContentTemplateListParams } from './content-templates.schemas.ts';
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { likeContains } from '../../platform/sql.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import {
@@ -35,16 +36,16 @@ function project(query: Query) {
   ]);
 }
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<ContentTemplateListParams>) {
   let q = query;
   // The list query's EnumList patterns admit only these values; splitList cannot carry that type.
-  const types = splitList(filters.type as string | undefined) as TemplateType[] | undefined;
+  const types = splitList(filters.type) as TemplateType[] | undefined;
   if (types) q = q.where('t.type', 'in', types);
-  const channels = splitList(filters.channel as string | undefined) as Channel[] | undefined;
+  const channels = splitList(filters.channel) as Channel[] | undefined;
   if (channels) q = q.where('t.channel', 'in', channels);
-  const statuses = splitList(filters.status as string | undefined) as Array<'active' | 'inactive'> | undefined;
+  const statuses = splitList(filters.status) as Array<'active' | 'inactive'> | undefined;
   if (statuses) q = q.where('t.status', 'in', statuses);
-  if (filters.q !== undefined) q = q.where('t.name', 'ilike', likeContains(filters.q as string));
+  if (filters.q !== undefined) q = q.where('t.name', 'ilike', likeContains(filters.q));
   return q;
 }
 
@@ -68,8 +69,8 @@ async function withRows(ctx: Ctx, headers: Header[]): Promise<ContentTemplateRec
   return headers.map((h) => ({ ...h, rows: rows.filter((r) => r.template_id === h.id) }));
 }
 
-export async function listTemplates(ctx: Ctx, params: object) {
-  const page = await listPage<Header>(ctx, {
+export async function listTemplates(ctx: Ctx, params: ContentTemplateListParams) {
+  const page = await listPage<Header, ContentTemplateListParams>(ctx, {
     listId: 'content-templates',
     params,
     options: CONTENT_TEMPLATE_LIST_OPTIONS,

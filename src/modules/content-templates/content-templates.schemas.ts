@@ -164,3 +164,4 @@ export const ClientEmailResult = Type.Object(
   { title: 'ClientEmailResult' },
 );
 export type ClientEmailResultRecord = Static<typeof ClientEmailResult>;
+export type ContentTemplateListParams = Static<typeof ContentTemplateListQuery>;

@@ -1,3 +1,4 @@
+import type { ContentTemplateListParams } from './content-templates.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { domainValidation } from '../../platform/errors.ts';
@@ -30,7 +31,7 @@ interface Locked {
 const lockTemplate = (ctx: Ctx, id: number) => repo.templates.lock(ctx, id) as Promise<Locked | undefined>;
 const target = { what: 'Content template', lock: lockTemplate, read: repo.findTemplate };
 
-export const listTemplates = (ctx: Ctx, params: object) => repo.listTemplates(ctx, params);
+export const listTemplates = (ctx: Ctx, params: ContentTemplateListParams) => repo.listTemplates(ctx, params);
 
 export async function getTemplate(ctx: Ctx, id: number): Promise<ContentTemplateRecord> {
   return orNotFound(await repo.findTemplate(ctx, id), 'Content template');

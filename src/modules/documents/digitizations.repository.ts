@@ -1,3 +1,4 @@
+import type { DigitizationListParams } from './digitizations.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
@@ -22,8 +23,8 @@ const project = (query: Query) =>
       'dg.updated_at',
     ]);
 
-export function listDigitizations(ctx: Ctx, params: object) {
-  return listPage<DigitizationRecord>(ctx, {
+export function listDigitizations(ctx: Ctx, params: DigitizationListParams) {
+  return listPage<DigitizationRecord, DigitizationListParams>(ctx, {
     listId: 'digitizations',
     params,
     options: DIGITIZATION_LIST_OPTIONS,
@@ -31,7 +32,7 @@ export function listDigitizations(ctx: Ctx, params: object) {
     project,
     base: (filters) => {
       const q = digitizations.base(ctx);
-      return filters.document_id === undefined ? q : q.where('dg.document_id', '=', filters.document_id as number);
+      return filters.document_id === undefined ? q : q.where('dg.document_id', '=', filters.document_id);
     },
   });
 }

@@ -57,3 +57,4 @@ export const DigitizationListQuery = listQuery(
   { document_id: Type.Optional(Id('Digitizations of this document')) },
   DIGITIZATION_LIST_OPTIONS,
 );
+export type DigitizationListParams = Static<typeof DigitizationListQuery>;

@@ -1,3 +1,4 @@
+import type { DigitizationListParams } from './digitizations.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { afterCommit, inTransaction } from '../../platform/context.ts';
 import { domainValidation } from '../../platform/errors.ts';
@@ -12,7 +13,7 @@ import { documents } from './documents.repository.ts';
 
 export const DIGITIZATION_JOB = 'document_digitization';
 
-export const listDigitizations = (ctx: Ctx, params: object) => repo.listDigitizations(ctx, params);
+export const listDigitizations = (ctx: Ctx, params: DigitizationListParams) => repo.listDigitizations(ctx, params);
 
 export async function getDigitization(ctx: Ctx, id: number): Promise<DigitizationRecord> {
   return orNotFound(await repo.findDigitization(ctx, id), 'Digitization');

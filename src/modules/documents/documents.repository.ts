@@ -1,3 +1,4 @@
+import type { DocumentListParams } from './documents.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { likeContains } from '../../platform/sql.ts';
@@ -24,8 +25,8 @@ const project = (query: Query) =>
     'd.updated_at',
   ]);
 
-export function listDocuments(ctx: Ctx, params: object) {
-  return listPage<DocumentRecord>(ctx, {
+export function listDocuments(ctx: Ctx, params: DocumentListParams) {
+  return listPage<DocumentRecord, DocumentListParams>(ctx, {
     listId: 'documents',
     params,
     options: DOCUMENT_LIST_OPTIONS,
@@ -33,9 +34,9 @@ export function listDocuments(ctx: Ctx, params: object) {
     project,
     base: (filters) => {
       let q = documents.base(ctx);
-      if (filters.client_id !== undefined) q = q.where('d.client_id', '=', filters.client_id as number);
-      if (filters.folder_id !== undefined) q = q.where('d.folder_id', '=', filters.folder_id as number);
-      if (filters.q !== undefined) q = q.where('d.name', 'ilike', likeContains(filters.q as string));
+      if (filters.client_id !== undefined) q = q.where('d.client_id', '=', filters.client_id);
+      if (filters.folder_id !== undefined) q = q.where('d.folder_id', '=', filters.folder_id);
+      if (filters.q !== undefined) q = q.where('d.name', 'ilike', likeContains(filters.q));
       return q;
     },
   });

@@ -52,3 +52,4 @@ export const DocumentListQuery = listQuery(
   },
   DOCUMENT_LIST_OPTIONS,
 );
+export type DocumentListParams = Static<typeof DocumentListQuery>;

@@ -1,3 +1,4 @@
+import type { DocumentListParams } from './documents.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { domainValidation } from '../../platform/errors.ts';
@@ -10,7 +11,7 @@ import { lockClient } from './folders.service.ts';
 
 const target = { what: 'Document', lock: repo.documents.lock, read: repo.findDocument };
 
-export const listDocuments = (ctx: Ctx, params: object) => repo.listDocuments(ctx, params);
+export const listDocuments = (ctx: Ctx, params: DocumentListParams) => repo.listDocuments(ctx, params);
 
 export async function getDocument(ctx: Ctx, id: number): Promise<DocumentRecord> {
   return orNotFound(await repo.findDocument(ctx, id), 'Document');

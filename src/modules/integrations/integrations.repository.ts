@@ -1,7 +1,8 @@
+import type { IntegrationInvoiceListParams } from './integrations.schemas.ts';
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { moneyOut } from '../../platform/money.ts';
 import { nextStamp } from '../../platform/sql.ts';
 import { scoped } from '../../platform/tenant-table.ts';
@@ -56,13 +57,13 @@ function project(query: Query) {
   ]);
 }
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<IntegrationInvoiceListParams>) {
   let q = query;
-  const statuses = splitList(filters.status as string | undefined);
+  const statuses = splitList(filters.status);
   if (statuses) q = q.where('i.status', 'in', statuses as Status[]);
-  if (filters.client_id !== undefined) q = q.where('i.client_id', '=', filters.client_id as number);
-  if (filters.invoice_date_from !== undefined) q = q.where('i.invoice_date', '>=', filters.invoice_date_from as string);
-  if (filters.invoice_date_to !== undefined) q = q.where('i.invoice_date', '<=', filters.invoice_date_to as string);
+  if (filters.client_id !== undefined) q = q.where('i.client_id', '=', filters.client_id);
+  if (filters.invoice_date_from !== undefined) q = q.where('i.invoice_date', '>=', filters.invoice_date_from);
+  if (filters.invoice_date_to !== undefined) q = q.where('i.invoice_date', '<=', filters.invoice_date_to);
   return q;
 }
 
@@ -81,8 +82,8 @@ const toRecord = (row: Row): IntegrationInvoiceRecord => ({
   paid_sum: moneyOut(row.paid_sum)!,
 });
 
-export async function listReadyInvoices(ctx: Ctx, params: object) {
-  const page = await listPage<Row>(ctx, {
+export async function listReadyInvoices(ctx: Ctx, params: IntegrationInvoiceListParams) {
+  const page = await listPage<Row, IntegrationInvoiceListParams>(ctx, {
     listId: 'integration_invoices',
     params,
     options: INTEGRATION_INVOICE_LIST_OPTIONS,

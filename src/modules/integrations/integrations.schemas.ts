@@ -96,3 +96,4 @@ export interface SyncSummary {
   collected_at: string;
   entities: Partial<Record<SyncEntity, EntitySummary>>;
 }
+export type IntegrationInvoiceListParams = Static<typeof IntegrationInvoiceListQuery>;

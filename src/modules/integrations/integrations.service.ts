@@ -1,3 +1,4 @@
+import type { IntegrationInvoiceListParams } from './integrations.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { afterCommit, inTransaction } from '../../platform/context.ts';
 import type { ClaimedJob } from '../../platform/modules.ts';
@@ -13,7 +14,8 @@ import * as repo from './integrations.repository.ts';
 
 export const SYNC_JOB = 'reference_data_sync';
 
-export const listReadyInvoices = (ctx: Ctx, params: object) => repo.listReadyInvoices(ctx, params);
+export const listReadyInvoices = (ctx: Ctx, params: IntegrationInvoiceListParams) =>
+  repo.listReadyInvoices(ctx, params);
 
 interface SyncParams {
   entities: SyncEntity[];

@@ -1,7 +1,8 @@
+import type { InvitationListParams } from './invitations.schemas.ts';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
-import { listPage, type ListOptions } from '../../platform/lists.ts';
+import { listPage, type ListOptions, type ListFilters } from '../../platform/lists.ts';
 import { splitList } from '../../platform/fields.ts';
 import { nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
@@ -47,13 +48,13 @@ const project = (query: Query) =>
     'i.expires_at',
   ]);
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
-  const statuses = splitList(filters.status as string | undefined);
+function applyFilters(query: Query, filters: ListFilters<InvitationListParams>) {
+  const statuses = splitList(filters.status);
   return statuses ? query.where(statusOf, 'in', statuses as InvitationStatus[]) : query;
 }
 
-export function listInvitations(ctx: Ctx, params: object) {
-  return listPage<InvitationRecord>(ctx, {
+export function listInvitations(ctx: Ctx, params: InvitationListParams) {
+  return listPage<InvitationRecord, InvitationListParams>(ctx, {
     listId: 'invitations',
     params,
     options: INVITATION_LIST_OPTIONS,

@@ -89,3 +89,4 @@ export const InvitationInspection = Type.Object(
   { title: 'InvitationInspection' },
 );
 export type InvitationInspectionRecord = Static<typeof InvitationInspection>;
+export type InvitationListParams = Static<typeof InvitationListQuery>;

@@ -1,3 +1,4 @@
+import type { InvitationListParams } from './invitations.schemas.ts';
 import type { Config } from '../../config.ts';
 import { afterCommit, inTransaction, type Ctx } from '../../platform/context.ts';
 import { AppError, domainValidation, invalidReference } from '../../platform/errors.ts';
@@ -28,7 +29,7 @@ function mailAfterCommit(ctx: Ctx, config: Config, email: string, token: string)
   });
 }
 
-export async function listInvitations(ctx: Ctx, params: object) {
+export async function listInvitations(ctx: Ctx, params: InvitationListParams) {
   webOnly(ctx);
   return repo.listInvitations(ctx, params);
 }

@@ -1,6 +1,7 @@
+import type { TaskRelationListParams } from './task-relations.schemas.ts';
 import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { rowVisible } from '../../platform/visibility.ts';
 import { TASK_RELATION_LIST_OPTIONS, type TaskRelationRecord } from './task-relations.schemas.ts';
@@ -23,15 +24,15 @@ function shown(ctx: Ctx): Query {
   return taskRelations.base(ctx).where(taskShown(ctx, 'r.task_id')).where(taskShown(ctx, 'r.depends_on_id'));
 }
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<TaskRelationListParams>) {
   let q = query;
-  if (filters.task_id !== undefined) q = q.where('r.task_id', '=', filters.task_id as number);
-  if (filters.depends_on_id !== undefined) q = q.where('r.depends_on_id', '=', filters.depends_on_id as number);
+  if (filters.task_id !== undefined) q = q.where('r.task_id', '=', filters.task_id);
+  if (filters.depends_on_id !== undefined) q = q.where('r.depends_on_id', '=', filters.depends_on_id);
   return q;
 }
 
-export function listTaskRelations(ctx: Ctx, params: object) {
-  return listPage<TaskRelationRecord>(ctx, {
+export function listTaskRelations(ctx: Ctx, params: TaskRelationListParams) {
+  return listPage<TaskRelationRecord, TaskRelationListParams>(ctx, {
     listId: 'task-relations',
     params,
     options: TASK_RELATION_LIST_OPTIONS,

@@ -38,3 +38,4 @@ export const TaskRelationListQuery = listQuery(
   },
   TASK_RELATION_LIST_OPTIONS,
 );
+export type TaskRelationListParams = Static<typeof TaskRelationListQuery>;

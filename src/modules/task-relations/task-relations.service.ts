@@ -1,3 +1,4 @@
+import type { TaskRelationListParams } from './task-relations.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { AppError, domainValidation, invalidReference } from '../../platform/errors.ts';
@@ -8,7 +9,7 @@ import * as repo from './task-relations.repository.ts';
 
 const target = { what: 'Task relation', lock: repo.lockTaskRelation };
 
-export const listTaskRelations = (ctx: Ctx, params: object) => repo.listTaskRelations(ctx, params);
+export const listTaskRelations = (ctx: Ctx, params: TaskRelationListParams) => repo.listTaskRelations(ctx, params);
 
 export async function getTaskRelation(ctx: Ctx, id: number): Promise<TaskRelationRecord> {
   return orNotFound(await repo.findTaskRelation(ctx, id), 'Task relation');

@@ -2,6 +2,7 @@ import {
   sql,
   type Insertable,
   type InsertObject,
+  type RawBuilder,
   type SelectQueryBuilder,
   type UpdateObject,
   type Updateable,
@@ -66,6 +67,30 @@ export const scoped = {
     return ctx.db.insertInto(table).values(rows.map((row) => ({ ...row, company_id: ctx.companyId })) as Loose);
   },
 };
+
+/** The caller's own companies row: the tenant itself, keyed by id rather than company_id. */
+export const ownCompany = {
+  select: (ctx: Ctx) => ctx.db.selectFrom('companies').where('id', '=', ctx.companyId),
+  /** Under an alias, for joins from the company row (its settings). */
+  selectAs: <A extends string>(ctx: Ctx, alias: A): BaseQuery<'companies', A> =>
+    (ctx.db as Loose).selectFrom(`companies as ${alias}`).where(`${alias}.id`, '=', ctx.companyId),
+  update: (ctx: Ctx) => ctx.db.updateTable('companies').where('id', '=', ctx.companyId),
+};
+
+/**
+ * Raw SQL's tenant predicate, `<alias>.company_id = <the caller's company>`, for statements the builders cannot
+ * express (recursive walks, INSERT ... SELECT). The alias is a literal of the statement, never input.
+ */
+export const tenant = (ctx: Ctx, alias?: string): RawBuilder<boolean> =>
+  sql<boolean>`${sql.raw(alias ? `${alias}.company_id` : 'company_id')} = ${ctx.companyId}`;
+
+/** Serialises one kind of write of the caller's company until the transaction ends (key `<scope>:<company>`). */
+export async function lockCompanyScope(ctx: Ctx, scope: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`${scope}:${ctx.companyId}`}))`.execute(ctx.db);
+}
+
+/** The caller's company as a uuid value: the company_id an INSERT ... SELECT writes. */
+export const companyValue = (ctx: Ctx): RawBuilder<string> => sql<string>`${ctx.companyId}::uuid`;
 
 export type TenantTable<T extends TenantTableName, A extends string> = ReturnType<typeof tenantTable<T, A>>;
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
-import { scoped } from '../../platform/tenant-table.ts';
+import { scoped, ownCompany } from '../../platform/tenant-table.ts';
 import { isoz } from '../../platform/sql.ts';
 import { DEFAULT_NUMBER_FORMAT } from './invoice-number.ts';
 
@@ -29,10 +29,9 @@ export interface StoredSettings {
  */
 export async function readStored(ctx: Ctx, lock = false): Promise<StoredSettings> {
   // tenant: deliberate SQL — the companies row is the tenant itself (keyed by id, not company_id).
-  let query = ctx.db
-    .selectFrom('companies as c')
+  let query = ownCompany
+    .selectAs(ctx, 'c')
     .leftJoin('billing_settings as b', 'b.company_id', 'c.id')
-    .where('c.id', '=', ctx.companyId)
     .select([
       sql<boolean>`coalesce((c.features ->> 'billing')::boolean, false)`.as('billing_active'),
       'c.currency as default_currency',
@@ -76,8 +75,8 @@ export async function updateCompanyFields(
 ): Promise<void> {
   if (fields.billing_active === undefined && fields.default_currency === undefined) return;
   // tenant: deliberate SQL — the companies row is the tenant itself.
-  await ctx.db
-    .updateTable('companies')
+  await ownCompany
+    .update(ctx)
     .set({
       ...(fields.default_currency !== undefined ? { currency: fields.default_currency } : {}),
       ...(fields.billing_active !== undefined
@@ -85,7 +84,6 @@ export async function updateCompanyFields(
         : {}),
       updated_at: sql<string>`greatest(date_trunc('milliseconds', clock_timestamp()), companies.updated_at + interval '1 millisecond')`,
     })
-    .where('id', '=', ctx.companyId)
     .execute();
 }
 

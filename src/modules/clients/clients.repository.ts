@@ -5,7 +5,7 @@ import { splitList } from '../../platform/fields.ts';
 import { listPage } from '../../platform/lists.ts';
 import { cachedQuery, ShapeCache } from '../../platform/query-cache.ts';
 import { likeContains } from '../../platform/sql.ts';
-import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { scoped, tenantTable, type BaseQuery, tenant } from '../../platform/tenant-table.ts';
 import { contactJsonColumns } from '../contacts/index.ts';
 import { CONTACTS_INLINE_CAP, CLIENT_LIST_OPTIONS, type ClientRecord } from './clients.schemas.ts';
 
@@ -139,9 +139,9 @@ export async function replaceGroups(ctx: Ctx, clientId: number, groupIds: readon
 export async function ancestorIds(ctx: Ctx, id: number): Promise<number[]> {
   // tenant: deliberate SQL
   const result = await sql<{ id: number }>`with recursive up(id, parent_id, depth) as (
-      select id, parent_id, 0 from clients where company_id = ${ctx.companyId} and id = ${id}
+      select id, parent_id, 0 from clients where ${tenant(ctx)} and id = ${id}
       union all
-      select c.id, c.parent_id, up.depth + 1 from clients c join up on c.company_id = ${ctx.companyId} and c.id = up.parent_id where up.depth < 100)
+      select c.id, c.parent_id, up.depth + 1 from clients c join up on ${tenant(ctx, 'c')} and c.id = up.parent_id where up.depth < 100)
     select id from up`.execute(ctx.db);
   return result.rows.map((r) => r.id);
 }

@@ -4,7 +4,7 @@ import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { nextStamp } from '../../platform/sql.ts';
-import { scoped, type BaseQuery } from '../../platform/tenant-table.ts';
+import { scoped, type BaseQuery, ownCompany } from '../../platform/tenant-table.ts';
 import { APP_KEYS } from './company-apps.catalogue.ts';
 import { COMPANY_APP_LIST_OPTIONS } from './company-apps.schemas.ts';
 
@@ -44,10 +44,9 @@ export const findApp = (ctx: Ctx, id: number): Promise<AppRow | undefined> =>
 /** Switches the company's feature flag on; the company row's updated_at moves on like any settings write. */
 export async function activateFeature(ctx: Ctx, key: string): Promise<void> {
   // tenant: deliberate SQL — the companies row is the tenant itself (keyed by id).
-  await ctx.db
-    .updateTable('companies')
+  await ownCompany
+    .update(ctx)
     .set({ features: sql<string>`features || jsonb_build_object(${key}::text, true)`, updated_at: nextStamp() })
-    .where('id', '=', ctx.companyId)
     .execute();
 }
 

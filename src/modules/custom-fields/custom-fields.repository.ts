@@ -4,7 +4,7 @@ import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { likeContains } from '../../platform/sql.ts';
-import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { tenantTable, type BaseQuery, tenant } from '../../platform/tenant-table.ts';
 import {
   CUSTOM_FIELD_LIST_OPTIONS,
   type CustomFieldRecord,
@@ -107,7 +107,7 @@ export async function optionsInUse(
   const live = softDelete ? sql`and r.deleted_at is null` : sql``;
   // tenant: deliberate SQL (the entity's table is chosen at run time; the company predicate is written here).
   const result = await sql<{ option: string }>`select o as option from unnest(${[...options]}::text[]) o
-    where exists (select 1 from ${sql.table(table)} r where r.company_id = ${ctx.companyId} ${live}
+    where exists (select 1 from ${sql.table(table)} r where ${tenant(ctx, 'r')} ${live}
       and (r.custom_fields -> ${name}) ? o)
     order by o`.execute(ctx.db);
   return result.rows.map((r) => r.option);

@@ -264,9 +264,8 @@ export async function rowCount(ctx: Ctx, invoiceId: number): Promise<number> {
  * so concurrent finalizations queue here and a rolled-back one gives its number back: gapless, consecutive.
  */
 export async function nextNumber(ctx: Ctx, scope: string): Promise<number> {
-  const row = await ctx.db
-    .insertInto('invoice_number_counters')
-    .values({ company_id: ctx.companyId, scope, last_value: 1 })
+  const row = await scoped
+    .insert(ctx, 'invoice_number_counters', [{ scope, last_value: 1 }])
     .onConflict((oc) =>
       oc.columns(['company_id', 'scope']).doUpdateSet({ last_value: sql`invoice_number_counters.last_value + 1` }),
     )

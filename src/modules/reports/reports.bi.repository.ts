@@ -4,8 +4,9 @@ import { agreementDays, BILLABLE, costCtes, entriesFrom, entryDay, invoicesWhere
 import type { ReportWindow } from './reports.window.ts';
 import { billedStatus } from '../invoices/index.ts';
 import { workClientOf } from '../billing/index.ts';
+import { tenant } from '../../platform/tenant-table.ts';
 
-// tenant: deliberate SQL — every query below filters each table by company_id = ctx.companyId (see reports.sql.ts).
+// tenant: deliberate SQL — every query below filters each table by the caller's company_id (see reports.sql.ts).
 
 export type GroupBy = 'person' | 'client' | 'project' | 'topic';
 export type Interval = 'month' | 'quarter' | 'year';
@@ -94,6 +95,6 @@ export async function namesOf(ctx: Ctx, table: NamedTable, ids: readonly number[
   if (ids.length === 0) return new Map();
   const name = table === 'people' ? sql`concat_ws(' ', x.name, x.surname)` : sql`x.name`;
   const result = await sql<{ id: number; name: string }>`select x.id, ${name} as name from ${sql.table(table)} x
-     where x.company_id = ${ctx.companyId} and x.id = any(${[...ids]}::int[])`.execute(ctx.db);
+     where ${tenant(ctx, 'x')} and x.id = any(${[...ids]}::int[])`.execute(ctx.db);
   return new Map(result.rows.map((r) => [r.id, r.name]));
 }

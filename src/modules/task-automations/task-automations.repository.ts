@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
-import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { scoped, tenantTable, type BaseQuery, tenant } from '../../platform/tenant-table.ts';
 import { TASK_AUTOMATION_LIST_OPTIONS, type TaskAutomationRecord, type Trigger } from './task-automations.schemas.ts';
 
 export const automations = tenantTable('task_automations', {
@@ -72,7 +72,7 @@ export async function liveRules(ctx: Ctx, trigger: Trigger): Promise<TaskAutomat
 export async function seedTaskStates(ctx: Ctx): Promise<void> {
   // tenant: deliberate SQL (insert-select with upsert)
   await sql`insert into task_automation_task_states (company_id, task_id, status)
-    select company_id, id, status from tasks where company_id = ${ctx.companyId} and deleted_at is null
+    select company_id, id, status from tasks where ${tenant(ctx)} and deleted_at is null
     on conflict (company_id, task_id) do update set status = excluded.status`.execute(ctx.db);
 }
 

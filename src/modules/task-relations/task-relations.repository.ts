@@ -2,7 +2,7 @@ import type { TaskRelationListParams } from './task-relations.schemas.ts';
 import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
-import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { tenantTable, type BaseQuery, tenant, lockCompanyScope } from '../../platform/tenant-table.ts';
 import { rowVisible } from '../../platform/visibility.ts';
 import { TASK_RELATION_LIST_OPTIONS, type TaskRelationRecord } from './task-relations.schemas.ts';
 
@@ -15,7 +15,7 @@ const project = (query: Query) =>
 /** The task is live and the acting person sees it. */
 function taskShown(ctx: Ctx, taskIdRef: string): RawBuilder<boolean> {
   // tenant: deliberate SQL
-  return sql<boolean>`exists (select 1 from tasks lt where lt.company_id = ${ctx.companyId} and lt.id = ${sql.ref(taskIdRef)}
+  return sql<boolean>`exists (select 1 from tasks lt where ${tenant(ctx, 'lt')} and lt.id = ${sql.ref(taskIdRef)}
     and lt.deleted_at is null and ${rowVisible(ctx, 'tasks', 'lt')})`;
 }
 
@@ -53,7 +53,7 @@ export async function lockTaskRelation(ctx: Ctx, id: number) {
 
 /** Relation writes of a company run one at a time, so two concurrent inserts cannot close a cycle together. */
 export async function serialiseRelationWrites(ctx: Ctx): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtext(${`task_relations:${ctx.companyId}`}))`.execute(ctx.db);
+  await lockCompanyScope(ctx, 'task_relations');
 }
 
 /** The live relation between the two tasks, whether or not the acting person sees both. */
@@ -77,7 +77,7 @@ export async function dependsTransitively(ctx: Ctx, from: number, to: number): P
       union
       select r.depends_on_id from task_relations r join reach on r.task_id = reach.id
       join tasks t on t.company_id = r.company_id and t.id = r.depends_on_id and t.deleted_at is null
-      where r.company_id = ${ctx.companyId} and r.deleted_at is null)
+      where ${tenant(ctx, 'r')} and r.deleted_at is null)
     select exists (select 1 from reach where id = ${to}) as found`.execute(ctx.db);
   return result.rows[0]?.found === true;
 }

@@ -5,7 +5,7 @@ import type { Ctx } from '../../platform/context.ts';
 import { listPage, resolveList } from '../../platform/lists.ts';
 import { cachedQuery, ShapeCache } from '../../platform/query-cache.ts';
 import { isoz, likeContains, nextStamp } from '../../platform/sql.ts';
-import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { scoped, tenantTable, type BaseQuery, tenant } from '../../platform/tenant-table.ts';
 import { rowVisible } from '../../platform/visibility.ts';
 import { splitList } from '../../platform/fields.ts';
 import {
@@ -277,7 +277,7 @@ export async function copyAssignees(ctx: Ctx, fromTaskId: number, toTaskIds: rea
   // tenant: deliberate SQL
   await sql`insert into task_assignees (company_id, task_id, person_id)
     select ta.company_id, o.id, ta.person_id from task_assignees ta cross join unnest(${[...toTaskIds]}::int[]) as o(id)
-    where ta.company_id = ${ctx.companyId} and ta.task_id = ${fromTaskId} on conflict do nothing`.execute(ctx.db);
+    where ${tenant(ctx, 'ta')} and ta.task_id = ${fromTaskId} on conflict do nothing`.execute(ctx.db);
 }
 
 /** Every live recurring master of every company: the horizon maintenance serves all tenants. */

@@ -4,7 +4,7 @@ import { listPage } from '../../platform/lists.ts';
 import { ShapeCache } from '../../platform/query-cache.ts';
 import { toIso } from '../../db/database.ts';
 import { lockedPeriodsQuery, workClient, workClientIs, type BillingLock } from '../billing/index.ts';
-import { scoped, tenantTable, type NewRow } from '../../platform/tenant-table.ts';
+import { scoped, tenantTable, type NewRow, tenant } from '../../platform/tenant-table.ts';
 import { rowVisible } from '../../platform/visibility.ts';
 import type { DateTimeInput } from './time-entries.rules.ts';
 import { TIME_ENTRY_LIST_OPTIONS, type TimeEntryRecord } from './time-entries.schemas.ts';
@@ -166,7 +166,6 @@ export async function checkInputs(
 ): Promise<CheckedInputs> {
   if (values.length + ids.tasks.length + ids.people.length + ids.timerPeople.length + probes.length === 0)
     return { instants: [], tasks: new Set(), people: new Set(), running: new Map(), locks: new Map() };
-  const company = ctx.companyId;
   const probed = sql`(select p.task_id, v.at, p.n from unnest(${probes.map((p) => p.task_id)}::int[],
       ${probes.map((p) => p.start + 1)}::int[], ${probes.map((p) => p.index + 1)}::int[]) as p(task_id, k, n)
     join instants v on v.i = p.k)`;
@@ -180,7 +179,7 @@ export async function checkInputs(
   }>`
     with usable as (
       select t.id from tasks t
-      where t.company_id = ${company} and t.id = any(${[...ids.tasks]}::int[]) and t.deleted_at is null
+      where ${tenant(ctx, 't')} and t.id = any(${[...ids.tasks]}::int[]) and t.deleted_at is null
         and t.template_kind is null and ${rowVisible(ctx, 'tasks', 't')}
       for share),
     instants as (
@@ -189,9 +188,9 @@ export async function checkInputs(
       from unnest(${values.map((v) => v.text)}::text[], ${values.map((v) => v.naive)}::boolean[]) with ordinality as u(txt, naive, i))
     select array(select at::text from instants order by i) as instants,
       array(select id from usable) as tasks,
-      array(select m.person_id from members m where m.company_id = ${company} and m.person_id = any(${[...ids.people]}::int[])) as people,
+      array(select m.person_id from members m where ${tenant(ctx, 'm')} and m.person_id = any(${[...ids.people]}::int[])) as people,
       (select coalesce(json_object_agg(te.person_id, te.id), '{}') from time_entries te
-        where te.company_id = ${company} and te.person_id = any(${[...ids.timerPeople]}::int[]) and te."end" is null
+        where ${tenant(ctx, 'te')} and te.person_id = any(${[...ids.timerPeople]}::int[]) and te."end" is null
           and te.deleted_at is null) as running,
       (select coalesce(json_agg(l), '[]') from (${lockedPeriodsQuery(ctx, probed)}) l) as locks`.execute(ctx.db);
   const row = result.rows[0]!;

@@ -4,7 +4,7 @@ import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { nextStamp } from '../../platform/sql.ts';
 import { splitList } from '../../platform/fields.ts';
-import { scoped, tenantTable, type BaseQuery, type RowChanges } from '../../platform/tenant-table.ts';
+import { scoped, tenantTable, type BaseQuery, type RowChanges, ownCompany } from '../../platform/tenant-table.ts';
 import {
   DELIVERY_LIST_OPTIONS,
   WEBHOOK_LIST_OPTIONS,
@@ -79,7 +79,7 @@ export async function countLive(ctx: Ctx): Promise<number> {
 
 /** Serialises creates of one company, so the subscription cap holds under concurrency. */
 export async function lockCompany(ctx: Ctx): Promise<void> {
-  await ctx.db.selectFrom('companies').select('id').where('id', '=', ctx.companyId).forUpdate().execute();
+  await ownCompany.select(ctx).select('id').forUpdate().execute();
 }
 
 export async function insertWebhook(ctx: Ctx, values: { event: string; url: string; secret: string }): Promise<number> {

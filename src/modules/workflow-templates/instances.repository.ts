@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
-import { scoped } from '../../platform/tenant-table.ts';
+import { scoped, tenant, companyValue } from '../../platform/tenant-table.ts';
 import { rowVisible } from '../../platform/visibility.ts';
 import { createCopies, deleteUntouched, dropCopiesOfDeleted, refreshCopies, type CopyPairs } from '../tasks/index.ts';
 import type { LockedTemplate } from './workflows.repository.ts';
@@ -36,7 +36,7 @@ export async function claimApplications(
   const result = await sql<{
     client_id: number;
   }>`insert into workflow_applications (company_id, template_id, client_id, job_id)
-    select ${ctx.companyId}::uuid, ${templateId}, c, ${jobId} from unnest(${[...clientIds]}::int[]) c
+    select ${companyValue(ctx)}, ${templateId}, c, ${jobId} from unnest(${[...clientIds]}::int[]) c
     on conflict do nothing returning client_id`.execute(ctx.db);
   return result.rows.map((r) => r.client_id).sort((a, b) => a - b);
 }
@@ -53,9 +53,9 @@ export async function createProjects(
       select nextval(pg_get_serial_sequence('projects', 'id'))::int as pid, c as client_id
       from unnest(${[...clientIds]}::int[]) c),
     ins as (insert into projects (company_id, id, name, project_type_id, client_id)
-      select ${ctx.companyId}::uuid, pid, ${template.name}, ${template.project_type_id}, client_id from src),
+      select ${companyValue(ctx)}, pid, ${template.name}, ${template.project_type_id}, client_id from src),
     upd as (update workflow_applications a set project_id = src.pid from src
-      where a.company_id = ${ctx.companyId}::uuid and a.template_id = ${template.id} and a.client_id = src.client_id)
+      where ${tenant(ctx, 'a')} and a.template_id = ${template.id} and a.client_id = src.client_id)
     select pid as id from src order by pid`.execute(ctx.db);
   return result.rows.map((r) => r.id);
 }
@@ -75,7 +75,7 @@ export async function createInstances(
   const missing = await sql<TaskCopyRow>`select a.client_id, a.project_id, m.task_id as source_id, m.due_in_days
       from workflow_applications a
       join workflow_master_tasks m on m.company_id = a.company_id and m.template_id = a.template_id
-      where a.company_id = ${ctx.companyId}::uuid and a.template_id = ${templateId} and a.client_id = any(${[...clientIds]}::int[])
+      where ${tenant(ctx, 'a')} and a.template_id = ${templateId} and a.client_id = any(${[...clientIds]}::int[])
         and not exists (select 1 from workflow_instances i where i.company_id = a.company_id
           and i.template_id = a.template_id and i.client_id = a.client_id and i.master_task_id = m.task_id)
       order by a.client_id, m.task_id`.execute(ctx.db);
@@ -92,7 +92,7 @@ export async function createInstances(
   if (made.length === 0) return [];
   // tenant: deliberate SQL
   await sql`insert into workflow_instances (company_id, task_id, template_id, master_task_id, client_id)
-    select ${ctx.companyId}::uuid, x.task_id, ${templateId}, x.master_id, x.client_id
+    select ${companyValue(ctx)}, x.task_id, ${templateId}, x.master_id, x.client_id
     from unnest(${made.map((r) => r.id)}::int[], ${made.map((r) => r.source_id)}::int[], ${made.map((r) => r.client_id)}::int[])
       as x(task_id, master_id, client_id)`.execute(ctx.db);
   return made.map((r) => r.id);
@@ -144,16 +144,16 @@ export async function teardownOthers(
 ): Promise<void> {
   if (clientIds.length === 0) return;
   const others = sql`select w.id from workflow_templates w
-    where w.company_id = ${ctx.companyId}::uuid and w.kind = ${kind} and w.id <> ${templateId}`;
+    where ${tenant(ctx, 'w')} and w.kind = ${kind} and w.id <> ${templateId}`;
   // tenant: deliberate SQL
   const instancesOfOthers = await sql<{ task_id: number }>`select i.task_id from workflow_instances i
-    where i.company_id = ${ctx.companyId}::uuid and i.template_id in (${others})
+    where ${tenant(ctx, 'i')} and i.template_id in (${others})
       and i.client_id = any(${[...clientIds]}::int[])`.execute(ctx.db);
   await deleteUntouched(
     ctx,
     instancesOfOthers.rows.map((r) => r.task_id),
   );
-  await sql`delete from workflow_applications a where a.company_id = ${ctx.companyId}::uuid
+  await sql`delete from workflow_applications a where ${tenant(ctx, 'a')}
     and a.template_id in (${others}) and a.client_id = any(${[...clientIds]}::int[])`.execute(ctx.db);
 }
 

@@ -15,3 +15,10 @@ export const isoz = (column: string): RawBuilder<string> =>
 
 /** Escapes LIKE wildcards so a `q` search matches the text literally. */
 export const likeContains = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The first row of a projection as its record type. Unlike a cast, the selected row must match the record:
+ * a renamed or dropped column fails to compile.
+ */
+export const firstRecord = <R>(query: { executeTakeFirst(): Promise<R | undefined> }): Promise<R | undefined> =>
+  query.executeTakeFirst();

@@ -4,6 +4,7 @@ import { listPage } from '../../platform/lists.ts';
 import { hasTier } from '../../platform/scopes.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { ACTIVITY_LIST_OPTIONS, type ActivityRecord } from './activities.schemas.ts';
+import { firstRecord } from '../../platform/sql.ts';
 
 const OPTIONS = { ...ACTIVITY_LIST_OPTIONS, cursor: false };
 const COLUMNS = [
@@ -57,5 +58,5 @@ export function listActivities(ctx: Ctx, params: ActivityListParams) {
 }
 
 export async function findActivity(ctx: Ctx, id: number) {
-  return project(readable(ctx).where('a.id', '=', id)).executeTakeFirst() as Promise<ActivityRecord | undefined>;
+  return firstRecord<ActivityRecord>(project(readable(ctx).where('a.id', '=', id)));
 }

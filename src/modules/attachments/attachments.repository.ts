@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
-import { likeContains, nextStamp } from '../../platform/sql.ts';
+import { likeContains, nextStamp, firstRecord } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { ATTACHMENT_LIST_OPTIONS, type AttachmentRecord } from './attachments.schemas.ts';
 
@@ -50,9 +50,7 @@ export function listAttachments(ctx: Ctx, params: AttachmentListParams) {
 }
 
 export async function findAttachment(ctx: Ctx, id: number): Promise<AttachmentRecord | undefined> {
-  return project(attachments.base(ctx).where('a.id', '=', id)).executeTakeFirst() as Promise<
-    AttachmentRecord | undefined
-  >;
+  return firstRecord<AttachmentRecord>(project(attachments.base(ctx).where('a.id', '=', id)));
 }
 
 /** The row the verification job reads: company-wide (the job checks bytes, not rights), deleted ones included. */

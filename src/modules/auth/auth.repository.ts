@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
-import { nowStamp } from '../../platform/sql.ts';
+import { nowStamp, firstRecord } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { KEY_LIST_OPTIONS, ROTATION_GRACE_HOURS, type ApiKeyRecord, type MeRecord } from './auth.schemas.ts';
 
@@ -40,7 +40,7 @@ export function listKeys(ctx: Ctx, params: object) {
 }
 
 export async function findKey(ctx: Ctx, id: number): Promise<ApiKeyRecord | undefined> {
-  return project(apiKeys.base(ctx).where('k.id', '=', id)).executeTakeFirst() as Promise<ApiKeyRecord | undefined>;
+  return firstRecord<ApiKeyRecord>(project(apiKeys.base(ctx).where('k.id', '=', id)));
 }
 
 /** Locks the key row (revoked or not) for the rest of the transaction, with what rotation copies and checks. */

@@ -4,6 +4,7 @@ import type { Ctx } from '../../platform/context.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { CLIENT_MEMBER_LIST_OPTIONS, type ClientMemberRecord } from './client-members.schemas.ts';
+import { firstRecord } from '../../platform/sql.ts';
 
 /** A membership is visible exactly when its client is. */
 export const clientMembers = tenantTable('client_members', {
@@ -54,7 +55,7 @@ export function listClientMembers(ctx: Ctx, params: ClientMemberListParams) {
 }
 
 export async function findClientMember(ctx: Ctx, id: number): Promise<ClientMemberRecord | undefined> {
-  return project(live(ctx).where('cm.id', '=', id)).executeTakeFirst() as Promise<ClientMemberRecord | undefined>;
+  return firstRecord<ClientMemberRecord>(project(live(ctx).where('cm.id', '=', id)));
 }
 
 /** The gateway's lock() would not check the client is live; the service also reads the pair it holds. */

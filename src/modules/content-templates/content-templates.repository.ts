@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
-import { likeContains } from '../../platform/sql.ts';
+import { likeContains, firstRecord } from '../../platform/sql.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import {
   CONTENT_TEMPLATE_LIST_OPTIONS,
@@ -120,12 +120,13 @@ export async function clearDefault(ctx: Ctx, type: TemplateType, channel: Channe
 }
 
 export async function findRow(ctx: Ctx, templateId: number, rowId: number) {
-  return templateRows
-    .base(ctx)
-    .select(['r.id', 'r.template_id', 'r.locale', 'r.subject', 'r.body', 'r.created_at', 'r.updated_at'])
-    .where('r.template_id', '=', templateId)
-    .where('r.id', '=', rowId)
-    .executeTakeFirst() as Promise<ContentTemplateRowRecord | undefined>;
+  return firstRecord<ContentTemplateRowRecord>(
+    templateRows
+      .base(ctx)
+      .select(['r.id', 'r.template_id', 'r.locale', 'r.subject', 'r.body', 'r.created_at', 'r.updated_at'])
+      .where('r.template_id', '=', templateId)
+      .where('r.id', '=', rowId),
+  );
 }
 
 export async function findRowByLocale(ctx: Ctx, templateId: number, locale: string) {

@@ -5,6 +5,7 @@ import { localToday } from '../../platform/dates.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { DELEGATION_LIST_OPTIONS, type DelegationRecord } from './delegations.schemas.ts';
+import { firstRecord } from '../../platform/sql.ts';
 
 /** A plain member's personal key sees the delegations they give or receive (the `visibility` its module declares). */
 export const delegations = tenantTable('delegations', {
@@ -57,7 +58,5 @@ export function listDelegations(ctx: Ctx, params: DelegationListParams) {
 }
 
 export async function findDelegation(ctx: Ctx, id: number): Promise<DelegationRecord | undefined> {
-  return project(ctx)(delegations.base(ctx).where('dg.id', '=', id)).executeTakeFirst() as Promise<
-    DelegationRecord | undefined
-  >;
+  return firstRecord<DelegationRecord>(project(ctx)(delegations.base(ctx).where('dg.id', '=', id)));
 }

@@ -1,7 +1,7 @@
 import type { DocumentListParams } from './documents.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
-import { likeContains } from '../../platform/sql.ts';
+import { likeContains, firstRecord } from '../../platform/sql.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { DOCUMENT_LIST_OPTIONS, type DocumentRecord } from './documents.schemas.ts';
 
@@ -43,4 +43,4 @@ export function listDocuments(ctx: Ctx, params: DocumentListParams) {
 }
 
 export const findDocument = (ctx: Ctx, id: number) =>
-  project(documents.base(ctx).where('d.id', '=', id)).executeTakeFirst() as Promise<DocumentRecord | undefined>;
+  firstRecord<DocumentRecord>(project(documents.base(ctx).where('d.id', '=', id)));

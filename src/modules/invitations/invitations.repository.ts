@@ -4,7 +4,7 @@ import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage, type ListOptions, type ListFilters } from '../../platform/lists.ts';
 import { splitList } from '../../platform/fields.ts';
-import { nextStamp } from '../../platform/sql.ts';
+import { nextStamp, firstRecord } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { INVITATION_DAYS, type InvitationRecord, type InvitationStatus } from './invitations.schemas.ts';
 
@@ -150,5 +150,5 @@ export function findByToken(db: Executor, hash: Buffer, lock: boolean): Promise<
       sql<boolean>`i.state = 'pending' and i.expires_at > now() and m.status in ('pending', 'limited')`.as('usable'),
     ])
     .where('i.token_hash', '=', hash);
-  return (lock ? query.forUpdate(['i', 'm']) : query).executeTakeFirst() as Promise<TokenRow | undefined>;
+  return firstRecord<TokenRow>(lock ? query.forUpdate(['i', 'm']) : query);
 }

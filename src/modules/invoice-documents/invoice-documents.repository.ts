@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import type { InvoiceRowsTable, InvoicesTable } from '../../db/schema.ts';
-import { nowStamp } from '../../platform/sql.ts';
+import { nowStamp, firstRecord } from '../../platform/sql.ts';
 import { scoped, tenantTable } from '../../platform/tenant-table.ts';
 
 /** Invoices are the invoices module's table; this module reads them and moves only exported_at (sending: invoices). */
@@ -20,21 +20,22 @@ export type InvoiceRow = Selectable<InvoiceRowsTable>;
 
 /** The invoice as its documents show it: the stored snapshot, plus the client's address parts (the snapshot has one line). */
 export async function findHeader(ctx: Ctx, id: number): Promise<InvoiceHeader | undefined> {
-  return invoices
-    .base(ctx)
-    .leftJoin('clients as c', (join) =>
-      join.onRef('c.company_id', '=', 'i.company_id').onRef('c.id', '=', 'i.client_id'),
-    )
-    .selectAll('i')
-    .select([
-      'c.address_country_code as client_country_code',
-      'c.address_street as client_street',
-      'c.address_city as client_city',
-      'c.address_zip as client_zip',
-      'c.address_state as client_state',
-    ])
-    .where('i.id', '=', id)
-    .executeTakeFirst() as Promise<InvoiceHeader | undefined>;
+  return firstRecord<InvoiceHeader>(
+    invoices
+      .base(ctx)
+      .leftJoin('clients as c', (join) =>
+        join.onRef('c.company_id', '=', 'i.company_id').onRef('c.id', '=', 'i.client_id'),
+      )
+      .selectAll('i')
+      .select([
+        'c.address_country_code as client_country_code',
+        'c.address_street as client_street',
+        'c.address_city as client_city',
+        'c.address_zip as client_zip',
+        'c.address_state as client_state',
+      ])
+      .where('i.id', '=', id),
+  );
 }
 
 /** Every row (a document is never truncated), in the order they were added. */

@@ -2,7 +2,7 @@ import type { InvoiceSellerListParams } from './invoice-sellers.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
-import { likeContains } from '../../platform/sql.ts';
+import { likeContains, firstRecord } from '../../platform/sql.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { SELLER_LIST_OPTIONS, type InvoiceSellerRecord } from './invoice-sellers.schemas.ts';
 
@@ -47,7 +47,5 @@ export function listSellers(ctx: Ctx, params: InvoiceSellerListParams) {
 }
 
 export async function findSeller(ctx: Ctx, id: number): Promise<InvoiceSellerRecord | undefined> {
-  return project(sellers.base(ctx).where('s.id', '=', id)).executeTakeFirst() as Promise<
-    InvoiceSellerRecord | undefined
-  >;
+  return firstRecord<InvoiceSellerRecord>(project(sellers.base(ctx).where('s.id', '=', id)));
 }

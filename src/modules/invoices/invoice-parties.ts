@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { invalidReference } from '../../platform/errors.ts';
 import { scoped } from '../../platform/tenant-table.ts';
+import { firstRecord } from '../../platform/sql.ts';
 
 /**
  * The parties an invoice names, read from their live records and copied onto the invoice (at create and
@@ -60,16 +61,16 @@ export const NO_SELLER: SellerSnapshot = {
 export async function sellerSnapshot(ctx: Ctx, sellerId: number, activeOnly: boolean) {
   let query = scoped.select(ctx, 'invoice_sellers', 's').where('s.id', '=', sellerId);
   if (activeOnly) query = query.where('s.status', '=', 'active');
-  return query
-    .select([
+  return firstRecord<SellerSnapshot>(
+    query.select([
       's.name as seller_name',
       's.company_number as seller_reg_code',
       's.vat_number as seller_vat_code',
       's.address as seller_address',
       's.bank_1 as seller_bank',
       's.iban_1 as seller_iban',
-    ])
-    .executeTakeFirst() as Promise<SellerSnapshot | undefined>;
+    ]),
+  );
 }
 
 /** The acting key's person as the seller's contact on the invoice ("Name Surname <e-mail>"). */

@@ -18,6 +18,7 @@ import {
   type InvoiceRowRecord,
   type InvoiceStatus,
 } from './invoices.schemas.ts';
+import { firstRecord } from '../../platform/sql.ts';
 
 export const invoices = tenantTable('invoices', { alias: 'i' });
 export const invoiceRows = tenantTable('invoice_rows', { alias: 'r' });
@@ -162,26 +163,27 @@ export async function findInvoiceHeader(ctx: Ctx, id: number): Promise<InvoiceHe
 
 /** Locks the invoice for the rest of the transaction: row writes, finalization and payments serialize on it. */
 export async function lockInvoice(ctx: Ctx, id: number): Promise<LockedInvoice | undefined> {
-  return invoices
-    .base(ctx)
-    .where('i.id', '=', id)
-    .select([
-      'i.id',
-      'i.updated_at',
-      'i.status',
-      'i.client_id',
-      'i.contract_id',
-      'i.seller_id',
-      'i.currency',
-      'i.invoice_date',
-      'i.due_date',
-      'i.total_sum',
-      'i.paid_sum',
-      'i.sent_at',
-      'i.paid_at',
-    ])
-    .forUpdate()
-    .executeTakeFirst() as Promise<LockedInvoice | undefined>;
+  return firstRecord<LockedInvoice>(
+    invoices
+      .base(ctx)
+      .where('i.id', '=', id)
+      .select([
+        'i.id',
+        'i.updated_at',
+        'i.status',
+        'i.client_id',
+        'i.contract_id',
+        'i.seller_id',
+        'i.currency',
+        'i.invoice_date',
+        'i.due_date',
+        'i.total_sum',
+        'i.paid_sum',
+        'i.sent_at',
+        'i.paid_at',
+      ])
+      .forUpdate(),
+  );
 }
 
 export const insertInvoice = (ctx: Ctx, values: NewRow<'invoices'>) => invoices.insert(ctx, values);

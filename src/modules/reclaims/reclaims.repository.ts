@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
-import { nextStamp, nowStamp } from '../../platform/sql.ts';
+import { nextStamp, nowStamp, firstRecord } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery, type NewRow } from '../../platform/tenant-table.ts';
 import { RECLAIM_LIST_OPTIONS, type ReclaimRecord } from './reclaims.schemas.ts';
 
@@ -59,7 +59,7 @@ export function listReclaims(ctx: Ctx, params: object) {
 }
 
 export async function findReclaim(ctx: Ctx, id: number): Promise<ReclaimRecord | undefined> {
-  return project(reclaims.base(ctx).where('r.id', '=', id)).executeTakeFirst() as Promise<ReclaimRecord | undefined>;
+  return firstRecord<ReclaimRecord>(project(reclaims.base(ctx).where('r.id', '=', id)));
 }
 
 export interface LockedReclaim {

@@ -3,6 +3,7 @@ import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { ROLE_LIST_OPTIONS, type RoleRecord } from './roles.schemas.ts';
+import { firstRecord } from '../../platform/sql.ts';
 
 export const roles = tenantTable('roles', { alias: 'r', softDelete: true });
 type Query = BaseQuery<'roles', 'r'>;
@@ -23,5 +24,5 @@ export function listRoles(ctx: Ctx, params: RoleListParams) {
 }
 
 export async function findRole(ctx: Ctx, id: number): Promise<RoleRecord | undefined> {
-  return project(roles.base(ctx).where('r.id', '=', id)).executeTakeFirst() as Promise<RoleRecord | undefined>;
+  return firstRecord<RoleRecord>(project(roles.base(ctx).where('r.id', '=', id)));
 }

@@ -8,6 +8,7 @@ import { accountBucket, clearBucket, countAttempt, resetBuckets } from './sessio
 import { issueSession, type Client, type Issued, type SessionEnv } from './sessions.service.ts';
 import { sendResetMail } from './sessions.mail.ts';
 import * as repo from './sessions.repository.ts';
+import { firstRecord } from '../../platform/sql.ts';
 
 /** A reset link is valid this long, once. */
 export const RESET_MINUTES = 30;
@@ -72,7 +73,7 @@ const findReset = (db: Executor, hash: Buffer, lock: boolean) => {
     .innerJoin('accounts as a', 'a.id', 'r.account_id')
     .select(['r.id', 'r.account_id', 'a.email', sql<boolean>`r.used_at is null and r.expires_at > now()`.as('usable')])
     .where('r.token_hash', '=', hash);
-  return (lock ? query.forUpdate() : query).executeTakeFirst() as Promise<ResetRow | undefined>;
+  return firstRecord<ResetRow>(lock ? query.forUpdate() : query);
 };
 
 /**

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
-import { likeContains } from '../../platform/sql.ts';
+import { likeContains, firstRecord } from '../../platform/sql.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { SUPPLIER_TYPE_LIST_OPTIONS, type SupplierTypeRecord } from './supplier-types.schemas.ts';
 
@@ -34,9 +34,7 @@ export function listSupplierTypes(ctx: Ctx, params: SupplierTypeListParams) {
 }
 
 export async function findSupplierType(ctx: Ctx, id: number): Promise<SupplierTypeRecord | undefined> {
-  return project(supplierTypes.base(ctx).where('st.id', '=', id)).executeTakeFirst() as Promise<
-    SupplierTypeRecord | undefined
-  >;
+  return firstRecord<SupplierTypeRecord>(project(supplierTypes.base(ctx).where('st.id', '=', id)));
 }
 
 /** True when the id names an active supplier type of the caller's company (the only ones a supplier may take). */

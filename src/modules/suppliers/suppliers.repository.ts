@@ -2,7 +2,7 @@ import type { SupplierListParams } from './suppliers.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
-import { likeContains } from '../../platform/sql.ts';
+import { likeContains, firstRecord } from '../../platform/sql.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { SUPPLIER_LIST_OPTIONS, type SupplierRecord } from './suppliers.schemas.ts';
 
@@ -61,5 +61,5 @@ export function listSuppliers(ctx: Ctx, params: SupplierListParams) {
 }
 
 export async function findSupplier(ctx: Ctx, id: number): Promise<SupplierRecord | undefined> {
-  return project(suppliers.base(ctx).where('s.id', '=', id)).executeTakeFirst() as Promise<SupplierRecord | undefined>;
+  return firstRecord<SupplierRecord>(project(suppliers.base(ctx).where('s.id', '=', id)));
 }

@@ -5,6 +5,7 @@ import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { tenantTable, type BaseQuery, tenant, lockCompanyScope } from '../../platform/tenant-table.ts';
 import { rowVisible } from '../../platform/visibility.ts';
 import { TASK_RELATION_LIST_OPTIONS, type TaskRelationRecord } from './task-relations.schemas.ts';
+import { firstRecord } from '../../platform/sql.ts';
 
 export const taskRelations = tenantTable('task_relations', { alias: 'r', softDelete: true });
 type Query = BaseQuery<'task_relations', 'r'>;
@@ -43,7 +44,7 @@ export function listTaskRelations(ctx: Ctx, params: TaskRelationListParams) {
 }
 
 export async function findTaskRelation(ctx: Ctx, id: number): Promise<TaskRelationRecord | undefined> {
-  return project(shown(ctx).where('r.id', '=', id)).executeTakeFirst() as Promise<TaskRelationRecord | undefined>;
+  return firstRecord<TaskRelationRecord>(project(shown(ctx).where('r.id', '=', id)));
 }
 
 /** Locks a relation that shows (both tasks live and visible); undefined otherwise. */

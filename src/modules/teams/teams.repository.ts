@@ -2,7 +2,7 @@ import type { TeamListParams } from './teams.schemas.ts';
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
-import { likeContains } from '../../platform/sql.ts';
+import { likeContains, firstRecord } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { TEAM_LIST_OPTIONS, type TeamRecord } from './teams.schemas.ts';
 
@@ -38,7 +38,7 @@ export function listTeams(ctx: Ctx, params: TeamListParams) {
 }
 
 export async function findTeam(ctx: Ctx, id: number): Promise<TeamRecord | undefined> {
-  return project(teams.base(ctx).where('t.id', '=', id)).executeTakeFirst() as Promise<TeamRecord | undefined>;
+  return firstRecord<TeamRecord>(project(teams.base(ctx).where('t.id', '=', id)));
 }
 
 /** Whole-list replacement of the team's members. */

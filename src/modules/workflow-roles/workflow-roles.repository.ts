@@ -4,6 +4,7 @@ import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { WORKFLOW_ROLE_LIST_OPTIONS, type WorkflowRoleRecord } from './workflow-roles.schemas.ts';
+import { firstRecord } from '../../platform/sql.ts';
 
 export const workflowRoles = tenantTable('workflow_roles', { alias: 'w', softDelete: true });
 type Query = BaseQuery<'workflow_roles', 'w'>;
@@ -24,9 +25,7 @@ export function listWorkflowRoles(ctx: Ctx, params: WorkflowRoleListParams) {
 }
 
 export async function findWorkflowRole(ctx: Ctx, id: number): Promise<WorkflowRoleRecord | undefined> {
-  return project(workflowRoles.base(ctx).where('w.id', '=', id)).executeTakeFirst() as Promise<
-    WorkflowRoleRecord | undefined
-  >;
+  return firstRecord<WorkflowRoleRecord>(project(workflowRoles.base(ctx).where('w.id', '=', id)));
 }
 
 /** One after the highest live sort_order (1 for the first role), capped so it stays a valid input value. */

@@ -9,7 +9,6 @@ import {
   type NoteTypeName as NoteType,
   type RelatedType,
 } from './notes.schemas.ts';
-import { firstRecord } from '../../platform/sql.ts';
 
 /** A plain member's personal key sees (and reaches) only notes whose related record it sees. */
 export const notes = tenantTable('notes', {
@@ -67,5 +66,5 @@ export function listNotes(ctx: Ctx, params: object) {
 }
 
 export async function findNote(ctx: Ctx, id: number): Promise<NoteRecord | undefined> {
-  return firstRecord<NoteRecord>(project(notes.base(ctx).where('n.id', '=', id)));
+  return project(notes.base(ctx).where('n.id', '=', id)).executeTakeFirst() as Promise<NoteRecord | undefined>;
 }

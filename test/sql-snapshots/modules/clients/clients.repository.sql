@@ -11,7 +11,7 @@ order by ct.is_primary desc, ct.id limit ${CONTACTS_INLINE_CAP + 1}) x)
 
 -- ancestorIds
 with recursive up(id, parent_id, depth) as (
-  select id, parent_id, 0 from clients where company_id = ${ctx.companyId} and id = ${id}
+  select id, parent_id, 0 from clients where ${tenant(ctx)} and id = ${id}
   union all
-  select c.id, c.parent_id, up.depth + 1 from clients c join up on c.company_id = ${ctx.companyId} and c.id = up.parent_id where up.depth < 100)
+  select c.id, c.parent_id, up.depth + 1 from clients c join up on ${tenant(ctx, 'c')} and c.id = up.parent_id where up.depth < 100)
 select id from up

@@ -23,20 +23,20 @@ with map as materialized (
   select s.src_id, s.target_id, nextval(pg_get_serial_sequence('contract_rows', 'id')) as new_id
   from (select r.id as src_id, t.target_id
     from contract_rows r cross join unnest(${[...targetIds]}::int[]) as t(target_id)
-    where r.company_id = ${ctx.companyId} and r.contract_id = ${fromId}
+    where ${tenant(ctx, 'r')} and r.contract_id = ${fromId}
     order by t.target_id, r.id) s
 ), copied as (
   insert into contract_rows (company_id, id, contract_id, description, discount_rate, product_id, quantity, unit,
     invoice_time_min, net_price, tax_id, article_id, resource_id, billing_project_id, ext_variable)
   select r.company_id, m.new_id, m.target_id, r.description, r.discount_rate, r.product_id, r.quantity, r.unit,
     r.invoice_time_min, r.net_price, r.tax_id, r.article_id, r.resource_id, r.billing_project_id, r.ext_variable
-  from map m join contract_rows r on r.company_id = ${ctx.companyId} and r.id = m.src_id
+  from map m join contract_rows r on ${tenant(ctx, 'r')} and r.id = m.src_id
   order by m.target_id, m.src_id
   returning id
 ), prices as (
   insert into contract_row_prices (company_id, contract_row_id, net_price, active_from)
   select p.company_id, m.new_id, p.net_price, p.active_from
-  from map m join contract_row_prices p on p.company_id = ${ctx.companyId} and p.contract_row_id = m.src_id
+  from map m join contract_row_prices p on ${tenant(ctx, 'p')} and p.contract_row_id = m.src_id
   returning id
 )
 select (select count(*)::int from copied) as copied, (select count(*) from prices) as prices

@@ -11,6 +11,6 @@ and r.deleted_at is null
 
 -- optionsInUse
 select o as option from unnest(${[...options]}::text[]) o
-where exists (select 1 from ${sql.table(table)} r where r.company_id = ${ctx.companyId} ${live}
+where exists (select 1 from ${sql.table(table)} r where ${tenant(ctx, 'r')} ${live}
   and (r.custom_fields -> ${name}) ? o)
 order by o

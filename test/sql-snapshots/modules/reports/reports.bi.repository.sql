@@ -61,4 +61,4 @@ x.name
 
 -- namesOf
 select x.id, ${name} as name from ${sql.table(table)} x
-where x.company_id = ${ctx.companyId} and x.id = any(${[...ids]}::int[])
+where ${tenant(ctx, 'x')} and x.id = any(${[...ids]}::int[])

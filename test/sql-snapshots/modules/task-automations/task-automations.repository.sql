@@ -2,5 +2,5 @@
 
 -- seedTaskStates
 insert into task_automation_task_states (company_id, task_id, status)
-select company_id, id, status from tasks where company_id = ${ctx.companyId} and deleted_at is null
+select company_id, id, status from tasks where ${tenant(ctx)} and deleted_at is null
 on conflict (company_id, task_id) do update set status = excluded.status

@@ -25,4 +25,4 @@ coalesce(reopen_status, 'new')
 -- copyAssignees
 insert into task_assignees (company_id, task_id, person_id)
 select ta.company_id, o.id, ta.person_id from task_assignees ta cross join unnest(${[...toTaskIds]}::int[]) as o(id)
-where ta.company_id = ${ctx.companyId} and ta.task_id = ${fromTaskId} on conflict do nothing
+where ${tenant(ctx, 'ta')} and ta.task_id = ${fromTaskId} on conflict do nothing

@@ -34,7 +34,7 @@ join instants v on v.i = p.k)
 -- checkInputs
 with usable as (
   select t.id from tasks t
-  where t.company_id = ${company} and t.id = any(${[...ids.tasks]}::int[]) and t.deleted_at is null
+  where ${tenant(ctx, 't')} and t.id = any(${[...ids.tasks]}::int[]) and t.deleted_at is null
     and t.template_kind is null and ${rowVisible(ctx, 'tasks', 't')}
   for share),
 instants as (
@@ -43,9 +43,9 @@ instants as (
   from unnest(${values.map((v) => v.text)}::text[], ${values.map((v) => v.naive)}::boolean[]) with ordinality as u(txt, naive, i))
 select array(select at::text from instants order by i) as instants,
   array(select id from usable) as tasks,
-  array(select m.person_id from members m where m.company_id = ${company} and m.person_id = any(${[...ids.people]}::int[])) as people,
+  array(select m.person_id from members m where ${tenant(ctx, 'm')} and m.person_id = any(${[...ids.people]}::int[])) as people,
   (select coalesce(json_object_agg(te.person_id, te.id), '{}') from time_entries te
-    where te.company_id = ${company} and te.person_id = any(${[...ids.timerPeople]}::int[]) and te."end" is null
+    where ${tenant(ctx, 'te')} and te.person_id = any(${[...ids.timerPeople]}::int[]) and te."end" is null
       and te.deleted_at is null) as running,
   (select coalesce(json_agg(l), '[]') from (${lockedPeriodsQuery(ctx, probed)}) l) as locks
 

@@ -38,7 +38,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   },
   // the settings live partly on the company row and name the default seller
   'billing-settings': {
-    companies: 'owned by companies; used in billing-settings.repository.ts',
     invoice_sellers: 'owned by invoice-sellers; used in billing-settings.repository.ts',
   },
   // spend is summed over invoices, tasks and time in correlated subqueries
@@ -174,7 +173,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   },
   // a product in use is refused; the company currency is the default price currency
   products: {
-    companies: 'owned by companies; used in prices.repository.ts',
     contract_rows: 'owned by contracts; used in products.repository.ts',
     contracts: 'owned by contracts; used in products.repository.ts',
     invoice_rows: 'owned by invoices; used in products.repository.ts',
@@ -246,7 +244,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   },
   // the webhook API reads the outbox and the company's settings
   webhooks: {
-    companies: 'owned by companies; used in webhooks.repository.ts',
     events: 'owned by platform; used in webhooks.repository.ts',
   },
   // role assignments are checked against tasks and client members

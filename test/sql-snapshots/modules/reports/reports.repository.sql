@@ -24,7 +24,7 @@ from invoices i where ${invoicesWhere(ctx, w)}
 -- otherCurrencies
 select i.currency, count(*)::int as invoices
  from invoices i
-where ${tenant(ctx, 'i')} and i.invoice_date between ${w.from}::date and ${w.to}::date
+where i.company_id = ${ctx.companyId} and i.invoice_date between ${w.from}::date and ${w.to}::date
   and i.currency <> ${ctx.company.currency} and i.status <> 'annulled'
 group by i.currency order by i.currency
 

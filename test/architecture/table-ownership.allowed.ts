@@ -173,6 +173,7 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   },
   // a product in use is refused; the company currency is the default price currency
   products: {
+    companies: 'owned by companies; used in prices.repository.ts',
     contract_rows: 'owned by contracts; used in products.repository.ts',
     contracts: 'owned by contracts; used in products.repository.ts',
     invoice_rows: 'owned by invoices; used in products.repository.ts',

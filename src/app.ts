@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import type { Database, Db } from './db/database.ts';
 import type { Config } from './config.ts';
 import { registerSerializerCache, registerValidators } from './platform/validation.ts';
-import { registerErrorHandling } from './platform/error-handler.ts';
+import { registerErrorHandling, type UndeclaredErrorListener } from './platform/error-handler.ts';
 import { registerPipeline } from './platform/pipeline.ts';
 import { registerMoneyFields } from './platform/field-tier.ts';
 import { KeyCache, listenForAuthChanges } from './platform/key-cache.ts';
@@ -32,6 +32,8 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
   /** The built web application to serve at `/` (dist/web); without it only the APIs are served. */
   webDir?: string;
+  /** Tests: told of each error code a route answers without declaring it (error-handler.ts). */
+  onUndeclaredError?: UndeclaredErrorListener;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -172,7 +174,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.addSchema(ErrorBody);
   registerValidators(app);
   registerSerializerCache(app);
-  registerErrorHandling(app);
+  registerErrorHandling(app, options.onUndeclaredError);
   // Actions take no body (POST /invoices/{id}/mark-paid): a client that still says application/json and sends
   // nothing gets the action, not 400. Anything sent is parsed by Fastify's own (prototype-safe) JSON parser.
   const parseJson = app.getDefaultJsonParser('error', 'error');

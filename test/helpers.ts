@@ -11,6 +11,7 @@ import { expandScopes } from '../src/platform/scopes.ts';
 import { defaultWebDir } from '../src/platform/web-host.ts';
 import { cloneDatabase } from './clone.ts';
 import { watchContract } from './support/contract.ts';
+import type { UndeclaredError } from '../src/platform/error-handler.ts';
 
 /** Tests that need only a database can import it from ./clone.ts without loading the app. */
 export { cloneDatabase };
@@ -153,10 +154,12 @@ export async function createTestApp(
       cb();
     },
   });
+  const undeclared: UndeclaredError[] = [];
   const app = await buildApp({
     config,
     db,
     logStream,
+    onUndeclaredError: (violation) => undeclared.push(violation),
     redis: extra.redis,
     ...(extra.web ? { webDir: defaultWebDir() } : {}),
   });
@@ -208,7 +211,8 @@ export async function createTestApp(
   };
   after(() => testApp.close());
   // Every answer this file receives from the app is checked against the document it serves (test/support/contract.ts);
-  // registered after close, so a failing check cannot leave the app open and the file hanging.
-  watchContract(address, () => app.swagger() as never);
+  // registered after close, so a failing check cannot leave the app open and the file hanging. An error code a route
+  // answers without declaring it fails the file there too (error-handler.ts).
+  watchContract(address, () => app.swagger() as never, undeclared);
   return testApp;
 }

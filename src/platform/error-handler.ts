@@ -58,7 +58,22 @@ const queryTimeout = () =>
       'Ask for less (a shorter window, a narrower filter) or try again later',
   );
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/** A route answered an error code its declaration (route() in http.ts) does not list. */
+export interface UndeclaredError {
+  method: string;
+  url: string;
+  code: string;
+}
+export type UndeclaredErrorListener = (violation: UndeclaredError) => void;
+
+/** Tests pass a listener so that a code missing from the OpenAPI document fails them; production passes none. */
+function checkDeclared(request: FastifyRequest, code: string, listener?: UndeclaredErrorListener): void {
+  const answers = request.routeOptions.config.answers;
+  if (!listener || !answers || answers.includes(code)) return;
+  listener({ method: request.method, url: request.routeOptions.url ?? request.url, code });
+}
+
+export function registerErrorHandling(app: FastifyInstance, onUndeclared?: UndeclaredErrorListener): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     let appError: AppError;
     if (error instanceof AppError) appError = error;
@@ -70,8 +85,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     else {
       // Full detail goes to the log only; the caller learns nothing about internals.
       request.log.error({ err: error }, 'unhandled error');
+      checkDeclared(request, 'INTERNAL_ERROR', onUndeclared);
       return send(reply, 500, 'INTERNAL_ERROR', 'An internal error occurred; quote the X-Request-Id when reporting it');
     }
+    checkDeclared(request, appError.code, onUndeclared);
     if (appError.headers) reply.headers(appError.headers);
     return send(reply, appError.status, appError.code, appError.message, appError.details);
   });

@@ -7,6 +7,7 @@ import { after } from 'node:test';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { HEADER_COMPONENTS } from '../../src/platform/openapi-headers.ts';
+import type { UndeclaredError } from '../../src/platform/error-handler.ts';
 
 type Json = Record<string, any>;
 interface Operation {
@@ -171,7 +172,7 @@ let counts = { exchanges: 0, differing: 0 };
  * `after` hook only collects (a hook that throws skips the later ones, and another app would stay open and the file
  * hang); the last to run throws with them all. CONTRACT_LOG=<file> appends each app's figures (one JSON line).
  */
-export function watchContract(baseUrl: string, documentOf: () => Json): void {
+export function watchContract(baseUrl: string, documentOf: () => Json, undeclared: UndeclaredError[] = []): void {
   const contract = new Contract(documentOf);
   contracts.set(new URL(baseUrl).origin, contract);
   open += 1;
@@ -182,6 +183,8 @@ export function watchContract(baseUrl: string, documentOf: () => Json): void {
   after(async () => {
     await contract.settle();
     open -= 1;
+    // The error handler's findings (every request, inject included): a code the route's declaration does not list.
+    for (const v of undeclared) contract.mismatches.push(`${v.method} ${v.url} → ${v.code}: error code not declared`);
     const unique = [...new Set(contract.mismatches)];
     if (process.env.CONTRACT_LOG)
       appendFileSync(
@@ -193,7 +196,8 @@ export function watchContract(baseUrl: string, documentOf: () => Json): void {
     if (open > 0 || unreported.length === 0) return;
     const report = unreported.splice(0);
     throw new Error(
-      `${counts.differing} of ${counts.exchanges} answers differ from the OpenAPI document:\n` +
+      `${counts.differing} of ${counts.exchanges} answers (and ${undeclared.length} undeclared error codes) differ ` +
+        `from the OpenAPI document:\n` +
         report.slice(0, 40).join('\n'),
     );
   });

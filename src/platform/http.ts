@@ -26,6 +26,8 @@ declare module 'fastify' {
     filters?: readonly string[];
     /** Route-specific error codes (the OpenAPI document lists them). */
     errorCodes?: readonly string[];
+    /** Every error code the route's OpenAPI responses list: the common ones and its own (tests hold answers to it). */
+    answers?: readonly string[];
     /** The route's money fields (RouteSpec `money`); field-tier.ts enforces them. */
     money?: MoneyFields;
     /** A route of a financial resource: a personal key is refused whatever the tier (RouteSpec `financial`). */
@@ -164,21 +166,26 @@ function implicitErrors(idempotent: boolean, query: TSchema | undefined, filters
   return codes;
 }
 
-function errorResponses(tier: Tier, errors: readonly ErrorCode[], write: boolean) {
+/** Every code a route can answer: those of its tier and of any write, then its own. */
+function answerableCodes(tier: Tier, errors: readonly ErrorCode[], write: boolean): ErrorCode[] {
+  const codes: ErrorCode[] = [];
+  const authenticated = tier !== 'none' && tier !== 'operator';
+  if (authenticated) codes.push(...COMMON_ERRORS);
+  if (tier === 'operator') codes.push('UNAUTHORIZED');
+  if (write) codes.push('SUBSCRIPTION_READ_ONLY');
+  // Any write's body is parsed by the framework first: too large, or not JSON (error-handler.ts frameworkError).
+  if (write) codes.push(...BODY_ERRORS);
+  // A write by a web session without its CSRF token, or from another site.
+  if (write && authenticated) codes.push('CSRF_REJECTED');
+  return [...new Set([...codes, ...errors])];
+}
+
+function errorResponses(answers: readonly ErrorCode[]) {
   const byStatus = new Map<number, Set<string>>();
-  const add = (code: ErrorCode) => {
+  for (const code of answers) {
     const status = ERRORS[code];
     byStatus.set(status, (byStatus.get(status) ?? new Set()).add(code));
-  };
-  const authenticated = tier !== 'none' && tier !== 'operator';
-  if (authenticated) COMMON_ERRORS.forEach(add);
-  if (tier === 'operator') add('UNAUTHORIZED');
-  if (write) add('SUBSCRIPTION_READ_ONLY');
-  // Any write's body is parsed by the framework first: too large, or not JSON (error-handler.ts frameworkError).
-  if (write) BODY_ERRORS.forEach(add);
-  // A write by a web session without its CSRF token, or from another site.
-  if (write && authenticated) add('CSRF_REJECTED');
-  errors.forEach(add);
+  }
   const out: Record<number, TSchema> = {};
   for (const [status, codes] of byStatus)
     out[status] = Type.Ref('Error', { description: [...codes].sort().join(', ') });
@@ -200,7 +207,12 @@ function writeQuery(method: HttpMethod, url: string, declared: unknown): unknown
 }
 
 /** What the platform enforces for a route (pipeline, money fields, idempotency, audit), from its declaration. */
-function routeConfig(spec: RouteSpec<FastifySchema>, errors: readonly ErrorCode[], idempotent: boolean) {
+function routeConfig(
+  spec: RouteSpec<FastifySchema>,
+  errors: readonly ErrorCode[],
+  answers: readonly ErrorCode[],
+  idempotent: boolean,
+) {
   return {
     tier: spec.tier,
     preview: spec.preview ?? false,
@@ -211,6 +223,7 @@ function routeConfig(spec: RouteSpec<FastifySchema>, errors: readonly ErrorCode[
     ...(spec.money ? { money: spec.money } : {}),
     filters: spec.filters ?? [],
     errorCodes: errors,
+    answers,
     idempotent,
     ...(spec.entity ? { activity: spec.entity } : {}),
   };
@@ -226,11 +239,13 @@ export function route<S extends FastifySchema, M extends HttpMethod>(method: M, 
   const querystring = write ? writeQuery(method, url, spec.schema.querystring) : spec.schema.querystring;
   const implicit = implicitErrors(idempotent, querystring as TSchema | undefined, spec.filters ?? []);
   if (spec.tier === 'financials' || spec.money || spec.financial) implicit.push('FINANCIAL_SCOPE_REQUIRED');
+  const listed = spec.errors?.filter((code) => implicit.includes(code)) ?? [];
+  // One place says it: a copy here would stay behind when the route's shape changes.
+  if (listed.length > 0)
+    throw new Error(`${method} ${url}: errors lists ${listed.join(', ')}, which route() adds itself`);
   const errors = [...new Set([...(spec.errors ?? []), ...implicit])];
-  const response = {
-    ...(spec.schema.response as Record<number, TSchema>),
-    ...errorResponses(spec.tier, errors, write),
-  };
+  const answers = answerableCodes(spec.tier, errors, write);
+  const response = { ...(spec.schema.response as Record<number, TSchema>), ...errorResponses(answers) };
   return {
     method,
     url,
@@ -247,7 +262,7 @@ export function route<S extends FastifySchema, M extends HttpMethod>(method: M, 
       'x-error-codes': errors,
       'x-idempotent': idempotent,
     } as S,
-    config: routeConfig(spec, errors, idempotent),
+    config: routeConfig(spec, errors, answers, idempotent),
   };
 }
 

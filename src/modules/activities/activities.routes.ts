@@ -17,7 +17,6 @@ export default async function activityRoutes(fastify: FastifyInstance) {
       tags,
       tier: 'read',
       filters: ACTIVITY_FILTERS,
-      errors: ['UNKNOWN_FILTER_FIELD', 'INVALID_FILTER_VALUE'],
       schema: { querystring: ActivityListQuery, response: { 200: OffsetOrCursorList(Activity) } },
     }),
     handler: async (request) => repo.listActivities(request.ctx, request.query),

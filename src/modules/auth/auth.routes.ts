@@ -20,7 +20,7 @@ export default async function authRoutes(fastify: FastifyInstance) {
       ...manage,
       operationId: 'listApiKeys',
       summary: 'List API keys (masked: prefix only)',
-      errors: ['PERSONAL_KEY_CANNOT_MANAGE_KEYS', 'INVALID_CURSOR', 'UNKNOWN_FILTER_FIELD'],
+      errors: ['PERSONAL_KEY_CANNOT_MANAGE_KEYS'],
       schema: { querystring: ApiKeyListQuery, response: { 200: OffsetOrCursorList(ApiKey) } },
     }),
     handler: async (request) => service.listKeys(request.ctx, request.query),

@@ -28,7 +28,6 @@ export default async function calendarRoutes(fastify: FastifyInstance) {
       filters: CALENDAR_FILTERS,
       summary:
         'List calendar entries (offset-only; scope company by default, global for public holidays, all for both)',
-      errors: ['INVALID_CURSOR', 'UNKNOWN_FILTER_FIELD', 'INVALID_FILTER_VALUE'],
       schema: { querystring: CalendarListQuery, response: { 200: OffsetOrCursorList(CalendarEntry) } },
     }),
     handler: async (request) => service.listEntries(request.ctx, request.query),
@@ -41,13 +40,7 @@ export default async function calendarRoutes(fastify: FastifyInstance) {
       tags,
       tier: 'write',
       preview,
-      errors: [
-        'INVALID_PERSON',
-        'READ_ONLY',
-        'CALENDAR_APPROVAL_UI_ONLY',
-        'IDEMPOTENCY_CONFLICT',
-        'IDEMPOTENCY_KEY_REUSED',
-      ],
+      errors: ['INVALID_PERSON', 'READ_ONLY', 'CALENDAR_APPROVAL_UI_ONLY'],
       schema: { body: CalendarEntryCreate, response: { 201: Single(CalendarEntry) } },
     }),
     handler: async (request, reply) => single(reply, await service.createEntry(request.ctx, request.body), 201),

@@ -25,7 +25,6 @@ export default async function eventRoutes(fastify: FastifyInstance, { registry }
         'An event appears once every transaction older than it has finished, so a cursor never skips an event that commits late;',
         'following the cursor later returns only newer events.',
       ].join(' '),
-      errors: ['INVALID_CURSOR', 'UNKNOWN_FILTER_FIELD', 'INVALID_FILTER_VALUE'],
       schema: {
         querystring: FeedQuery,
         response: { 200: OffsetOrCursorList(FeedEvent) },

@@ -17,7 +17,6 @@ export default async function projectTypeRoutes(fastify: FastifyInstance) {
       tier: 'read',
       preview: true,
       filters: PROJECT_TYPE_FILTERS,
-      errors: ['INVALID_CURSOR', 'UNKNOWN_FILTER_FIELD', 'INVALID_FILTER_VALUE'],
       schema: { querystring: ProjectTypeListQuery, response: { 200: OffsetOrCursorList(ProjectType) } },
     }),
     handler: async (request) => service.listProjectTypes(request.ctx, request.query),

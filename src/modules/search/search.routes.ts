@@ -16,7 +16,6 @@ export default async function searchRoutes(fastify: FastifyInstance) {
       summary: 'Find tasks (title), contacts (name, surname, e-mail) and projects (name); offset-only',
       description:
         'Clients are not searched here: use GET /clients?q=. Hits whose title starts with q come first, then by title.',
-      errors: ['UNKNOWN_FILTER_FIELD', 'INVALID_FILTER_VALUE'],
       schema: { querystring: SearchQuery, response: { 200: SearchResult } },
     }),
     handler: async (request) => service.search(request.ctx, request.query),

@@ -20,7 +20,6 @@ import { startBulkAction } from './tasks.bulk.ts';
 
 const tags = ['Tasks'];
 const Params = IdParam('task_id');
-const IDEMPOTENCY: ErrorCode[] = ['IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_KEY_REUSED'];
 const REFERENCES: ErrorCode[] = ['INVALID_CLIENT', 'INVALID_PROJECT', 'INVALID_PERSON'];
 
 /**
@@ -45,7 +44,6 @@ export default async function taskRoutes(fastify: FastifyInstance) {
       description:
         'Without a type filter only task and request rows are listed; template rows of both workflow engines and timer rows (type button) are left out, ' +
         'and meta.total and cursors follow the same rule. type=button lists timer rows; client_id of a template client lists its template rows.',
-      errors: ['INVALID_CURSOR', 'UNKNOWN_FILTER_FIELD', 'INVALID_FILTER_VALUE'],
       schema: { querystring: TaskListQuery, response: { 200: OffsetOrCursorList(Task) } },
     }),
     handler: async (request) => service.listTasks(request.ctx, request.query),
@@ -57,7 +55,7 @@ export default async function taskRoutes(fastify: FastifyInstance) {
       summary: 'Create a task',
       tags,
       tier: 'write',
-      errors: [...REFERENCES, ...IDEMPOTENCY],
+      errors: [...REFERENCES],
       schema: { body: TaskCreate, response: { 201: Single(Task) } },
     }),
     handler: async (request, reply) => single(reply, await service.createTask(request.ctx, request.body), 201),
@@ -70,7 +68,7 @@ export default async function taskRoutes(fastify: FastifyInstance) {
       tags,
       tier: 'write',
       description: 'Answers 202 with the queued job; follow it at GET /jobs/{job_id}. Fires no webhook events.',
-      errors: [...REFERENCES, 'INVALID_TASK', 'READ_ONLY', ...IDEMPOTENCY],
+      errors: [...REFERENCES, 'INVALID_TASK', 'READ_ONLY'],
       schema: { body: BulkAction, response: { 202: Single(Job) } },
     }),
     handler: async (request, reply) => single(reply, await startBulkAction(request.ctx, request.body), 202),
@@ -123,7 +121,7 @@ export default async function taskRoutes(fastify: FastifyInstance) {
       summary: 'Finish a task (from new, in_progress or inactive)',
       tags,
       tier: 'write',
-      errors: ['NOT_FOUND', 'READ_ONLY', 'INVALID_STATUS_TRANSITION', ...IDEMPOTENCY],
+      errors: ['NOT_FOUND', 'READ_ONLY', 'INVALID_STATUS_TRANSITION'],
       schema: { params: Params, response: { 200: Single(Task) } },
     }),
     handler: async (request, reply) => single(reply, await service.completeTask(request.ctx, request.params.task_id)),
@@ -135,7 +133,7 @@ export default async function taskRoutes(fastify: FastifyInstance) {
       summary: 'Reopen a finished task (back to its prior open status, default new)',
       tags,
       tier: 'write',
-      errors: ['NOT_FOUND', 'READ_ONLY', 'INVALID_STATUS_TRANSITION', ...IDEMPOTENCY],
+      errors: ['NOT_FOUND', 'READ_ONLY', 'INVALID_STATUS_TRANSITION'],
       schema: { params: Params, response: { 200: Single(Task) } },
     }),
     handler: async (request, reply) => single(reply, await service.reopenTask(request.ctx, request.params.task_id)),
@@ -161,7 +159,7 @@ export default async function taskRoutes(fastify: FastifyInstance) {
       summary: "Comment on a task (the author is the key's person)",
       tags,
       tier: 'write',
-      errors: ['NOT_FOUND', ...IDEMPOTENCY],
+      errors: ['NOT_FOUND'],
       schema: { params: Params, body: CommentCreate, response: { 201: Single(Comment) } },
     }),
     preValidation: taskFirst,

@@ -117,6 +117,9 @@ const COMMON_ERRORS: readonly ErrorCode[] = [
 
 const BODY_ERRORS: readonly ErrorCode[] = ['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
 
+/** Codes any route can answer, signed in or not: a handler that fails, a statement cut at its time-out. */
+const EVERY_ROUTE_ERRORS: readonly ErrorCode[] = ['INTERNAL_ERROR', 'QUERY_TIMEOUT'];
+
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /**
@@ -172,6 +175,7 @@ function answerableCodes(tier: Tier, errors: readonly ErrorCode[], write: boolea
   const authenticated = tier !== 'none' && tier !== 'operator';
   if (authenticated) codes.push(...COMMON_ERRORS);
   if (tier === 'operator') codes.push('UNAUTHORIZED');
+  codes.push(...EVERY_ROUTE_ERRORS);
   if (write) codes.push('SUBSCRIPTION_READ_ONLY');
   // Any write's body is parsed by the framework first: too large, or not JSON (error-handler.ts frameworkError).
   if (write) codes.push(...BODY_ERRORS);

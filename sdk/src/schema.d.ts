@@ -31672,6 +31672,16 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   signIn: {
@@ -31828,6 +31838,16 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   signOutEverywhere: {
@@ -31910,6 +31930,16 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -32018,6 +32048,16 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -32172,6 +32212,16 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   getSession: {
@@ -32289,6 +32339,16 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   signOut: {
@@ -32371,6 +32431,16 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -32474,6 +32544,16 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -32630,6 +32710,16 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
@@ -33470,6 +33560,16 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
+      /** @description QUERY_TIMEOUT */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
     };
   };
   acceptInvitation: {
@@ -33620,6 +33720,16 @@ export interface operations {
       };
       /** @description INTERNAL_ERROR */
       500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description QUERY_TIMEOUT */
+      503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;

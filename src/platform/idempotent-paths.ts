@@ -2,8 +2,8 @@
  * The spec's idempotency list: the POST paths where Idempotency-Key is honoured. It is the spec's
  * own list, so resources not built yet are in it already; a route is covered when its path matches.
  */
-/** The spec's covered exact paths (relative to /api/v3); test/platform/idempotent-paths.test.ts holds them to it. */
-export const EXACT = new Set([
+/** The spec's covered exact paths (relative to /api/v3). */
+const EXACT = new Set([
   '/agreements',
   '/budgets',
   '/calendar',
@@ -47,7 +47,7 @@ export const EXACT = new Set([
 ]);
 
 /** The spec's covered path shapes; {id} is any numeric id, the replayed event id is a string. */
-export const SHAPES = [
+const SHAPES = [
   '/clients/{id}/documents-folder',
   '/clients/{id}/emails',
   '/clients/{id}/invoices',

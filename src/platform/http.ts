@@ -2,7 +2,6 @@ import { Type, type Static, type TSchema } from 'typebox';
 import type { FastifyReply, FastifySchema } from 'fastify';
 import type { Tier } from './scopes.ts';
 import { ERRORS, type ErrorCode } from './errors.ts';
-import { isIdempotentRoute } from './idempotent-paths.ts';
 import { etagOf } from './preconditions.ts';
 
 /** Where API v3 is mounted. */
@@ -137,6 +136,11 @@ export interface RouteSpec<S extends FastifySchema> {
   summary: string;
   tags: string[];
   tier: Tier;
+  /**
+   * A POST of the spec's idempotency list (Idempotency 5 and 6): Idempotency-Key is honoured.
+   * test/platform/idempotent-paths.test.ts holds the declaring routes to the spec's list.
+   */
+  idempotent?: boolean;
   preview?: boolean;
   allowWhenLapsed?: boolean;
   personalKeys?: boolean;
@@ -239,7 +243,8 @@ function routeConfig(
  */
 export function route<S extends FastifySchema, M extends HttpMethod>(method: M, url: string, spec: RouteSpec<S>) {
   const write = method !== 'GET';
-  const idempotent = isIdempotentRoute(method, url);
+  const idempotent = spec.idempotent === true;
+  if (idempotent && method !== 'POST') throw new Error(`${method} ${url}: only a POST can be idempotent`);
   const querystring = write ? writeQuery(method, url, spec.schema.querystring) : spec.schema.querystring;
   const implicit = implicitErrors(idempotent, querystring as TSchema | undefined, spec.filters ?? []);
   if (spec.tier === 'financials' || spec.money || spec.financial) implicit.push('FINANCIAL_SCOPE_REQUIRED');

@@ -58,6 +58,7 @@ export default async function agreementRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/agreements', {
+      idempotent: true,
       operationId: 'createAgreement',
       summary: 'Create an agreement for a member',
       description: "An overlap with the same person's agreements is created anyway, with warning AGREEMENT_OVERLAP.",
@@ -147,6 +148,7 @@ async function memberAgreementRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/members/:member_id/agreements', {
+      idempotent: true,
       operationId: 'createMemberAgreement',
       summary: 'Create an agreement for this member',
       description: "An overlap with the member's agreements is created anyway, with warning AGREEMENT_OVERLAP.",

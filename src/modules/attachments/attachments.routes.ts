@@ -62,6 +62,7 @@ function uploadRoute(app: FastifyInstance, type: RelatedType, resource: string, 
   const label = type === 'task' ? 'Task' : 'Note';
   app.route({
     ...route('POST', `/${resource}/:${param}/attachments`, {
+      idempotent: true,
       operationId: `upload${label}Attachment`,
       summary: `Upload a file to a ${type} (multipart/form-data, field file)`,
       description:

@@ -10,6 +10,7 @@ export default async function billingRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/clients/:client_id/invoices', {
+      idempotent: true,
       operationId: 'billClient',
       summary: 'Run the billing engine for a client: draft invoices for unbilled time and periodic fees',
       description:

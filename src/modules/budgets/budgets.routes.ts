@@ -48,6 +48,7 @@ export default async function budgetRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/budgets', {
+      idempotent: true,
       operationId: 'createBudget',
       summary: 'Create a budget',
       tags,

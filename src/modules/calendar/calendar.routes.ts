@@ -35,6 +35,7 @@ export default async function calendarRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/calendar', {
+      idempotent: true,
       operationId: 'createCalendarEntry',
       summary: 'Create a calendar entry (always created in_review)',
       tags,

@@ -31,6 +31,7 @@ export default async function clientGroupRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/client-groups', {
+      idempotent: true,
       operationId: 'createClientGroup',
       summary: 'Create a client group',
       tags,

@@ -33,6 +33,7 @@ export default async function clientMemberRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/client-members', {
+      idempotent: true,
       operationId: 'createClientMember',
       summary: 'Add a person to a client',
       tags,

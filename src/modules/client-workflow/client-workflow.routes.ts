@@ -96,6 +96,7 @@ export default async function clientWorkflowRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/clients/bulk-member-action', {
+      idempotent: true,
       operationId: 'bulkClientMemberAction',
       summary: 'Add, remove or replace a person as member of many clients in a background job',
       description: 'Answers 202 with the queued job; follow it at GET /jobs/{job_id}. Fires no webhook events.',

@@ -25,6 +25,7 @@ export default async function clientRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/clients', {
+      idempotent: true,
       operationId: 'createClient',
       summary: 'Create a client',
       tags,

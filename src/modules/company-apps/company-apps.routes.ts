@@ -23,6 +23,7 @@ export default async function companyAppRoutes(fastify: FastifyInstance) {
   // admin: switching on billing reaches financial features, and apps are company-wide settings.
   app.route({
     ...route('POST', '/company/apps/:app_id/activate', {
+      idempotent: true,
       operationId: 'activateCompanyApp',
       summary: 'Switch an app on for the company (an active app is left as it is)',
       description:

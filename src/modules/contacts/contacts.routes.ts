@@ -25,6 +25,7 @@ export default async function contactRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/contacts', {
+      idempotent: true,
       operationId: 'createContact',
       summary: 'Create a contact of a client',
       tags,

@@ -11,6 +11,7 @@ export default async function clientEmailRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/clients/:client_id/emails', {
+      idempotent: true,
       operationId: 'sendClientEmail',
       summary: "E-mail the client's contacts from a content template (or a subject and body given directly)",
       description:

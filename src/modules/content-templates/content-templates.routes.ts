@@ -48,6 +48,7 @@ export default async function contentTemplateRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/content-templates', {
+      idempotent: true,
       ...write,
       operationId: 'createContentTemplate',
       summary: 'Create a content template, optionally with its rows (one per locale)',
@@ -99,6 +100,7 @@ export default async function contentTemplateRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/content-templates/:content_template_id/rows', {
+      idempotent: true,
       ...write,
       operationId: 'upsertContentTemplateRow',
       summary: "Set the template's row for a locale: 201 when the locale had none, 200 when its row was replaced",

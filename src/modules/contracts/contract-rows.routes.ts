@@ -47,6 +47,7 @@ export default async function contractRowRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/contracts/:contract_id/rows', {
+      idempotent: true,
       operationId: 'createContractRow',
       summary: "Add a row (If-Match: the contract's ETag)",
       tags,
@@ -135,6 +136,7 @@ export default async function contractRowRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/contracts/:contract_id/rows/:contract_row_id/prices', {
+      idempotent: true,
       operationId: 'createContractRowPrice',
       summary: "Add a price to the row's own price list (If-Match: the row's ETag)",
       description: 'active_from defaults to 2000-01-01 and is returned so.',

@@ -69,6 +69,7 @@ export default async function contractRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/contracts', {
+      idempotent: true,
       operationId: 'createContract',
       summary: 'Create a contract or template, with up to 200 rows, atomically',
       description:
@@ -140,6 +141,7 @@ export default async function contractRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/contracts/:contract_id/apply', {
+      idempotent: true,
       operationId: 'applyContractTemplate',
       summary: `Apply a template to up to ${MAX_APPLY_CLIENTS} clients (add, replace or append)`,
       description:

@@ -34,6 +34,7 @@ export default async function customFieldRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/custom-fields', {
+      idempotent: true,
       ...writes,
       operationId: 'createCustomField',
       summary: 'Create a custom field definition',

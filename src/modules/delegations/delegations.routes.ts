@@ -35,6 +35,7 @@ export default async function taskAutomationRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/delegations', {
+      idempotent: true,
       ...write,
       operationId: 'createDelegation',
       summary: "Create a delegation: the delegate sees and works the delegator's tasks for a date range",

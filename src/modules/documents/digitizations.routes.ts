@@ -29,6 +29,7 @@ export default async function digitizationRoutes(fastify: FastifyInstance) {
   });
   app.route({
     ...route('POST', '/digitizations', {
+      idempotent: true,
       operationId: 'createDigitization',
       summary: 'Ask for a document to be turned into structured data (a background job)',
       entity: 'digitization',

@@ -25,6 +25,7 @@ export default async function documentRoutes(fastify: FastifyInstance) {
   });
   app.route({
     ...route('POST', '/documents', {
+      idempotent: true,
       operationId: 'createDocument',
       summary: 'Create a document record for a client',
       tags,

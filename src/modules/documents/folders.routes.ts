@@ -39,6 +39,7 @@ async function templateRoutes(fastify: FastifyInstance) {
   });
   app.route({
     ...route('POST', '/folder-templates', {
+      idempotent: true,
       operationId: 'createFolderTemplate',
       entity: 'folder_template',
       summary: 'Create a folder template (a named tree of folder names)',
@@ -83,6 +84,7 @@ async function folderRoutes(fastify: FastifyInstance) {
   });
   app.route({
     ...route('POST', '/folders', {
+      idempotent: true,
       operationId: 'createFolder',
       entity: 'folder',
       summary: "Create a folder in a client's folder tree",
@@ -142,6 +144,7 @@ async function clientFolderRoutes(fastify: FastifyInstance) {
   const drive = (companyId: string) => localDrive(fastify.config.dataDir, companyId);
   app.route({
     ...route('POST', '/clients/:client_id/documents-folder', {
+      idempotent: true,
       operationId: 'provisionClientDocumentsFolder',
       entity: 'client',
       summary: "Create the client's folder tree in the company's drive",

@@ -55,6 +55,7 @@ export default async function flextimeRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/flextime', {
+      idempotent: true,
       ...access,
       operationId: 'createFlextimeRow',
       summary: 'Add a flextime row (a positive or negative adjustment of a member’s balance)',

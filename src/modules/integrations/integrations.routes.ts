@@ -32,6 +32,7 @@ export default async function integrationRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/integrations/reference-data/sync', {
+      idempotent: true,
       operationId: 'syncReferenceData',
       summary: 'Queue a reference-data sync (taxes, products, invoice sellers, clients) as a background job',
       description:

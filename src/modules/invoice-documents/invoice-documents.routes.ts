@@ -42,6 +42,7 @@ export default async function invoiceDocumentRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/invoices/:invoice_id/export', {
+      idempotent: true,
       operationId: 'exportInvoice',
       summary: 'Mark the invoice exported and get the paths of its documents',
       description:
@@ -58,6 +59,7 @@ export default async function invoiceDocumentRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/invoices/:invoice_id/send', {
+      idempotent: true,
       operationId: 'sendInvoice',
       summary: 'Mail the invoice PDF to its recipients (queued; 202)',
       description:

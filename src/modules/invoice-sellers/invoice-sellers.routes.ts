@@ -32,6 +32,7 @@ export default async function invoiceSellerRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/invoice-sellers', {
+      idempotent: true,
       operationId: 'createInvoiceSeller',
       summary: 'Create an invoice seller',
       tags,

@@ -45,6 +45,7 @@ export default async function invoiceRowRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/invoices/:invoice_id/rows', {
+      idempotent: true,
       operationId: 'createInvoiceRow',
       summary: 'Add a row; the invoice totals are recomputed',
       description: RULES,

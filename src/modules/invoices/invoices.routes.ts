@@ -62,6 +62,7 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/invoices', {
+      idempotent: true,
       operationId: 'createInvoice',
       summary: 'Create a draft invoice (optionally with up to 200 rows)',
       description:
@@ -105,6 +106,7 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/invoices/:invoice_id/mark-paid', {
+      idempotent: true,
       operationId: 'markInvoicePaid',
       summary: 'Mark a created or sent invoice paid (paid_at now, paid_sum = total_sum)',
       description:
@@ -120,6 +122,7 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/invoices/:invoice_id/mark-unpaid', {
+      idempotent: true,
       operationId: 'markInvoiceUnpaid',
       summary: 'Undo mark-paid: back to sent (if it was sent) or created; paid_at cleared, paid_sum 0',
       description:
@@ -136,6 +139,7 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/invoices/:invoice_id/refresh-payment-status', {
+      idempotent: true,
       operationId: 'refreshInvoicePaymentStatus',
       summary: 'Reconcile the status with the recorded paid_sum (no payment integration exists) and answer the invoice',
       tags,

@@ -27,6 +27,7 @@ export default async function memberRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/members', {
+      idempotent: true,
       operationId: 'createMember',
       summary: 'Create a placeholder member (no login; status limited, role member)',
       tags,

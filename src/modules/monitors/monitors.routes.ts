@@ -61,6 +61,7 @@ export default async function monitorRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/monitors', {
+      idempotent: true,
       ...common,
       operationId: 'createMonitor',
       summary: 'Create a monitor',
@@ -149,6 +150,7 @@ export default async function monitorRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/clients/:client_id/monitors', {
+      idempotent: true,
       ...common,
       operationId: 'createClientMonitor',
       summary: 'Create a monitor for this client',

@@ -27,6 +27,7 @@ export default async function noteRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/notes', {
+      idempotent: true,
       ...common,
       operationId: 'createNote',
       summary: 'Create a note on a client, project, supplier or member (comments are sanitized HTML)',

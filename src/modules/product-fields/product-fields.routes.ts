@@ -37,6 +37,7 @@ export default async function productFieldRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/product-fields', {
+      idempotent: true,
       ...writes,
       operationId: 'createProductField',
       summary: 'Create a product field',

@@ -42,6 +42,7 @@ export default async function priceRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/products/:product_id/prices', {
+      idempotent: true,
       operationId: 'createProductPrice',
       summary: 'Add a price to a product',
       description: 'active_from defaults to 2000-01-01; one price per product, currency and active_from.',

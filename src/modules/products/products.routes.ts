@@ -36,6 +36,7 @@ export default async function productRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/products', {
+      idempotent: true,
       operationId: 'createProduct',
       summary: 'Create a product (prices are added with POST /products/{product_id}/prices)',
       tags,

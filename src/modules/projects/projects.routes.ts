@@ -43,6 +43,7 @@ export default async function projectRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/projects', {
+      idempotent: true,
       operationId: 'createProject',
       summary: 'Create a project (status starts active)',
       tags,

@@ -26,6 +26,7 @@ export default async function roleRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/roles', {
+      idempotent: true,
       operationId: 'createRole',
       summary: 'Create a role (job title)',
       tags,

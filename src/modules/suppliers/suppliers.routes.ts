@@ -27,6 +27,7 @@ export default async function supplierRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/suppliers', {
+      idempotent: true,
       ...common,
       operationId: 'createSupplier',
       summary: 'Create a supplier',

@@ -35,6 +35,7 @@ export default async function taskAutomationRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/task-automations', {
+      idempotent: true,
       ...write,
       operationId: 'createTaskAutomation',
       summary: 'Create a task automation rule (when trigger, if conditions, then actions)',

@@ -31,6 +31,7 @@ export default async function taskRelationRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/task-relations', {
+      idempotent: true,
       operationId: 'createTaskRelation',
       summary: 'Make task_id depend on depends_on_id',
       tags,

@@ -51,6 +51,7 @@ export default async function taskRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/tasks', {
+      idempotent: true,
       operationId: 'createTask',
       summary: 'Create a task',
       tags,
@@ -63,6 +64,7 @@ export default async function taskRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/tasks/bulk-action', {
+      idempotent: true,
       operationId: 'bulkTaskAction',
       summary: 'Change status, assignees or delete many tasks in a background job',
       tags,
@@ -117,6 +119,7 @@ export default async function taskRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/tasks/:task_id/complete', {
+      idempotent: true,
       operationId: 'completeTask',
       summary: 'Finish a task (from new, in_progress or inactive)',
       tags,
@@ -129,6 +132,7 @@ export default async function taskRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/tasks/:task_id/reopen', {
+      idempotent: true,
       operationId: 'reopenTask',
       summary: 'Reopen a finished task (back to its prior open status, default new)',
       tags,
@@ -155,6 +159,7 @@ export default async function taskRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/tasks/:task_id/comments', {
+      idempotent: true,
       operationId: 'createTaskComment',
       summary: "Comment on a task (the author is the key's person)",
       tags,

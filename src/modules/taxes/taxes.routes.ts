@@ -25,6 +25,7 @@ export default async function taxRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/taxes', {
+      idempotent: true,
       operationId: 'createTax',
       summary: 'Create a tax',
       description: 'Send rate (a fraction, 0.22) or percent (22), or both agreeing.',

@@ -25,6 +25,7 @@ export default async function teamRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/teams', {
+      idempotent: true,
       operationId: 'createTeam',
       summary: 'Create a team',
       tags,

@@ -70,6 +70,7 @@ export default async function timeEntryRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/time-entries', {
+      idempotent: true,
       operationId: 'createTimeEntry',
       summary: 'Log time (without end and duration: a running entry)',
       tags,
@@ -85,6 +86,7 @@ export default async function timeEntryRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/time-entries/bulk', {
+      idempotent: true,
       operationId: 'createTimeEntriesBulk',
       summary: 'Log up to 200 time entries at once (all or nothing)',
       tags,

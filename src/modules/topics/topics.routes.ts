@@ -25,6 +25,7 @@ export default async function topicRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/topics', {
+      idempotent: true,
       operationId: 'createTopic',
       summary: 'Create a topic',
       tags,

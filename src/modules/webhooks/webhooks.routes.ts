@@ -161,6 +161,7 @@ export default async function webhookRoutes(fastify: FastifyInstance, { registry
 
   app.route({
     ...route('POST', '/webhooks/:webhook_id/deliveries/:event_id/replay', {
+      idempotent: true,
       ...manage,
       operationId: 'replayWebhookDelivery',
       summary: 'Send an event to this subscription again (same body id)',

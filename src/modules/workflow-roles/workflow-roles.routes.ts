@@ -31,6 +31,7 @@ export default async function workflowRoleRoutes(fastify: FastifyInstance) {
 
   app.route({
     ...route('POST', '/workflow-roles', {
+      idempotent: true,
       operationId: 'createWorkflowRole',
       summary: 'Create a workflow role',
       tags,

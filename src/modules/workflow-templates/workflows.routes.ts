@@ -80,6 +80,7 @@ export function workflowRoutes(resource: WorkflowResource) {
 
     app.route({
       ...route('POST', path, {
+        idempotent: true,
         ...common,
         operationId: `create${name}`,
         summary: `Create a ${noun}`,
@@ -149,6 +150,7 @@ export function workflowRoutes(resource: WorkflowResource) {
 
     app.route({
       ...route('POST', `${one}/tasks`, {
+        idempotent: true,
         ...common,
         operationId: `create${name}Task`,
         summary: `Add a master task to a ${noun} (fires no events; push propagates it)`,
@@ -198,6 +200,7 @@ export function workflowRoutes(resource: WorkflowResource) {
 
     app.route({
       ...route('POST', `${one}/apply`, {
+        idempotent: true,
         ...common,
         operationId: `apply${name}`,
         summary: `Apply a ${noun} to clients in a background job`,
@@ -213,6 +216,7 @@ export function workflowRoutes(resource: WorkflowResource) {
 
     app.route({
       ...route('POST', `${one}/push`, {
+        idempotent: true,
         ...common,
         operationId: `push${name}`,
         summary: `Propagate a ${noun}'s master-task changes to the clients it was applied to (background job)`,

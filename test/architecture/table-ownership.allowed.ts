@@ -89,12 +89,9 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     contacts: 'owned by contacts; used in client-emails.repository.ts',
     mail_outbox: 'owned by background; used in client-emails.repository.ts content-templates.mail.ts',
   },
-  // contract rows are priced and taxed from products; the maintenance pass reads company time zones
+  // the maintenance pass finishes ended contracts in one statement over all companies, each by its own time zone
   contracts: {
     companies: 'owned by companies; used in contracts.repository.ts',
-    product_prices: 'owned by products; used in contract-rows.repository.ts',
-    products: 'owned by products; used in contract-rows.repository.ts',
-    taxes: 'owned by taxes; used in contract-rows.repository.ts',
   },
   // folders belong to clients; a digitization starts a job
   documents: {
@@ -145,8 +142,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     contracts: 'owned by contracts; used in invoice-parties.ts',
     invoice_sellers: 'owned by invoice-sellers; used in invoice-parties.ts',
     people: 'owned by members; used in invoice-parties.ts',
-    products: 'owned by products; used in invoice-rows.rules.ts',
-    taxes: 'owned by taxes; used in invoice-rows.rules.ts',
   },
   // a job's actor: its member and company, read with the job
   jobs: {

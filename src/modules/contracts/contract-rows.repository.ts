@@ -93,45 +93,6 @@ export async function rowHasPrices(ctx: Ctx, rowId: number): Promise<boolean> {
   return found !== undefined;
 }
 
-/** What row checks need of the products a body names (deleted products are absent). */
-export interface ProductFacts {
-  id: number;
-  name: string;
-  status: string;
-  unit: string | null;
-  tax_id: number | null;
-  priced: boolean;
-}
-
-export async function productFacts(ctx: Ctx, ids: readonly number[]): Promise<Map<number, ProductFacts>> {
-  if (ids.length === 0) return new Map();
-  const rows = await scoped
-    .select(ctx, 'products', 'pr')
-    .where('pr.deleted_at', 'is', null)
-    .where('pr.id', 'in', [...ids])
-    .select([
-      'pr.id',
-      'pr.name',
-      'pr.status',
-      'pr.unit',
-      'pr.tax_id',
-      sql<boolean>`exists (select 1 from product_prices pp where pp.company_id = pr.company_id
-        and pp.product_id = pr.id)`.as('priced'),
-    ])
-    .execute();
-  return new Map(rows.map((row) => [row.id, row]));
-}
-
-export async function taxFacts(ctx: Ctx, ids: readonly number[]): Promise<Map<number, { status: string }>> {
-  if (ids.length === 0) return new Map();
-  const rows = await scoped
-    .select(ctx, 'taxes', 'tx')
-    .where('tx.id', 'in', [...ids])
-    .select(['tx.id', 'tx.status'])
-    .execute();
-  return new Map(rows.map((row) => [row.id, row]));
-}
-
 /**
  * Copies every row of `fromId` (with its own prices) onto each of `targetIds` in one statement: new row ids are
  * drawn from the sequence first, so each copied price finds its copied row.

@@ -5,7 +5,9 @@ import type { Warning } from '../../platform/http.ts';
 import { AMOUNT, decimalInput } from '../../platform/money.ts';
 import { checkerOf } from '../../platform/validation.ts';
 import { productFieldFacts, productFieldProblem, type ProductFieldFacts } from '../product-fields/index.ts';
-import * as rows from './contract-rows.repository.ts';
+import { productFacts, type ProductFacts } from '../products/index.ts';
+import { taxFacts } from '../taxes/index.ts';
+import type { RowColumns } from './contract-rows.repository.ts';
 import { RowCreate, type RowCreateBody, type RowUpdateBody } from './contracts.row-schemas.ts';
 import type { RowRejectionRecord } from './contracts.schemas.ts';
 
@@ -14,7 +16,7 @@ const INT_MAX = 2147483647;
 
 /** The products and taxes a set of rows names, read once for all of them. */
 export interface RowFacts {
-  products: Map<number, rows.ProductFacts>;
+  products: Map<number, ProductFacts>;
   taxes: Map<number, { status: string }>;
   fields: ProductFieldFacts;
 }
@@ -26,17 +28,17 @@ export async function loadFacts(
   >,
 ) {
   const productIds = [...new Set(bodies.map((b) => b.product_id).filter((id): id is number => id != null))];
-  const products = await rows.productFacts(ctx, productIds);
+  const products = await productFacts(ctx, productIds);
   const taxIds = new Set<number>();
   for (const body of bodies) if (body.tax_id != null) taxIds.add(body.tax_id);
   for (const product of products.values()) if (product.tax_id !== null) taxIds.add(product.tax_id);
   const fields = await productFieldFacts(ctx, bodies);
-  return { products, taxes: await rows.taxFacts(ctx, [...taxIds]), fields } satisfies RowFacts;
+  return { products, taxes: await taxFacts(ctx, [...taxIds]), fields } satisfies RowFacts;
 }
 
 /** The amounts of a row body as exact decimal text for the numeric columns; 400-style AppError on the first bad one. */
-function amountColumns(body: RowUpdateBody): Partial<rows.RowColumns> {
-  const out: Partial<rows.RowColumns> = {};
+function amountColumns(body: RowUpdateBody): Partial<RowColumns> {
+  const out: Partial<RowColumns> = {};
   if (body.quantity !== undefined) out.quantity = decimalInput('quantity', body.quantity, AMOUNT.quantity);
   if (body.net_price !== undefined)
     out.net_price = body.net_price === null ? null : decimalInput('net_price', body.net_price, AMOUNT.unitPrice);
@@ -69,7 +71,7 @@ function referenceProblem(body: RowUpdateBody, facts: RowFacts): AppError | unde
  * The row create rule: amounts within their columns, product and tax of this company. A new row takes the
  * product's name, unit and tax for what it does not send (an explicit null is kept). Throws the first problem.
  */
-export function createColumns(body: RowCreateBody, facts: RowFacts): rows.RowColumns {
+export function createColumns(body: RowCreateBody, facts: RowFacts): RowColumns {
   const amounts = amountColumns(body);
   const problem = referenceProblem(body, facts);
   if (problem) throw problem;
@@ -94,7 +96,7 @@ export function createColumns(body: RowCreateBody, facts: RowFacts): rows.RowCol
 }
 
 /** A PATCH: only the sent fields, checked the same way (no product defaults: what is stored stays). */
-export function updateColumns(body: RowUpdateBody, facts: RowFacts): Partial<rows.RowColumns> {
+export function updateColumns(body: RowUpdateBody, facts: RowFacts): Partial<RowColumns> {
   const amounts = amountColumns(body);
   const problem = referenceProblem(body, facts);
   if (problem) throw problem;

@@ -2,9 +2,10 @@ import type { Ctx } from '../../platform/context.ts';
 import { domainValidation, invalidReference } from '../../platform/errors.ts';
 import { AMOUNT, decimalInput, rowSums } from '../../platform/money.ts';
 import { liveIds } from '../../platform/references.ts';
-import { scoped, type NewRow } from '../../platform/tenant-table.ts';
+import type { NewRow } from '../../platform/tenant-table.ts';
 import { productFieldFacts, productFieldProblem } from '../product-fields/index.ts';
-import { priceOn } from '../products/index.ts';
+import { priceOn, productFacts } from '../products/index.ts';
+import { taxFacts } from '../taxes/index.ts';
 import type { InvoiceRowInput } from './invoices.schemas.ts';
 
 /**
@@ -48,27 +49,6 @@ function assertFound(
   if (missing) throw invalidReference(entity, fieldOf(prefixOf(missing[0]), field), missing[1]);
 }
 
-async function loadTaxes(ctx: Ctx, ids: readonly number[]) {
-  if (ids.length === 0) return new Map();
-  const rows = await scoped
-    .select(ctx, 'taxes', 't')
-    .where('t.id', 'in', [...new Set(ids)])
-    .select(['t.id', 't.name', 't.rate'])
-    .execute();
-  return new Map(rows.map((t) => [t.id, { name: t.name, rate: t.rate }]));
-}
-
-async function loadProducts(ctx: Ctx, ids: readonly number[]) {
-  if (ids.length === 0) return new Map();
-  const rows = await scoped
-    .select(ctx, 'products', 'p')
-    .where('p.id', 'in', [...new Set(ids)])
-    .where('p.deleted_at', 'is', null)
-    .select(['p.id', 'p.name', 'p.unit'])
-    .execute();
-  return new Map(rows.map((p) => [p.id, { name: p.name, unit: p.unit }]));
-}
-
 /** Each product's price effective on the invoice date in the invoice currency (the products module's rule). */
 async function loadPrices(ctx: Ctx, ids: readonly number[], terms: InvoiceTerms): Promise<Map<number, string>> {
   const prices = new Map<number, string>();
@@ -90,12 +70,12 @@ export async function loadLookups(
   const productIds = sentIds(inputs, 'product_id');
   const personIds = sentIds(inputs, 'person_id');
   const clientIds = sentIds(inputs, 'original_client_id');
-  const taxes = await loadTaxes(
+  const taxes = await taxFacts(
     ctx,
     taxIds.map(([, id]) => id),
   );
   assertFound(taxIds, taxes, 'tax', 'tax_id', prefixOf);
-  const products = await loadProducts(
+  const products = await productFacts(
     ctx,
     productIds.map(([, id]) => id),
   );

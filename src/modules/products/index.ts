@@ -6,6 +6,8 @@ import productRoutes from './products.routes.ts';
 // For invoices and contracts: the net price of a product on a day, in a currency.
 export { priceOn } from './prices.repository.ts';
 // For the billing engine's SQL: the same rule as a subquery, and the days a product's price can change.
+// For contract and invoice rows: name, status, unit, tax and whether any price exists, of the products they name.
+export { productFacts, type ProductFacts } from './products.repository.ts';
 export { priceInEffectSql, priceStartsSql, type SqlOperand } from './prices.repository.ts';
 
 // Products fire no events: the spec's event catalogue has no product entity.

@@ -2,8 +2,8 @@ import type { Ctx } from '../../platform/context.ts';
 import { AppError, domainValidation, invalidReference } from '../../platform/errors.ts';
 import { assertReferenceList } from '../../platform/references.ts';
 import { assertProductFieldReferences } from '../product-fields/index.ts';
+import { taxFacts } from '../taxes/index.ts';
 import { TYPE_ARG_KEYS, type ProductType, type ProductUpdateBody } from './products.schemas.ts';
-import * as repo from './products.repository.ts';
 
 /** type_args may carry only the keys of the product's type (docs/decisions/0018). */
 export function assertTypeArgs(type: ProductType, typeArgs: unknown): void {
@@ -32,7 +32,7 @@ export async function assertProductReferences(
   await assertProductFieldReferences(ctx, body);
   const taxId = body.tax_id;
   if (taxId === undefined || taxId === null) return;
-  const status = await repo.taxStatus(ctx, taxId);
+  const status = (await taxFacts(ctx, [taxId])).get(taxId)?.status;
   if (status === undefined) throw invalidReference('tax', 'tax_id', taxId);
   if (status !== 'active' && taxId !== currentTaxId)
     throw new AppError('INVALID_TAX', `tax_id ${taxId} names an inactive tax; activate it or choose another`, {

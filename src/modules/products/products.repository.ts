@@ -113,13 +113,36 @@ export async function productUse(ctx: Ctx, id: number): Promise<{ contract_rows:
   return { contract_rows: contractRow !== undefined, invoice_rows: invoiceRow !== undefined };
 }
 
-/** The tax's status when it is the company's, else undefined. */
-export async function taxStatus(ctx: Ctx, taxId: number): Promise<string | undefined> {
-  const row = await scoped.select(ctx, 'taxes', 'tx').where('tx.id', '=', taxId).select('tx.status').executeTakeFirst();
-  return row?.status;
-}
-
 /** Whether the product is a live product of the company (reads of its prices answer 404 otherwise). */
 export async function productExists(ctx: Ctx, id: number): Promise<boolean> {
   return (await products.base(ctx).where('p.id', '=', id).select('p.id').executeTakeFirst()) !== undefined;
+}
+
+/** What contract and invoice rows need of the products a body names (deleted products are absent). */
+export interface ProductFacts {
+  id: number;
+  name: string;
+  status: string;
+  unit: string | null;
+  tax_id: number | null;
+  priced: boolean;
+}
+
+export async function productFacts(ctx: Ctx, ids: readonly number[]): Promise<Map<number, ProductFacts>> {
+  if (ids.length === 0) return new Map();
+  const rows = await scoped
+    .select(ctx, 'products', 'pr')
+    .where('pr.deleted_at', 'is', null)
+    .where('pr.id', 'in', [...ids])
+    .select([
+      'pr.id',
+      'pr.name',
+      'pr.status',
+      'pr.unit',
+      'pr.tax_id',
+      sql<boolean>`exists (select 1 from product_prices pp where pp.company_id = pr.company_id
+        and pp.product_id = pr.id)`.as('priced'),
+    ])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
 }

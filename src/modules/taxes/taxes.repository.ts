@@ -4,7 +4,7 @@ import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { Dec, moneyOut } from '../../platform/money.ts';
 import { likeContains } from '../../platform/sql.ts';
-import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { TAX_LIST_OPTIONS, type TaxRecord } from './taxes.schemas.ts';
 
 export const taxes = tenantTable('taxes', { alias: 't' });
@@ -43,4 +43,22 @@ export async function listTaxes(ctx: Ctx, params: TaxListParams) {
 export async function findTax(ctx: Ctx, id: number): Promise<TaxRecord | undefined> {
   const row = (await project(taxes.base(ctx).where('t.id', '=', id)).executeTakeFirst()) as TaxRow | undefined;
   return row && toRecord(row);
+}
+
+/** What products, contract rows and invoice rows need of the taxes a body names (another company's are absent). */
+export interface TaxFacts {
+  id: number;
+  name: string;
+  rate: string;
+  status: string;
+}
+
+export async function taxFacts(ctx: Ctx, ids: readonly number[]): Promise<Map<number, TaxFacts>> {
+  if (ids.length === 0) return new Map();
+  const rows = await scoped
+    .select(ctx, 'taxes', 'tx')
+    .where('tx.id', 'in', [...new Set(ids)])
+    .select(['tx.id', 'tx.name', 'tx.rate', 'tx.status'])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
 }

@@ -14,10 +14,6 @@ json_build_object('id', r.id, 'contract_id', r.contract_id,
   from contract_row_prices p where p.company_id = r.company_id and p.contract_row_id = r.id),
 'created_at', ${isoz('r.created_at')}, 'updated_at', ${isoz('r.updated_at')})
 
--- productFacts
-exists (select 1 from product_prices pp where pp.company_id = pr.company_id
-and pp.product_id = pr.id)
-
 -- copyRows
 with map as materialized (
   select s.src_id, s.target_id, nextval(pg_get_serial_sequence('contract_rows', 'id')) as new_id

@@ -9,3 +9,7 @@ select json_agg(json_build_object(
   'updated_at', to_char(pp.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
   order by pp.active_from, pp.currency nulls first, pp.id)
 from product_prices pp where pp.company_id = p.company_id and pp.product_id = p.id), '[]'::json)
+
+-- productFacts
+exists (select 1 from product_prices pp where pp.company_id = pr.company_id
+and pp.product_id = pr.id)

@@ -42,7 +42,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   },
   // spend is summed over invoices, tasks and time in correlated subqueries
   budgets: {
-    companies: 'owned by companies; used in budgets.repository.ts',
     invoice_row_entries: 'owned by invoices; used in budgets.repository.ts',
     invoice_rows: 'owned by invoices; used in budgets.repository.ts',
     invoices: 'owned by invoices; used in budgets.repository.ts',
@@ -168,7 +167,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   },
   // a product in use is refused; the company currency is the default price currency
   products: {
-    companies: 'owned by companies; used in prices.repository.ts',
     contract_rows: 'owned by contracts; used in products.repository.ts',
     contracts: 'owned by contracts; used in products.repository.ts',
     invoice_rows: 'owned by invoices; used in products.repository.ts',
@@ -190,14 +188,8 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   // the reports aggregate across modules in hand-written SQL
   reports: {
     agreements: 'owned by agreements; used in reports.repository.ts reports.sql.ts',
-    companies: 'owned by companies; used in reports.repository.ts',
-    contract_row_prices: 'owned by contracts; used in reports.repository.ts',
-    contract_rows: 'owned by contracts; used in reports.repository.ts',
-    contracts: 'owned by contracts; used in reports.repository.ts',
     invoice_rows: 'owned by invoices; used in reports.bi.repository.ts',
     invoices: 'owned by invoices; used in reports.bi.repository.ts reports.repository.ts',
-    product_prices: 'owned by products; used in reports.repository.ts',
-    products: 'owned by products; used in reports.repository.ts',
     tasks: 'owned by tasks; used in reports.sql.ts',
     time_entries: 'owned by time-entries; used in reports.repository.ts reports.sql.ts',
     topics: 'owned by topics; used in reports.sql.ts',

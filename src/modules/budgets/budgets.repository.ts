@@ -4,6 +4,7 @@ import { splitList } from '../../platform/fields.ts';
 import { listPage } from '../../platform/lists.ts';
 import { Dec, moneyOut } from '../../platform/money.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { companyCurrencySql } from '../companies/index.ts';
 import { billedStatus } from '../invoices/index.ts';
 import { BUDGET_LIST_OPTIONS, type BudgetRecord } from './budgets.schemas.ts';
 
@@ -32,7 +33,7 @@ export interface LockedBudget {
 // already fixed; every table they read is joined on b.company_id.
 const BILLED = sql`i.company_id = b.company_id
   and ${billedStatus('i')}
-  and i.currency = (select co.currency from companies co where co.id = b.company_id)
+  and i.currency = ${companyCurrencySql(sql.ref('b.company_id'))}
   and (b.date_from is null or i.invoice_date >= b.date_from)
   and (b.date_until is null or i.invoice_date <= b.date_until)`;
 

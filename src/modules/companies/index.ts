@@ -3,6 +3,8 @@ import { defineModule } from '../../platform/modules.ts';
 // Companies and their first members, with no tenant context: what the operator API, the CLI and demo provisioning use.
 export default defineModule({ name: 'companies', tables: ['companies'] });
 
+// For products, budgets and reports: the company's currency and app switches, read in the caller's SQL.
+export { companyCurrency, companyCurrencySql, companyFeatureSql } from './companies.facts.ts';
 export {
   addMember,
   assertTimezone,

@@ -93,6 +93,15 @@ export async function rowHasPrices(ctx: Ctx, rowId: number): Promise<boolean> {
   return found !== undefined;
 }
 
+/** Whether a row of a live contract (not an offer) carries a price, its own net_price or a price of its own. */
+export function anyContractPriceSql(ctx: Ctx): RawBuilder<boolean> {
+  // tenant: deliberate SQL — contract_rows filtered by company_id, contracts and row prices joined on it.
+  return sql<boolean>`exists (select 1 from contract_rows r join contracts k on k.company_id = r.company_id and k.id = r.contract_id
+                    where r.company_id = ${ctx.companyId} and k.deleted_at is null and k.type = 'contract'
+                      and (r.net_price is not null or exists (select 1 from contract_row_prices rp
+                            where rp.company_id = r.company_id and rp.contract_row_id = r.id)))`;
+}
+
 /**
  * Copies every row of `fromId` (with its own prices) onto each of `targetIds` in one statement: new row ids are
  * drawn from the sequence first, so each copied price finds its copied row.

@@ -14,6 +14,8 @@ export type { ContractSettingsValues } from './contracts.settings.ts';
 export { INVOICE_PERIODS } from './contracts.schemas.ts';
 /** For the billing engine: a contract row's own price in effect on a day, and the days it can change. */
 export { rowPriceInEffectSql, rowPriceStartsSql } from './contract-rows.repository.ts';
+// For the reports' bi_state: whether any row of a live contract is priced.
+export { anyContractPriceSql } from './contract-rows.repository.ts';
 
 /**
  * For the billing engine: a live contract of the caller's company as the API answers it (settings complete,

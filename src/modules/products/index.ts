@@ -9,6 +9,8 @@ export { priceOn } from './prices.repository.ts';
 // For contract and invoice rows: name, status, unit, tax and whether any price exists, of the products they name.
 export { productFacts, type ProductFacts } from './products.repository.ts';
 export { priceInEffectSql, priceStartsSql, type SqlOperand } from './prices.repository.ts';
+// For the reports' bi_state: whether any live product is priced by a day.
+export { anyProductPriceSql } from './prices.repository.ts';
 
 // Products fire no events: the spec's event catalogue has no product entity.
 export default defineModule({

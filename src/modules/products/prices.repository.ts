@@ -3,6 +3,7 @@ import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { moneyOut } from '../../platform/money.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { companyCurrency } from '../companies/index.ts';
 import { PRICE_LIST_OPTIONS, type ProductPriceRecord } from './products.schemas.ts';
 
 export const prices = tenantTable('product_prices', { alias: 'pp', lockColumns: ['product_id'] });
@@ -100,6 +101,13 @@ export function priceStartsSql(ctx: Ctx, product: SqlOperand): RawBuilder<{ acti
            where pp.company_id = ${ctx.companyId} and pp.product_id = ${product}`;
 }
 
+/** Whether any live product has a price starting on or before `day` (the reports' bi_state "has a price"). */
+export function anyProductPriceSql(ctx: Ctx, day: SqlOperand): RawBuilder<boolean> {
+  // tenant: deliberate SQL — product_prices filtered by company_id, products joined on it.
+  return sql<boolean>`exists (select 1 from product_prices pp join products p on p.company_id = pp.company_id and p.id = pp.product_id
+                where pp.company_id = ${ctx.companyId} and p.deleted_at is null and pp.active_from <= ${day})`;
+}
+
 /**
  * The net price (exact decimal text) of a product effective on `date` in `currency`: the price with the
  * latest active_from on or before the date, in that currency or (when `currency` is the company's) with
@@ -111,12 +119,8 @@ export async function priceOn(
   date: string,
   currency?: string | null,
 ): Promise<string | undefined> {
-  // tenant: deliberate SQL — the company row is the tenant itself (its currency is what null means).
-  const company = await ctx.db
-    .selectFrom('companies')
-    .select('currency')
-    .where('id', '=', ctx.companyId)
-    .executeTakeFirstOrThrow();
+  // The company's currency is what a null currency means.
+  const company = { currency: await companyCurrency(ctx) };
   const wanted = currency ?? company.currency;
   const price = priceInEffectSql(ctx, {
     product: productId,

@@ -2,7 +2,10 @@ import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { agreementDays, BILLABLE, costCtes, entriesFrom, entryDay, invoicesWhere, SECS } from './reports.sql.ts';
 import type { ReportWindow } from './reports.window.ts';
+import { companyFeatureSql } from '../companies/index.ts';
+import { anyContractPriceSql } from '../contracts/index.ts';
 import { billedStatus } from '../invoices/index.ts';
+import { anyProductPriceSql } from '../products/index.ts';
 
 // tenant: deliberate SQL — every query below filters each table by company_id = ctx.companyId (see reports.sql.ts).
 
@@ -75,7 +78,7 @@ export interface BiFacts {
 export async function biFacts(ctx: Ctx, w: ReportWindow): Promise<BiFacts> {
   const c = ctx.companyId;
   const result = await sql<BiFacts>`select
-      coalesce((select (co.features ->> 'billing')::boolean from companies co where co.id = ${c}), false) as billing,
+      ${companyFeatureSql(ctx, 'billing')} as billing,
       exists (select 1 from time_entries e where e.company_id = ${c} and e.deleted_at is null and e."end" is not null
                and e.start >= (${w.from}::date::timestamp at time zone ${w.timezone})
                and e.start < ((${w.to}::date + 1)::timestamp at time zone ${w.timezone})) as has_time,
@@ -83,13 +86,6 @@ export async function biFacts(ctx: Ctx, w: ReportWindow): Promise<BiFacts> {
                and i.invoice_date between ${w.from}::date and ${w.to}::date) as has_invoices,
       exists (select 1 from agreements a where a.company_id = ${c} and a.cost_rate > 0 and a.date_from <= ${w.to}::date
                and (a.date_until is null or a.date_until >= ${w.from}::date)) as has_cost_rate,
-      (exists (select 1 from product_prices pp join products p on p.company_id = pp.company_id and p.id = pp.product_id
-                where pp.company_id = ${c} and p.deleted_at is null and pp.active_from <= ${w.to}::date)
-        or exists (select 1 from contract_rows r join contracts k on k.company_id = r.company_id and k.id = r.contract_id
-                    where r.company_id = ${c} and k.deleted_at is null and k.type = 'contract'
-                      and (r.net_price is not null or exists (select 1 from contract_row_prices rp
-                            where rp.company_id = r.company_id and rp.contract_row_id = r.id)))) as has_price`.execute(
-    ctx.db,
-  );
+      (${anyProductPriceSql(ctx, sql`${w.to}::date`)} or ${anyContractPriceSql(ctx)}) as has_price`.execute(ctx.db);
   return result.rows[0]!;
 }

@@ -3,7 +3,7 @@
 -- BILLED
 i.company_id = b.company_id
 and ${billedStatus('i')}
-and i.currency = (select co.currency from companies co where co.id = b.company_id)
+and i.currency = ${companyCurrencySql(sql.ref('b.company_id'))}
 and (b.date_from is null or i.invoice_date >= b.date_from)
 and (b.date_until is null or i.invoice_date <= b.date_until)
 

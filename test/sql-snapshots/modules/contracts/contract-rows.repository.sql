@@ -14,6 +14,12 @@ json_build_object('id', r.id, 'contract_id', r.contract_id,
   from contract_row_prices p where p.company_id = r.company_id and p.contract_row_id = r.id),
 'created_at', ${isoz('r.created_at')}, 'updated_at', ${isoz('r.updated_at')})
 
+-- anyContractPriceSql
+exists (select 1 from contract_rows r join contracts k on k.company_id = r.company_id and k.id = r.contract_id
+where r.company_id = ${ctx.companyId} and k.deleted_at is null and k.type = 'contract'
+  and (r.net_price is not null or exists (select 1 from contract_row_prices rp
+        where rp.company_id = r.company_id and rp.contract_row_id = r.id)))
+
 -- copyRows
 with map as materialized (
   select s.src_id, s.target_id, nextval(pg_get_serial_sequence('contract_rows', 'id')) as new_id

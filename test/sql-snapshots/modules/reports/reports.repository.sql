@@ -30,7 +30,7 @@ group by i.currency order by i.currency
 
 -- biFacts
 select
-coalesce((select (co.features ->> 'billing')::boolean from companies co where co.id = ${c}), false) as billing,
+${companyFeatureSql(ctx, 'billing')} as billing,
 exists (select 1 from time_entries e where e.company_id = ${c} and e.deleted_at is null and e."end" is not null
          and e.start >= (${w.from}::date::timestamp at time zone ${w.timezone})
          and e.start < ((${w.to}::date + 1)::timestamp at time zone ${w.timezone})) as has_time,
@@ -38,9 +38,7 @@ exists (select 1 from invoices i where i.company_id = ${c} and i.status <> 'annu
          and i.invoice_date between ${w.from}::date and ${w.to}::date) as has_invoices,
 exists (select 1 from agreements a where a.company_id = ${c} and a.cost_rate > 0 and a.date_from <= ${w.to}::date
          and (a.date_until is null or a.date_until >= ${w.from}::date)) as has_cost_rate,
-(exists (select 1 from product_prices pp join products p on p.company_id = pp.company_id and p.id = pp.product_id
-          where pp.company_id = ${c} and p.deleted_at is null and pp.active_from <= ${w.to}::date)
-  or exists (select 1 from contract_rows r join contracts k on k.company_id = r.company_id and k.id = r.contract_id
-              where r.company_id = ${c} and k.deleted_at is null and k.type = 'contract'
-                and (r.net_price is not null or exists (select 1 from contract_row_prices rp
-                      where rp.company_id = r.company_id and rp.contract_row_id = r.id)))) as has_price
+(${anyProductPriceSql(ctx, sql`${w.to}::date`)} or ${anyContractPriceSql(ctx)}) as has_price
+
+-- biFacts
+${w.to}::date

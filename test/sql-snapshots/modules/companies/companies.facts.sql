@@ -1,0 +1,7 @@
+-- src/modules/companies/companies.facts.ts: its raw SQL, written by npm run sql:snapshots (do not edit)
+
+-- companyCurrencySql
+(select co.currency from companies co where co.id = ${companyId})
+
+-- companyFeatureSql
+coalesce((select (co.features ->> ${sql.lit(feature)})::boolean from companies co where co.id = ${ctx.companyId}), false)

@@ -130,7 +130,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   'invoice-documents': {
     clients: 'owned by clients; used in invoice-documents.repository.ts',
     contacts: 'owned by contacts; used in invoice-documents.repository.ts',
-    contracts: 'owned by contracts; used in invoice-documents.repository.ts',
     invoice_rows: 'owned by invoices; used in invoice-documents.repository.ts',
     invoices: 'owned by invoices; used in invoice-documents.repository.ts',
   },

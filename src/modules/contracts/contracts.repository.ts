@@ -172,3 +172,14 @@ export async function finishEndedContracts(db: Executor): Promise<number> {
     and k.date_until is not null and k.date_until <= (now() at time zone co.timezone)::date`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
+
+/** settings.invoice_recipients of a contract, for its invoices' mail (absent, deleted or not a list: none). */
+export async function contractRecipients(ctx: Ctx, contractId: number): Promise<unknown> {
+  const row = await scoped
+    .select(ctx, 'contracts', 'ct')
+    .select('ct.settings')
+    .where('ct.id', '=', contractId)
+    .where('ct.deleted_at', 'is', null)
+    .executeTakeFirst();
+  return (row?.settings as Record<string, unknown> | undefined)?.invoice_recipients;
+}

@@ -1,6 +1,7 @@
 import type { Config } from '../../config.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { deliverMail, type Delivery, type RenderedTemplate } from '../content-templates/index.ts';
+import { contractRecipients } from '../contracts/index.ts';
 import { formatDecimal, localeOf } from './invoice-documents.labels.ts';
 import { shownPlaces, type InvoiceDocument } from './invoice-documents.model.ts';
 import * as repo from './invoice-documents.repository.ts';
@@ -33,7 +34,7 @@ export async function recipientsOf(ctx: Ctx, invoice: repo.InvoiceHeader): Promi
   const own = addresses(invoice.recipients);
   if (own.length > 0) return own;
   if (invoice.contract_id !== null) {
-    const contract = addresses(await repo.contractRecipients(ctx, invoice.contract_id));
+    const contract = addresses(await contractRecipients(ctx, invoice.contract_id));
     if (contract.length > 0) return contract;
   }
   const primary = await repo.primaryContactEmail(ctx, invoice.client_id);

@@ -57,17 +57,6 @@ export async function setExported(ctx: Ctx, id: number): Promise<void> {
   await invoices.update(ctx, id, { exported_at: nowStamp() });
 }
 
-/** settings.invoice_recipients of the invoice's contract (absent, deleted or not a list: none). */
-export async function contractRecipients(ctx: Ctx, contractId: number): Promise<unknown> {
-  const row = await scoped
-    .select(ctx, 'contracts', 'ct')
-    .select('ct.settings')
-    .where('ct.id', '=', contractId)
-    .where('ct.deleted_at', 'is', null)
-    .executeTakeFirst();
-  return (row?.settings as Record<string, unknown> | undefined)?.invoice_recipients;
-}
-
 /** The e-mail of the client's primary contact (the oldest, should there be several). */
 export async function primaryContactEmail(ctx: Ctx, clientId: number): Promise<string | undefined> {
   const row = await scoped

@@ -21,33 +21,41 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     webhook_deliveries: 'owned by webhooks; used in claim.ts engine.ts outcome.ts pacing.ts',
     webhooks: 'owned by webhooks; used in engine.ts outcome.ts',
   },
-  // invoicing prices uninvoiced work in its own SQL (to move to the owners' exports)
+  // the engine prices all uninvoiced work of a run in one set-based statement per step (hot path; splitting it changes plans, not results, and missed-computation.test.ts pins the results)
   billing: {
     contract_rows:
-      'owned by contracts; used in billing.repository.ts billing.work.repository.ts missed-billing.repository.ts',
+      "contracts; billing.work.repository.ts and missed-billing.repository.ts join each row to its work in the engine's one statement, billing.repository.ts writes the run's rows",
     contracts:
-      'owned by contracts; used in billing.repository.ts billing.work.repository.ts missed-billing.repository.ts',
+      "contracts; the engine's statement filters live, active contracts of the period in the same scan as their rows",
     invoice_row_entries:
-      'owned by invoices; used in billing.clients.ts billing.locks.ts billing.repository.ts billing.work.repository.ts',
-    invoice_row_fees: 'owned by invoices; used in billing.repository.ts billing.work.repository.ts',
-    invoices: 'owned by invoices; used in billing.clients.ts billing.locks.ts',
-    products: 'owned by products; used in billing.repository.ts billing.work.repository.ts',
-    tasks: 'owned by tasks; used in billing.clients.ts billing.locks.ts billing.work.repository.ts',
-    time_entries: 'owned by time-entries; used in billing.locks.ts billing.work.repository.ts',
-    topics: 'owned by topics; used in billing.work.repository.ts',
+      'invoices; billing.locks.ts and billing.clients.ts probe it per entry inside set-based lock and client checks (correlated, per row of a scan)',
+    invoice_row_fees:
+      'invoices; the engine excludes fees already invoiced and links new ones in the statement that creates the rows',
+    invoices:
+      'invoices; billing.locks.ts and billing.clients.ts read the billing invoice of each entry in the same scan (billedStatus comes from invoices/index.ts)',
+    products:
+      "products; the engine and the run's row listing join each contract row's product in the same statement; the price itself is products' priceInEffectSql",
+    tasks:
+      "tasks; billing.clients.ts finds an entry's client through its task per row of a scan, and the engine joins work to its task",
+    time_entries:
+      'time-entries; time-entries imports billing (entryLocks, lockedPeriods), so billing cannot import it back: the locked-time and work scans read entries here',
+    topics: "topics; the engine's statement reads each entry's topic billability (billableWork) in the same scan",
   },
   // the settings live partly on the company row and name the default seller
   'billing-settings': {
     invoice_sellers: 'owned by invoice-sellers; used in billing-settings.repository.ts',
   },
-  // spend is summed over invoices, tasks and time in correlated subqueries
+  // a budget's spend (spent_net_sum, spent time) is computed per budget row in correlated subqueries of its list query, one statement per page
   budgets: {
-    invoice_row_entries: 'owned by invoices; used in budgets.repository.ts',
-    invoice_rows: 'owned by invoices; used in budgets.repository.ts',
-    invoices: 'owned by invoices; used in budgets.repository.ts',
-    projects: 'owned by projects; used in budgets.repository.ts',
-    tasks: 'owned by tasks; used in budgets.repository.ts',
-    time_entries: 'owned by time-entries; used in budgets.repository.ts',
+    invoice_row_entries:
+      'invoices; PROJECT_ROWS: which invoice rows bill time of the project, correlated on the budget row',
+    invoice_rows:
+      'invoices; the project spend sums invoice rows, correlated on the budget row (an export would be invoices\' "billed amount of a project", not written yet)',
+    invoices:
+      'invoices; the client spend sums billed invoices (billedStatus from invoices/index.ts) correlated on the budget row',
+    projects: 'projects; a budget is checked against a live project of the company',
+    tasks: "tasks; spent time walks the project's tasks, correlated on the budget row",
+    time_entries: 'time-entries; spent time sums entries of those tasks in the same correlated subquery',
   },
   // links are checked against live clients
   'client-groups': {
@@ -109,15 +117,18 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     members: 'owned by members; used in flextime.balance.ts flextime.repository.ts',
     time_entries: 'owned by time-entries; used in flextime.balance.ts',
   },
-  // the accounting export reads invoices with their parties and starts a job
+  // the accounting export lists ready invoices in one keyset page, summarizes the reference data and records its job
   integrations: {
-    clients: 'owned by clients; used in integrations.repository.ts',
-    invoice_rows: 'owned by invoices; used in integrations.repository.ts',
-    invoice_sellers: 'owned by invoice-sellers; used in integrations.repository.ts',
-    invoices: 'owned by invoices; used in integrations.repository.ts',
-    jobs: 'owned by jobs; used in integrations.repository.ts',
-    products: 'owned by products; used in integrations.repository.ts',
-    taxes: 'owned by taxes; used in integrations.repository.ts',
+    clients: 'clients; the sync summary counts live clients and lists capped ids in one query per entity (summarize)',
+    invoice_rows: 'invoices; the row count per invoice is a correlated subquery of the page',
+    invoice_sellers:
+      'invoice-sellers; the sync summary counts sellers and lists capped ids in one query per entity (summarize)',
+    invoices:
+      'invoices; the ready-to-export list is a keyset page over exportable invoices not exported yet, projected as GET /invoices answers',
+    jobs: "jobs; the sync job's summary is written on the job row the job engine claimed (not yet a jobs export)",
+    products:
+      'products; the sync summary counts live products and lists capped ids in one query per entity (summarize)',
+    taxes: 'taxes; the sync summary counts taxes and lists capped ids in one query per entity (summarize)',
   },
   // accepting an invitation creates the member, person and account under one lock
   invitations: {
@@ -126,20 +137,23 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     members: 'owned by members; used in invitations.accept.ts invitations.repository.ts',
     people: 'owned by members; used in invitations.accept.ts invitations.repository.ts',
   },
-  // the invoice document is rendered from one query over invoice, client, contact and contract
+  // the invoice document is rendered from its stored snapshot, its rows and the client's live address
   'invoice-documents': {
-    clients: 'owned by clients; used in invoice-documents.repository.ts',
-    contacts: 'owned by contacts; used in invoice-documents.repository.ts',
-    invoice_rows: 'owned by invoices; used in invoice-documents.repository.ts',
-    invoices: 'owned by invoices; used in invoice-documents.repository.ts',
+    clients: "clients; the client's address parts join the invoice header in one query (the snapshot keeps one line)",
+    contacts:
+      "contacts; the primary contact's e-mail is the fallback recipient (not yet a contacts export; contacts is another engineer's part)",
+    invoice_rows:
+      "invoices; every row of the document (not yet an invoices export: invoices' findInvoice truncates rows)",
+    invoices:
+      "invoices; the header with the client's address, the lock for exporting and exported_at (not yet moved to invoices' lockInvoice)",
   },
-  // the invoice's parties and row rules are read in its own SQL
+  // an invoice copies its parties from their live records at create and finalization (invoice-parties.ts)
   invoices: {
-    clients: 'owned by clients; used in invoice-parties.ts',
-    contacts: 'owned by contacts; used in invoice-parties.ts',
-    contracts: 'owned by contracts; used in invoice-parties.ts',
-    invoice_sellers: 'owned by invoice-sellers; used in invoice-parties.ts',
-    people: 'owned by members; used in invoice-parties.ts',
+    clients: 'clients; the client snapshot with its primary contact in one query (not yet a clients export)',
+    contacts: "contacts; the primary (else first) contact's text, a subquery of the client snapshot",
+    contracts: "contracts; the contract's invoice defaults (settings) and that it belongs to the client",
+    invoice_sellers: 'invoice-sellers; the seller snapshot (archived ones only when asked)',
+    people: "members; the acting key's person as the seller contact",
   },
   // a job's actor: its member and company, read with the job
   jobs: {
@@ -158,18 +172,21 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     members: 'owned by members; used in auth.ts session-auth.ts',
     sessions: 'owned by sessions; used in session-auth.ts',
   },
-  // a field in use by a contract row is refused
+  // a field in use by a product or a contract row is refused
   'product-fields': {
-    contract_rows: 'owned by contracts; used in product-fields.repository.ts',
-    contracts: 'owned by contracts; used in product-fields.repository.ts',
-    products: 'owned by products; used in product-fields.repository.ts',
+    contract_rows:
+      "contracts; contracts imports product-fields' reference checks, so its count cannot come from contracts' index (an import loop)",
+    contracts: 'contracts; the same count keeps only live contracts',
+    products:
+      "products; products imports product-fields' reference checks, so its count cannot come from products' index (an import loop)",
   },
-  // a product in use is refused; the company currency is the default price currency
+  // a product in use is refused; the product list shows its tax
   products: {
-    contract_rows: 'owned by contracts; used in products.repository.ts',
-    contracts: 'owned by contracts; used in products.repository.ts',
-    invoice_rows: 'owned by invoices; used in products.repository.ts',
-    taxes: 'owned by taxes; used in products.repository.ts',
+    contract_rows:
+      "contracts; contracts imports products (productFacts, priceOn), so products cannot import contracts' answer: rows of live contracts are probed here",
+    contracts: 'contracts; the same probe keeps only live contracts',
+    invoice_rows: 'invoices; invoices imports products (productFacts, priceOn), so the invoiced probe stays here',
+    taxes: "taxes; the product list and record join the tax's name and rate in the same query (withTax)",
   },
   // projects are listed with their client, type and task counts
   projects: {
@@ -177,21 +194,26 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     project_types: 'owned by project-types; used in projects.repository.ts',
     tasks: 'owned by tasks; used in projects.repository.ts',
   },
-  // reclaimable time is found over invoices, tasks and time entries
+  // reclaimable time is found over entries, their tasks and the invoices that billed them in one query per request
   reclaims: {
-    invoice_row_entries: 'owned by invoices; used in reclaims.repository.ts',
-    invoices: 'owned by invoices; used in reclaims.repository.ts',
-    tasks: 'owned by tasks; used in reclaims.repository.ts',
-    time_entries: 'owned by time-entries; used in reclaims.repository.ts',
+    invoice_row_entries: 'invoices; which billed invoice holds each entry, read in the same query as the entries',
+    invoices: 'invoices; the billing invoice of each entry, status tested with billedStatus from invoices/index.ts',
+    tasks: 'tasks; the work task is locked FOR UPDATE with the reclaim (lockWorkTask) and entries are found through it',
+    time_entries:
+      "time-entries; a reclaim reads and moves its entries (select and update) under the reclaim's lock (not yet a time-entries export)",
   },
-  // the reports aggregate across modules in hand-written SQL
+  // the reports aggregate a window in one statement per figure (time × cost × revenue); reports tests pin the results
   reports: {
-    agreements: 'owned by agreements; used in reports.repository.ts reports.sql.ts',
-    invoice_rows: 'owned by invoices; used in reports.bi.repository.ts',
-    invoices: 'owned by invoices; used in reports.bi.repository.ts reports.repository.ts',
-    tasks: 'owned by tasks; used in reports.sql.ts',
-    time_entries: 'owned by time-entries; used in reports.repository.ts reports.sql.ts',
-    topics: 'owned by topics; used in reports.sql.ts',
+    agreements:
+      'agreements; the cost of time joins each person-day to the agreement of that day inside the same statement (costCtes)',
+    invoice_rows:
+      'invoices; the BI revenue per product/bucket sums invoice rows of billed invoices in one grouped statement',
+    invoices:
+      "invoices; revenue, drafts, other currencies and bi_state's has_invoices are grouped sums over the window's invoices",
+    tasks: "tasks; entries are grouped by their task's client and project in the same scan (entriesFrom)",
+    time_entries:
+      'time-entries; the scan of the window: entries reduced to person-days before any join (workTotals, entriesFrom)',
+    topics: "topics; billable time tests the entry's topic in the same scan (billableWork from billing)",
   },
   // one search query spans contacts, projects and tasks
   search: {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
-import { scoped } from '../../platform/tenant-table.ts';
+import { scoped, companyValue } from '../../platform/tenant-table.ts';
 import { feePriceSql, feeQuantitySql, feesSql, workSql, type WorkWindow } from './billing.work.repository.ts';
 
 /** One unbilled time entry, matched to its contract's hourly row (price null: unpriced). */
@@ -126,7 +126,7 @@ export async function linkBilled(
   // tenant: deliberate SQL — the company comes from ctx, never from the arrays.
   if (entryIds.length > 0)
     await sql`insert into invoice_row_entries (company_id, time_entry_id, invoice_row_id, invoice_id)
-      select ${ctx.companyId}::uuid, x.entry_id, x.row_id, ${invoiceId}::int
+      select ${companyValue(ctx)}, x.entry_id, x.row_id, ${invoiceId}::int
         from unnest(${entryIds}::int[], ${rowIds}::int[]) as x(entry_id, row_id)`.execute(ctx.db);
   if (fees.length > 0)
     await scoped

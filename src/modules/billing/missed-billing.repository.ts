@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
-import { scoped } from '../../platform/tenant-table.ts';
+import { scoped, tenant } from '../../platform/tenant-table.ts';
 import { feeQuantitySql, feesSql, periodStart, workSql, type WorkWindow } from './billing.work.repository.ts';
 
 /** Unbilled value of one contract for one period, as the engine would bill it (same grouping, same rounding). */
@@ -53,7 +53,7 @@ export async function missedFees(ctx: Ctx, w: WorkWindow): Promise<MissedPart[]>
            fp.period_from::text as period_from, '0' as seconds, 0 as entries,
            sum(case when fp.price is null then 1 else 0 end)::int as unpriced,
            coalesce(sum(round(fp.qty * fp.price * (1 - r.discount_rate / 100), 2)), 0)::text as value
-      from fp join contract_rows r on r.company_id = ${ctx.companyId} and r.id = fp.row_id
+      from fp join contract_rows r on ${tenant(ctx, 'r')} and r.id = fp.row_id
      group by 1, 2, 3, 4, 5, 6`.execute(ctx.db);
   return result.rows;
 }

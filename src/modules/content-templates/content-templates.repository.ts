@@ -1,10 +1,9 @@
 import type { ContentTemplateListParams } from './content-templates.schemas.ts';
-import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { likeContains, firstRecord } from '../../platform/sql.ts';
-import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { tenantTable, type BaseQuery, lockCompanyScope } from '../../platform/tenant-table.ts';
 import {
   CONTENT_TEMPLATE_LIST_OPTIONS,
   type ContentTemplateRecord,
@@ -102,8 +101,7 @@ export async function findDefault(ctx: Ctx, type: TemplateType): Promise<Content
  * before the new default is written; the transaction lock serialises two concurrent "make me default"s.
  */
 export async function clearDefault(ctx: Ctx, type: TemplateType, channel: Channel, keepId = 0): Promise<void> {
-  const key = `${ctx.companyId}:content_template_default:${type}:${channel}`;
-  await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(ctx.db);
+  await lockCompanyScope(ctx, `content_template_default:${type}:${channel}`);
   const others = await templates
     .base(ctx)
     .select('t.id')

@@ -97,7 +97,7 @@ export async function rowHasPrices(ctx: Ctx, rowId: number): Promise<boolean> {
 export function anyContractPriceSql(ctx: Ctx): RawBuilder<boolean> {
   // tenant: deliberate SQL — contract_rows filtered by company_id, contracts and row prices joined on it.
   return sql<boolean>`exists (select 1 from contract_rows r join contracts k on k.company_id = r.company_id and k.id = r.contract_id
-                    where r.company_id = ${ctx.companyId} and k.deleted_at is null and k.type = 'contract'
+                    where ${tenant(ctx, 'r')} and k.deleted_at is null and k.type = 'contract'
                       and (r.net_price is not null or exists (select 1 from contract_row_prices rp
                             where rp.company_id = r.company_id and rp.contract_row_id = r.id)))`;
 }
@@ -144,7 +144,7 @@ export function rowPriceInEffectSql(
   day: RawBuilder<unknown>,
 ): RawBuilder<string | null> {
   // tenant: deliberate SQL — contract_row_prices filtered by company_id.
-  return sql<string | null>`(select rp.net_price from contract_row_prices rp where rp.company_id = ${ctx.companyId}
+  return sql<string | null>`(select rp.net_price from contract_row_prices rp where ${tenant(ctx, 'rp')}
                           and rp.contract_row_id = ${row} and rp.active_from <= ${day}
                         order by rp.active_from desc, rp.id desc limit 1)`;
 }
@@ -153,5 +153,5 @@ export function rowPriceInEffectSql(
 export function rowPriceStartsSql(ctx: Ctx, row: RawBuilder<unknown>): RawBuilder<{ active_from: string }> {
   // tenant: deliberate SQL — contract_row_prices filtered by company_id.
   return sql`select rp.active_from from contract_row_prices rp
-           where rp.company_id = ${ctx.companyId} and rp.contract_row_id = ${row}`;
+           where ${tenant(ctx, 'rp')} and rp.contract_row_id = ${row}`;
 }

@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { moneyOut } from '../../platform/money.ts';
-import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { tenantTable, type BaseQuery, tenant } from '../../platform/tenant-table.ts';
 import { companyCurrency } from '../companies/index.ts';
 import { PRICE_LIST_OPTIONS, type ProductPriceRecord } from './products.schemas.ts';
 
@@ -88,7 +88,7 @@ export function priceInEffectSql(
 ): RawBuilder<string | null> {
   // tenant: deliberate SQL — product_prices filtered by company_id.
   return sql<string | null>`(select pp.net_price from product_prices pp
-          where pp.company_id = ${ctx.companyId} and pp.product_id = ${at.product}
+          where ${tenant(ctx, 'pp')} and pp.product_id = ${at.product}
             and pp.active_from <= ${at.day}
             and (pp.currency = ${at.currency} or (pp.currency is null and ${at.currency} = ${at.companyCurrency}::text))
           order by pp.active_from desc, pp.currency is null, pp.id desc limit 1)`;
@@ -98,14 +98,14 @@ export function priceInEffectSql(
 export function priceStartsSql(ctx: Ctx, product: SqlOperand): RawBuilder<{ active_from: string }> {
   // tenant: deliberate SQL — product_prices filtered by company_id.
   return sql`select pp.active_from from product_prices pp
-           where pp.company_id = ${ctx.companyId} and pp.product_id = ${product}`;
+           where ${tenant(ctx, 'pp')} and pp.product_id = ${product}`;
 }
 
 /** Whether any live product has a price starting on or before `day` (the reports' bi_state "has a price"). */
 export function anyProductPriceSql(ctx: Ctx, day: SqlOperand): RawBuilder<boolean> {
   // tenant: deliberate SQL — product_prices filtered by company_id, products joined on it.
   return sql<boolean>`exists (select 1 from product_prices pp join products p on p.company_id = pp.company_id and p.id = pp.product_id
-                where pp.company_id = ${ctx.companyId} and p.deleted_at is null and pp.active_from <= ${day})`;
+                where ${tenant(ctx, 'pp')} and p.deleted_at is null and pp.active_from <= ${day})`;
 }
 
 /**

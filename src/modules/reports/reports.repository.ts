@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { tenant } from '../../platform/tenant-table.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { agreementDays, BILLABLE, costCtes, entriesFrom, entryDay, invoicesWhere, SECS } from './reports.sql.ts';
 import type { ReportWindow } from './reports.window.ts';
@@ -7,7 +8,7 @@ import { anyContractPriceSql } from '../contracts/index.ts';
 import { billedStatus } from '../invoices/index.ts';
 import { anyProductPriceSql } from '../products/index.ts';
 
-// tenant: deliberate SQL — every query below filters each table by company_id = ctx.companyId (see reports.sql.ts).
+// tenant: deliberate SQL — every query below filters each table by the caller's company (see reports.sql.ts).
 
 export interface WorkTotals {
   secs: string;
@@ -57,7 +58,7 @@ export interface OtherCurrency {
 export async function otherCurrencies(ctx: Ctx, w: ReportWindow): Promise<OtherCurrency[]> {
   const result = await sql<OtherCurrency>`select i.currency, count(*)::int as invoices
       from invoices i
-     where i.company_id = ${ctx.companyId} and i.invoice_date between ${w.from}::date and ${w.to}::date
+     where ${tenant(ctx, 'i')} and i.invoice_date between ${w.from}::date and ${w.to}::date
        and i.currency <> ${ctx.company.currency} and i.status <> 'annulled'
      group by i.currency order by i.currency`.execute(ctx.db);
   return result.rows;
@@ -76,15 +77,14 @@ export interface BiFacts {
  * the company's setup). Each is an EXISTS that stops at the first row.
  */
 export async function biFacts(ctx: Ctx, w: ReportWindow): Promise<BiFacts> {
-  const c = ctx.companyId;
   const result = await sql<BiFacts>`select
       ${companyFeatureSql(ctx, 'billing')} as billing,
-      exists (select 1 from time_entries e where e.company_id = ${c} and e.deleted_at is null and e."end" is not null
+      exists (select 1 from time_entries e where ${tenant(ctx, 'e')} and e.deleted_at is null and e."end" is not null
                and e.start >= (${w.from}::date::timestamp at time zone ${w.timezone})
                and e.start < ((${w.to}::date + 1)::timestamp at time zone ${w.timezone})) as has_time,
-      exists (select 1 from invoices i where i.company_id = ${c} and i.status <> 'annulled'
+      exists (select 1 from invoices i where ${tenant(ctx, 'i')} and i.status <> 'annulled'
                and i.invoice_date between ${w.from}::date and ${w.to}::date) as has_invoices,
-      exists (select 1 from agreements a where a.company_id = ${c} and a.cost_rate > 0 and a.date_from <= ${w.to}::date
+      exists (select 1 from agreements a where ${tenant(ctx, 'a')} and a.cost_rate > 0 and a.date_from <= ${w.to}::date
                and (a.date_until is null or a.date_until >= ${w.from}::date)) as has_cost_rate,
       (${anyProductPriceSql(ctx, sql`${w.to}::date`)} or ${anyContractPriceSql(ctx)}) as has_price`.execute(ctx.db);
   return result.rows[0]!;

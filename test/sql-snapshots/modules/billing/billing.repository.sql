@@ -26,5 +26,5 @@ coalesce(r.tax_id, p.tax_id)
 
 -- linkBilled
 insert into invoice_row_entries (company_id, time_entry_id, invoice_row_id, invoice_id)
-select ${ctx.companyId}::uuid, x.entry_id, x.row_id, ${invoiceId}::int
+select ${companyValue(ctx)}, x.entry_id, x.row_id, ${invoiceId}::int
   from unnest(${entryIds}::int[], ${rowIds}::int[]) as x(entry_id, row_id)

@@ -25,7 +25,7 @@ k as (
          coalesce((k.settings->>'is_summarized')::boolean, false) as summarized,
          nullif(k.settings->>'summarized_description', '') as summarized_description
     from contracts k
-   where k.company_id = ${ctx.companyId} and k.type = 'contract' and k.status = 'active' and k.deleted_at is null
+   where ${tenant(ctx, 'k')} and k.type = 'contract' and k.status = 'active' and k.deleted_at is null
      and (${client}::int is null or k.client_id = ${client}::int) and k.client_id is not null
      and (k.date_from is null or k.date_from <= ${w.to}::date)
      and (k.date_until is null or k.date_until >= ${w.from}::date)),
@@ -34,8 +34,8 @@ cr as materialized (
          coalesce(r.invoice_time_min, 0) as min_minutes,
          p.bill_by is not distinct from 'hour' as hourly, coalesce(p.billable_filter, 'billable') as filter,
          case when p.topics is null or jsonb_array_length(p.topics) = 0 then null else p.topics end as topics
-    from k join contract_rows r on r.company_id = ${ctx.companyId} and r.contract_id = k.contract_id
-    left join products p on p.company_id = ${ctx.companyId} and p.id = r.product_id),
+    from k join contract_rows r on ${tenant(ctx, 'r')} and r.contract_id = k.contract_id
+    left join products p on ${tenant(ctx, 'p')} and p.id = r.product_id),
 h as materialized (
   select cr.*, row_number() over (partition by cr.client_id order by cr.contract_id, cr.row_id) as rn
     from cr where cr.hourly),
@@ -75,7 +75,7 @@ and (${r}.filter = 'all' or (${r}.filter = 'billable') = e.billable)
 
 
 -- clientEntries
-and e.task_id in (select t.id from tasks t where t.company_id = ${ctx.companyId}
+and e.task_id in (select t.id from tasks t where ${tenant(ctx, 't')}
 and t.client_id = ${w.clientId}::int)
 
 -- workSql
@@ -85,16 +85,16 @@ ew as materialized (
   select e.id, e.task_id, e.person_id, e."end", e.billable, (e.start at time zone ${tz})::date as day,
          coalesce(e.duration, extract(epoch from e."end" - e.start)::int) as secs
     from time_entries e
-   where e.company_id = ${ctx.companyId} and e.deleted_at is null and e."end" is not null
+   where ${tenant(ctx, 'e')} and e.deleted_at is null and e."end" is not null
      and e.start >= (${w.from}::date::timestamp at time zone ${tz})
      and e.start < ((${w.to}::date + 1)::timestamp at time zone ${tz}) ${clientEntries(ctx, w)}
      and not exists (select 1 from invoice_row_entries l
-                      where l.company_id = ${ctx.companyId} and l.time_entry_id = e.id)),
+                      where ${tenant(ctx, 'l')} and l.time_entry_id = e.id)),
 e as (
   select e.id, e.task_id, t.client_id, t.topic_id, t.title, e.person_id, e."end", e.secs, e.day,
          ${billableWork('e', 'tp')} as billable
     from ew e
-    join tasks t on t.company_id = ${ctx.companyId} and t.id = e.task_id and t.deleted_at is null
+    join tasks t on ${tenant(ctx, 't')} and t.id = e.task_id and t.deleted_at is null
     left join topics tp on tp.company_id = t.company_id and tp.id = t.topic_id),
 m as (
   select e.*, h.row_id, h.contract_id, h.invoice_period, h.invoice_day,
@@ -118,7 +118,7 @@ f as (
         least(cr.kuntil, ${w.to}::date)::timestamp, ${periodLength(sql.ref('cr.invoice_period'))})::date as from_day) p_
     left join iv on iv.row_id = cr.row_id and p_.from_day >= iv.from_day and p_.from_day < iv.until_day
    where not cr.hourly
-     and not exists (select 1 from invoice_row_fees b where b.company_id = ${ctx.companyId}
+     and not exists (select 1 from invoice_row_fees b where ${tenant(ctx, 'b')}
                       and b.contract_row_id = cr.row_id and b.period_from = p_.from_day))
 
 -- feesSql

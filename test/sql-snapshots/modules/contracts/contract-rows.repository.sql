@@ -16,7 +16,7 @@ json_build_object('id', r.id, 'contract_id', r.contract_id,
 
 -- anyContractPriceSql
 exists (select 1 from contract_rows r join contracts k on k.company_id = r.company_id and k.id = r.contract_id
-where r.company_id = ${ctx.companyId} and k.deleted_at is null and k.type = 'contract'
+where ${tenant(ctx, 'r')} and k.deleted_at is null and k.type = 'contract'
   and (r.net_price is not null or exists (select 1 from contract_row_prices rp
         where rp.company_id = r.company_id and rp.contract_row_id = r.id)))
 
@@ -44,10 +44,10 @@ with map as materialized (
 select (select count(*)::int from copied) as copied, (select count(*) from prices) as prices
 
 -- rowPriceInEffectSql
-(select rp.net_price from contract_row_prices rp where rp.company_id = ${ctx.companyId}
+(select rp.net_price from contract_row_prices rp where ${tenant(ctx, 'rp')}
   and rp.contract_row_id = ${row} and rp.active_from <= ${day}
 order by rp.active_from desc, rp.id desc limit 1)
 
 -- rowPriceStartsSql
 select rp.active_from from contract_row_prices rp
-where rp.company_id = ${ctx.companyId} and rp.contract_row_id = ${row}
+where ${tenant(ctx, 'rp')} and rp.contract_row_id = ${row}

@@ -3,7 +3,8 @@
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { openDatabase } from '../src/db/database.ts';
-import { linkAccount, setAccountPassword } from '../src/modules/sessions/index.ts';
+import { linkAccount } from '../src/modules/members/index.ts';
+import { setAccountPassword } from '../src/modules/sessions/index.ts';
 import { launchChromium } from '../scripts/chromium.ts';
 import { guarded, type Bench } from './harness.ts';
 import { largest, missing } from './scenario-kit.ts';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Response, TestApp, TenantFixture } from '../helpers.ts';
-import { linkAccount, setAccountPassword } from '../../src/modules/sessions/index.ts';
+import { linkAccount } from '../../src/modules/members/index.ts';
+import { setAccountPassword } from '../../src/modules/sessions/index.ts';
 import { addMember } from '../../src/modules/companies/index.ts';
 
 /** A browser's session in the tests: the cookie it sends, and the CSRF token its writes carry. */

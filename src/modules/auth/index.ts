@@ -8,3 +8,6 @@ export default defineModule({
   entity: 'api_key',
   routes: authRoutes,
 });
+
+// For company creation: the owner's first key, written by the keys' owner.
+export { insertOwnerKey } from './auth.owner-key.ts';

@@ -6,6 +6,8 @@ import { generateKey } from '../../platform/keys.ts';
 import type { CompanySeeder } from '../../platform/modules.ts';
 import { expandScopes } from '../../platform/scopes.ts';
 import { nextStamp } from '../../platform/sql.ts';
+import { insertOwnerKey } from '../auth/index.ts';
+import { addPersonMember } from '../members/index.ts';
 import type { CompanyCreateBody, CompanyCreatedRecord, CompanyUpdateBody, MemberAddBody } from './companies.schemas.ts';
 
 /** Platform administration (operator API and CLI): no tenant context, the company is the subject. */
@@ -24,36 +26,6 @@ export function assertTimezone(timezone: string): void {
 /** Joins the caller's transaction when there is one (e.g. demo provisioning), else opens its own. */
 function atomically<T>(db: Executor, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return db.isTransaction ? fn(db as Tx) : db.transaction().execute(fn);
-}
-
-async function addPerson(db: Executor, companyId: string, body: MemberAddBody) {
-  const person = await db
-    .insertInto('people')
-    .values({
-      company_id: companyId,
-      name: body.name,
-      surname: body.surname ?? null,
-      email: body.email ?? null,
-      phone: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const member = await db
-    .insertInto('members')
-    .values({
-      company_id: companyId,
-      person_id: person.id,
-      role: body.role,
-      status: body.status,
-      initials: initialsOf(body.name, body.surname),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return { person_id: person.id, member_id: member.id };
-}
-
-export function initialsOf(name: string, surname?: string | null): string {
-  return `${name.charAt(0)}${surname?.charAt(0) ?? ''}`.toUpperCase();
 }
 
 /**
@@ -75,7 +47,7 @@ export async function createCompany(
       .execute();
     const ownerName = body.owner?.name ?? 'Owner';
     const ownerEmail = body.owner?.email ?? null;
-    const owner = await addPerson(tx, companyId, {
+    const owner = await addPersonMember(tx, companyId, {
       name: ownerName,
       surname: body.owner?.surname,
       email: ownerEmail as string,
@@ -84,30 +56,12 @@ export async function createCompany(
     });
     const key = generateKey();
     const scopes = expandScopes(['admin']);
-    const apiKey = await tx
-      .insertInto('api_keys')
-      .values({
-        company_id: companyId,
-        name: 'Owner admin key',
-        key_prefix: key.prefix,
-        key_hash: key.hash,
-        kind: 'integration',
-        scopes,
-        person_id: owner.person_id,
-        revoked_at: null,
-        expires_at: null,
-        grace_expires_at: null,
-        rotated_to_id: null,
-        ip_allowlist: null,
-        last_used_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const apiKeyId = await insertOwnerKey(tx, companyId, { key, scopes, personId: owner.person_id });
     for (const seed of seeders) await seed(tx, companyId);
     return {
       company_id: companyId,
       owner: { ...owner, name: ownerName, email: ownerEmail },
-      api_key: { id: apiKey.id, full_key: key.fullKey, scopes },
+      api_key: { id: apiKeyId, full_key: key.fullKey, scopes },
     };
   });
 }
@@ -155,6 +109,6 @@ export async function updateCompany(db: Executor, companyId: string, body: Compa
 export async function addMember(db: Executor, companyId: string, body: MemberAddBody) {
   return atomically(db, async (tx) => {
     await getCompany(tx, companyId);
-    return addPerson(tx, companyId, body);
+    return addPersonMember(tx, companyId, body);
   });
 }

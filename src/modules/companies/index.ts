@@ -5,14 +5,7 @@ export default defineModule({ name: 'companies', tables: ['companies'] });
 
 // For products, budgets and reports: the company's currency and app switches, read in the caller's SQL.
 export { companyCurrency, companyCurrencySql, companyFeatureSql } from './companies.facts.ts';
-export {
-  addMember,
-  assertTimezone,
-  createCompany,
-  getCompany,
-  initialsOf,
-  updateCompany,
-} from './companies.service.ts';
+export { addMember, assertTimezone, createCompany, getCompany, updateCompany } from './companies.service.ts';
 export {
   Company,
   CompanyCreate,

@@ -8,7 +8,6 @@ import {
   countAttempt,
   findAccountByEmail,
   issueSession,
-  linkAccount,
   setAccountPassword,
   uncount,
   verifyPassword,
@@ -19,6 +18,7 @@ import {
 } from '../sessions/index.ts';
 import type { InvitationAcceptBody, InvitationInspectionRecord } from './invitations.schemas.ts';
 import { findByToken, type TokenRow } from './invitations.repository.ts';
+import { activateInvited, linkAccount } from '../members/index.ts';
 
 /** Link checks per client address in the sign-in window: a guess at a 32-byte token is hopeless, a flood is not. */
 export const INVITATION_CHECKS_PER_ADDRESS = 30;
@@ -78,21 +78,11 @@ async function checkExistingPassword(env: SessionEnv, email: string, password: s
 async function activateMember(tx: Executor, row: TokenRow, body: InvitationAcceptBody, existing: boolean) {
   const accountId = await linkAccount(tx, { email: row.email, companyId: row.company_id, personId: row.person_id });
   if (!existing) await setAccountPassword(tx, accountId, body.password);
-  await tx
-    .updateTable('members')
-    .set({ status: 'active', role: row.role, updated_at: sql`date_trunc('milliseconds', clock_timestamp())` })
-    .where('company_id', '=', row.company_id)
-    .where('id', '=', row.member_id)
-    .execute();
   const names = existing
     ? {}
     : { name: body.name ?? row.name, surname: body.surname === undefined ? row.surname : body.surname };
-  await tx
-    .updateTable('people')
-    .set({ ...names, email: row.email })
-    .where('company_id', '=', row.company_id)
-    .where('id', '=', row.person_id)
-    .execute();
+  const invited = { companyId: row.company_id, memberId: row.member_id, personId: row.person_id, role: row.role };
+  await activateInvited(tx, { ...invited, email: row.email }, names);
   await tx
     .updateTable('invitations')
     .set({ state: 'accepted', accepted_at: sql`date_trunc('milliseconds', clock_timestamp())` })

@@ -6,7 +6,7 @@ import { orNotFound } from '../../platform/mutate.ts';
 import { newSecretToken } from '../../platform/session-credential.ts';
 import { nowStamp } from '../../platform/sql.ts';
 import { assertRole, assertWebSession } from '../../platform/web-only.ts';
-import { initialsOf } from '../companies/index.ts';
+import { initialsOf } from '../members/index.ts';
 import type { InvitationCreateBody, InvitationRecord } from './invitations.schemas.ts';
 import { sendInvitationMail } from './invitations.mail.ts';
 import * as repo from './invitations.repository.ts';

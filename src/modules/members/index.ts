@@ -8,3 +8,6 @@ export default defineModule({
   entity: 'member',
   routes: memberRoutes,
 });
+
+// For company creation, the demo owner and accepted invitations: people and members written by their owner.
+export { activateInvited, addPersonMember, initialsOf, linkAccount, type FirstMember } from './members.people.ts';

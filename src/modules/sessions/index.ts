@@ -5,7 +5,7 @@ import { sweepResets } from './sessions.resets.ts';
 import { sweepThrottle } from './sessions.throttle.ts';
 
 // For the demo owner, invitations and member deactivation: accounts, passwords and ending an account's sessions.
-export { endAccountSessions, linkAccount, setAccountPassword } from './sessions.accounts.ts';
+export { endAccountSessions, ensureAccount, setAccountPassword } from './sessions.accounts.ts';
 export { generatePassword, hashPassword, PASSWORD_ALGORITHM } from './sessions.passwords.ts';
 export { issueSession, type Client, type Issued, type SessionEnv } from './sessions.service.ts';
 export type { EndReason } from './sessions.repository.ts';

@@ -4,29 +4,15 @@ import type { Ctx } from '../../platform/context.ts';
 import { assertPasswordRules, hashPassword } from './sessions.passwords.ts';
 import * as repo from './sessions.repository.ts';
 
-// tenant: deliberate SQL: an account spans companies; the member linked is named by its company and person.
-
-/**
- * The account of an e-mail address (made when the address has none), linked to the company's member of the
- * person. For the demo owner, and for whoever turns an invitation into a member (a password comes later).
- */
-export async function linkAccount(
-  db: Executor,
-  link: { email: string; companyId: string; personId: number },
-): Promise<number> {
-  const email = link.email.trim();
+/** The account of an e-mail address, made when the address has none; members link it to their rows. */
+export async function ensureAccount(db: Executor, address: string): Promise<number> {
+  const email = address.trim();
   await db
     .insertInto('accounts')
     .values({ email })
     .onConflict((oc) => oc.expression(sql`lower(email)`).doNothing())
     .execute();
   const account = await repo.findAccountByEmail(db, email);
-  await db
-    .updateTable('members')
-    .set({ account_id: account!.id })
-    .where('company_id', '=', link.companyId)
-    .where('person_id', '=', link.personId)
-    .execute();
   return account!.id;
 }
 

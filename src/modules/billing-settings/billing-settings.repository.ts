@@ -68,25 +68,6 @@ export async function upsertSettings(ctx: Ctx, changes: SettingsChanges): Promis
     .execute();
 }
 
-/** Writes what lives on the companies row: the billing feature flag and the currency (one truth each). */
-export async function updateCompanyFields(
-  ctx: Ctx,
-  fields: { billing_active?: boolean; default_currency?: string },
-): Promise<void> {
-  if (fields.billing_active === undefined && fields.default_currency === undefined) return;
-  // tenant: deliberate SQL — the companies row is the tenant itself.
-  await ownCompany
-    .update(ctx)
-    .set({
-      ...(fields.default_currency !== undefined ? { currency: fields.default_currency } : {}),
-      ...(fields.billing_active !== undefined
-        ? { features: sql<string>`features || jsonb_build_object('billing', ${fields.billing_active}::boolean)` }
-        : {}),
-      updated_at: sql<string>`greatest(date_trunc('milliseconds', clock_timestamp()), companies.updated_at + interval '1 millisecond')`,
-    })
-    .execute();
-}
-
 /** Whether the seller is an active seller of the caller's company. */
 export async function isActiveSeller(ctx: Ctx, sellerId: number): Promise<boolean> {
   const row = await scoped

@@ -5,6 +5,7 @@ import { assertFresh, type Precondition } from '../../platform/preconditions.ts'
 import type { BillingSettingsRecord, BillingSettingsUpdateBody } from './billing-settings.schemas.ts';
 import { assertCurrency } from './currency.ts';
 import { numberFormatProblem } from './invoice-number.ts';
+import { updateBillingFields } from '../companies/index.ts';
 import * as repo from './billing-settings.repository.ts';
 
 export const getBillingSettings = (ctx: Ctx): Promise<BillingSettingsRecord> => repo.readStored(ctx);
@@ -40,7 +41,7 @@ export async function updateBillingSettings(
     if (sellerId !== undefined && sellerId !== null && !(await repo.isActiveSeller(tx, sellerId)))
       throw invalidReference('seller', 'default_seller_id', sellerId);
     const { billing_active, default_currency, ...settings } = body;
-    await repo.updateCompanyFields(tx, { billing_active, default_currency });
+    await updateBillingFields(tx, { billing_active, default_currency });
     await repo.upsertSettings(tx, settings);
     return repo.readStored(tx);
   });

@@ -17,3 +17,6 @@ export {
   type CompanyUpdateBody,
   type MemberAddBody,
 } from './companies.schemas.ts';
+
+// For billing settings and company apps: the tenant's own row is written by its owner.
+export { activateFeature, updateBillingFields } from './companies.tenant.ts';

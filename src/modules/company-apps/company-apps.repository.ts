@@ -3,8 +3,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
-import { nextStamp } from '../../platform/sql.ts';
-import { scoped, type BaseQuery, ownCompany } from '../../platform/tenant-table.ts';
+import { scoped, type BaseQuery } from '../../platform/tenant-table.ts';
 import { APP_KEYS } from './company-apps.catalogue.ts';
 import { COMPANY_APP_LIST_OPTIONS } from './company-apps.schemas.ts';
 
@@ -40,15 +39,6 @@ export const listApps = (ctx: Ctx, params: CompanyAppListParams) =>
 
 export const findApp = (ctx: Ctx, id: number): Promise<AppRow | undefined> =>
   project(base(ctx).where('a.id', '=', id)).executeTakeFirst();
-
-/** Switches the company's feature flag on; the company row's updated_at moves on like any settings write. */
-export async function activateFeature(ctx: Ctx, key: string): Promise<void> {
-  // tenant: deliberate SQL — the companies row is the tenant itself (keyed by id).
-  await ownCompany
-    .update(ctx)
-    .set({ features: sql<string>`features || jsonb_build_object(${key}::text, true)`, updated_at: nextStamp() })
-    .execute();
-}
 
 /** The catalogue's rows for a new company, inside createCompany's transaction. */
 export async function seedApps(db: Executor, companyId: string): Promise<void> {

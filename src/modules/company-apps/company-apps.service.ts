@@ -5,6 +5,7 @@ import { fail } from '../../platform/errors.ts';
 import { orNotFound } from '../../platform/mutate.ts';
 import { appEntry } from './company-apps.catalogue.ts';
 import type { CompanyAppRecord } from './company-apps.schemas.ts';
+import { activateFeature } from '../companies/index.ts';
 import * as repo from './company-apps.repository.ts';
 
 function toRecord(ctx: Ctx, row: repo.AppRow): CompanyAppRecord {
@@ -39,7 +40,7 @@ export async function activateApp(ctx: Ctx, id: number): Promise<CompanyAppRecor
         required_plans: entry.plans,
       });
     if (row.active) return toRecord(tx, row);
-    await repo.activateFeature(tx, row.key);
+    await activateFeature(tx, row.key);
     return toRecord(tx, orNotFound(await repo.findApp(tx, id), 'App'));
   });
 }

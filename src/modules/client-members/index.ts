@@ -9,3 +9,6 @@ export default defineModule({
   entity: 'client_member',
   routes: clientMemberRoutes,
 });
+
+// For the client workflow: live memberships, their bulk writes and the role holders of a task.
+export { clearRolesExcept, endMemberships, ensureMembers, liveMembers, roleHolderIds } from './client-members.roles.ts';

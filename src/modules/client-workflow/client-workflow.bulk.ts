@@ -5,6 +5,7 @@ import type { ClaimedJob } from '../../platform/modules.ts';
 import { assertReference, liveIds } from '../../platform/references.ts';
 import * as jobs from '../jobs/index.ts';
 import type { BulkMemberActionBody } from './client-workflow.schemas.ts';
+import { endMemberships, ensureMembers } from '../client-members/index.ts';
 import * as repo from './client-workflow.repository.ts';
 
 export const BULK_MEMBER_JOB_TYPE = 'client_bulk_member_action';
@@ -56,20 +57,20 @@ async function checkReferences(ctx: Ctx, body: BulkMemberActionBody): Promise<vo
 async function applyChunk(ctx: Ctx, ids: number[], body: BulkMemberActionBody): Promise<void> {
   const clients = await repo.lockClients(ctx, ids);
   if (body.action === 'add') {
-    await repo.ensureMembers(ctx, clients, body.person_id, () => body.workflow_role_id);
+    await ensureMembers(ctx, clients, body.person_id, () => body.workflow_role_id);
     return;
   }
   if (body.action === 'remove') {
-    await repo.endMemberships(ctx, clients, body.person_id);
+    await endMemberships(ctx, clients, body.person_id);
     return;
   }
   // replace: only where the replaced person was a member; the newcomer takes its role unless one is given
   // (a replaced member without a role leaves a newcomer who already is a member with the role it has).
-  const ended = await repo.endMemberships(ctx, clients, body.from_person_id!);
+  const ended = await endMemberships(ctx, clients, body.from_person_id!);
   const roles = new Map(ended.map((row) => [row.client_id, row.workflow_role_id]));
   const role = (clientId: number) =>
     body.workflow_role_id !== undefined ? body.workflow_role_id : (roles.get(clientId) ?? undefined);
-  await repo.ensureMembers(ctx, [...roles.keys()], body.person_id, role);
+  await ensureMembers(ctx, [...roles.keys()], body.person_id, role);
 }
 
 /**

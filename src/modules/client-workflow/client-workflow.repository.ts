@@ -3,8 +3,8 @@ import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
-import { nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { roleHolderIds } from '../client-members/index.ts';
 import { taskAssigneeIds } from '../tasks/index.ts';
 import { madeFromWorkflow, workflowOrigin } from '../workflow-templates/index.ts';
 import { WORKFLOW_TASK_LIST_OPTIONS, type WorkflowTaskRecord } from './client-workflow.schemas.ts';
@@ -28,16 +28,6 @@ export async function workingMembers(ctx: Ctx, personIds: readonly number[]): Pr
   return new Set(rows.map((r) => r.person_id));
 }
 
-/** The client's live memberships, by person. */
-export const liveMembers = (ctx: Ctx, clientId: number) =>
-  scoped
-    .select(ctx, 'client_members', 'cm')
-    .select(['cm.id as client_member_id', 'cm.person_id', 'cm.workflow_role_id'])
-    .where('cm.client_id', '=', clientId)
-    .where('cm.deleted_at', 'is', null)
-    .orderBy('cm.person_id')
-    .execute();
-
 /** Locks the live clients among `ids` that the actor sees (serialising with membership writes on them). */
 export async function lockClients(ctx: Ctx, ids: readonly number[]): Promise<number[]> {
   if (ids.length === 0) return [];
@@ -48,73 +38,6 @@ export async function lockClients(ctx: Ctx, ids: readonly number[]): Promise<num
     .forUpdate()
     .execute();
   return rows.map((r) => r.id);
-}
-
-const liveMembership = (ctx: Ctx, clientIds: readonly number[], personId: number) =>
-  scoped
-    .update(ctx, 'client_members')
-    .where('client_id', 'in', [...clientIds])
-    .where('person_id', '=', personId)
-    .where('deleted_at', 'is', null);
-
-/** Gives the person its role on each client, making it a member where it is not one. */
-export async function ensureMembers(
-  ctx: Ctx,
-  clientIds: readonly number[],
-  personId: number,
-  roleOf: (clientId: number) => number | null | undefined,
-): Promise<void> {
-  if (clientIds.length === 0) return;
-  const existing = await scoped
-    .select(ctx, 'client_members', 'cm')
-    .select(['cm.client_id', 'cm.workflow_role_id'])
-    .where('cm.client_id', 'in', [...clientIds])
-    .where('cm.person_id', '=', personId)
-    .where('cm.deleted_at', 'is', null)
-    .execute();
-  const current = new Map(existing.map((r) => [r.client_id, r.workflow_role_id]));
-  const fresh = clientIds.filter((id) => !current.has(id));
-  if (fresh.length)
-    await scoped
-      .insert(
-        ctx,
-        'client_members',
-        fresh.map((client_id) => ({ client_id, person_id: personId, workflow_role_id: roleOf(client_id) ?? null })),
-      )
-      .execute();
-  for (const [clientId, role] of current) {
-    const wanted = roleOf(clientId);
-    if (wanted === undefined || wanted === role) continue;
-    await liveMembership(ctx, [clientId], personId)
-      .set({ workflow_role_id: wanted, updated_at: nextStamp() })
-      .execute();
-  }
-}
-
-/** Ends the person's memberships on these clients (soft delete); answers each ended one's workflow role. */
-export async function endMemberships(
-  ctx: Ctx,
-  clientIds: readonly number[],
-  personId: number,
-): Promise<Array<{ client_id: number; workflow_role_id: number | null }>> {
-  if (clientIds.length === 0) return [];
-  const rows = await liveMembership(ctx, clientIds, personId)
-    .set({ deleted_at: sql`now()`, updated_at: nextStamp() })
-    .returning(['client_id', 'workflow_role_id'])
-    .execute();
-  return rows as Array<{ client_id: number; workflow_role_id: number | null }>;
-}
-
-/** Takes the workflow role from the client's members not named in `keep`. */
-export async function clearRolesExcept(ctx: Ctx, clientId: number, keep: readonly number[]): Promise<void> {
-  let query = scoped
-    .update(ctx, 'client_members')
-    .set({ workflow_role_id: null, updated_at: nextStamp() })
-    .where('client_id', '=', clientId)
-    .where('deleted_at', 'is', null)
-    .where('workflow_role_id', 'is not', null);
-  if (keep.length) query = query.where('person_id', 'not in', [...keep]);
-  await query.execute();
 }
 
 type TaskQuery = BaseQuery<'tasks', 't'>;
@@ -146,9 +69,7 @@ const projectTask = (query: TaskQuery) =>
     't.finished_at',
     't.workflow_role_ids',
     taskAssigneeIds().as('assignees'),
-    sql<number[]>`array(select distinct cm.person_id from client_members cm where cm.company_id = t.company_id
-        and cm.client_id = t.client_id and cm.deleted_at is null and cm.workflow_role_id = any(t.workflow_role_ids)
-        order by cm.person_id)`.as('role_holder_ids'),
+    roleHolderIds().as('role_holder_ids'),
     workflowOrigin('template_id').as('template_id'),
     workflowOrigin('master_task_id').as('master_task_id'),
     't.created_at',

@@ -7,6 +7,7 @@ import { orNotFound } from '../../platform/mutate.ts';
 import { liveIds } from '../../platform/references.ts';
 import { findClient, leanClient } from '../clients/index.ts';
 import type { ManagerPutBody, MemberRolesPutBody, MemberRolesRecord } from './client-workflow.schemas.ts';
+import { clearRolesExcept, ensureMembers, liveMembers } from '../client-members/index.ts';
 import * as repo from './client-workflow.repository.ts';
 
 /** The path's client, live and visible to the caller, or 404 (routes call it before validating the body). */
@@ -48,7 +49,7 @@ export async function setManager(ctx: Ctx, clientId: number, body: ManagerPutBod
 
 export async function getMemberRoles(ctx: Ctx, clientId: number): Promise<MemberRolesRecord> {
   await assertClientVisible(ctx, clientId);
-  return { client_id: clientId, members: await repo.liveMembers(ctx, clientId) };
+  return { client_id: clientId, members: await liveMembers(ctx, clientId) };
 }
 
 async function checkMemberRoles(ctx: Ctx, body: MemberRolesPutBody): Promise<void> {
@@ -82,10 +83,10 @@ export async function putMemberRoles(ctx: Ctx, clientId: number, body: MemberRol
     await lockClient(tx, clientId);
     await checkMemberRoles(tx, body);
     const persons = body.members.map((m) => m.person_id);
-    await repo.clearRolesExcept(tx, clientId, persons);
+    await clearRolesExcept(tx, clientId, persons);
     for (const member of body.members)
-      await repo.ensureMembers(tx, [clientId], member.person_id, () => member.workflow_role_id);
-    return { client_id: clientId, members: await repo.liveMembers(tx, clientId) };
+      await ensureMembers(tx, [clientId], member.person_id, () => member.workflow_role_id);
+    return { client_id: clientId, members: await liveMembers(tx, clientId) };
   });
 }
 

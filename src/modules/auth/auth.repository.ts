@@ -89,32 +89,10 @@ export async function revokeKey(ctx: Ctx, id: number): Promise<void> {
     .execute();
 }
 
-/** true when the person is a member of this company whose status is active. */
-export async function isActiveMember(ctx: Ctx, personId: number): Promise<boolean> {
-  const row = await scoped
-    .select(ctx, 'members', 'm')
-    .select('m.id')
-    .where('m.person_id', '=', personId)
-    .where('m.status', '=', 'active')
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 export async function findKeyIdentity(ctx: Ctx, id: number): Promise<MeRecord['key'] | undefined> {
   return apiKeys
     .base(ctx)
     .where('k.id', '=', id)
     .select(['k.id', 'k.name', 'k.kind', 'k.scopes', 'k.key_prefix'])
-    .executeTakeFirst();
-}
-
-export async function findPerson(ctx: Ctx, personId: number): Promise<MeRecord['person'] | undefined> {
-  return scoped
-    .select(ctx, 'people', 'p')
-    .leftJoin('members as m', (join) =>
-      join.onRef('m.company_id', '=', 'p.company_id').onRef('m.person_id', '=', 'p.id'),
-    )
-    .select(['p.id as person_id', 'm.id as member_id', 'p.name', 'p.surname', 'p.email', 'm.role'])
-    .where('p.id', '=', personId)
     .executeTakeFirst();
 }

@@ -14,6 +14,7 @@ import type {
   MeRecord,
   RotatedKeyRecord,
 } from './auth.schemas.ts';
+import { isActiveMemberPerson, personWithRole } from '../members/index.ts';
 import * as repo from './auth.repository.ts';
 
 type Grant = Pick<NewRow<'api_keys'>, 'kind' | 'scopes' | 'person_id'>;
@@ -26,7 +27,7 @@ async function personalGrant(ctx: Ctx, body: ApiKeyCreateBody): Promise<Grant> {
     });
   }
   const personId = body.person_id === undefined ? ctx.key.personId : body.person_id;
-  if (personId === null || !(await repo.isActiveMember(ctx, personId))) {
+  if (personId === null || !(await isActiveMemberPerson(ctx, personId))) {
     throw invalidReference('person', 'person_id', personId);
   }
   return { kind: 'personal', scopes: [...PERSONAL_SCOPES], person_id: personId };
@@ -134,7 +135,7 @@ export const revokeKey = (ctx: Ctx, id: number) =>
 
 export async function me(ctx: Ctx): Promise<MeRecord> {
   const key = ctx.key.id === null ? null : orNotFound(await repo.findKeyIdentity(ctx, ctx.key.id), 'API key');
-  const person = ctx.key.personId === null ? null : ((await repo.findPerson(ctx, ctx.key.personId)) ?? null);
+  const person = ctx.key.personId === null ? null : ((await personWithRole(ctx, ctx.key.personId)) ?? null);
   const company = { id: ctx.company.id, name: ctx.company.name, timezone: ctx.company.timezone };
   return { company, credential: ctx.key.kind === 'session' ? 'session' : 'api_key', key, person };
 }

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
-import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { FLEXTIME_LIST_OPTIONS, type FlextimeRowRecord } from './flextime.schemas.ts';
 
 export const flextimeRows = tenantTable('flextime_rows', { alias: 'f', softDelete: true });
@@ -31,14 +31,4 @@ export function listRows(ctx: Ctx, params: object) {
 
 export async function findRow(ctx: Ctx, id: number): Promise<FlextimeRowRecord | undefined> {
   return project(flextimeRows.base(ctx).where('f.id', '=', id)).executeTakeFirst();
-}
-
-/** Whether the person is a member of the company (of any status: a departed member's balance can be corrected). */
-export async function isMember(ctx: Ctx, personId: number): Promise<boolean> {
-  const row = await scoped
-    .select(ctx, 'members', 'm')
-    .select('m.person_id')
-    .where('m.person_id', '=', personId)
-    .executeTakeFirst();
-  return row !== undefined;
 }

@@ -11,12 +11,13 @@ import {
   type FlextimeRowRecord,
   type FlextimeRowUpdateBody,
 } from './flextime.schemas.ts';
+import { isMemberPerson } from '../members/index.ts';
 import * as repo from './flextime.repository.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
 
 async function checkPerson(ctx: Ctx, personId: number | undefined): Promise<void> {
-  if (personId !== undefined && !(await repo.isMember(ctx, personId)))
+  if (personId !== undefined && !(await isMemberPerson(ctx, personId)))
     throw invalidReference('person', 'person_id', personId);
 }
 

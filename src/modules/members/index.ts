@@ -9,5 +9,7 @@ export default defineModule({
   routes: memberRoutes,
 });
 
+// For keys and flextime: whether a person is a (an active) member, and the person a key acts for.
+export { isActiveMemberPerson, isMemberPerson, personWithRole } from './members.repository.ts';
 // For company creation, the demo owner and accepted invitations: people and members written by their owner.
 export { activateInvited, addPersonMember, initialsOf, linkAccount, type FirstMember } from './members.people.ts';

@@ -115,6 +115,29 @@ export async function isMemberPerson(ctx: Ctx, personId: number): Promise<boolea
   return row !== undefined;
 }
 
+/** true when `personId` is the person of an active member of this company (whom a personal key may act for). */
+export async function isActiveMemberPerson(ctx: Ctx, personId: number): Promise<boolean> {
+  const row = await members
+    .base(ctx)
+    .select('m.id')
+    .where('m.person_id', '=', personId)
+    .where('m.status', '=', 'active')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The person with its member row's id and role (both null for a person without one): who a key acts for. */
+export async function personWithRole(ctx: Ctx, personId: number) {
+  return people
+    .base(ctx)
+    .leftJoin('members as m', (join) =>
+      join.onRef('m.company_id', '=', 'p.company_id').onRef('m.person_id', '=', 'p.id'),
+    )
+    .select(['p.id as person_id', 'm.id as member_id', 'p.name', 'p.surname', 'p.email', 'm.role'])
+    .where('p.id', '=', personId)
+    .executeTakeFirst();
+}
+
 /** The person's current name and surname, to derive initials when only one of them changes. */
 export async function personName(ctx: Ctx, personId: number) {
   return people.base(ctx).select(['p.name', 'p.surname']).where('p.id', '=', personId).executeTakeFirstOrThrow();

@@ -82,6 +82,21 @@ export async function clearRolesExcept(ctx: Ctx, clientId: number, keep: readonl
   await query.execute();
 }
 
+/** Live memberships of live clients holding the workflow role, company-wide (whatever the caller may see). */
+export async function countRoleHolders(ctx: Ctx, roleId: number): Promise<number> {
+  const members = await scoped
+    .select(ctx, 'client_members', 'cm')
+    .innerJoin('clients as c', (join) =>
+      join.onRef('c.company_id', '=', 'cm.company_id').onRef('c.id', '=', 'cm.client_id'),
+    )
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('cm.deleted_at', 'is', null)
+    .where('c.deleted_at', 'is', null)
+    .where('cm.workflow_role_id', '=', roleId)
+    .executeTakeFirstOrThrow();
+  return members.n;
+}
+
 /**
  * The persons holding one of the task's workflow roles on its client, for a task query aliased `t` (a list read:
  * one correlated subquery, not a second statement).

@@ -11,4 +11,11 @@ export default defineModule({
 });
 
 // For the client workflow: live memberships, their bulk writes and the role holders of a task.
-export { clearRolesExcept, endMemberships, ensureMembers, liveMembers, roleHolderIds } from './client-members.roles.ts';
+export {
+  clearRolesExcept,
+  countRoleHolders,
+  endMemberships,
+  ensureMembers,
+  liveMembers,
+  roleHolderIds,
+} from './client-members.roles.ts';

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { countRoleHolders } from '../client-members/index.ts';
 import { WORKFLOW_ROLE_LIST_OPTIONS, type WorkflowRoleRecord } from './workflow-roles.schemas.ts';
 import { firstRecord } from '../../platform/sql.ts';
 
@@ -49,15 +50,5 @@ export async function countReferences(ctx: Ctx, id: number): Promise<{ tasks: nu
     .where('t.status', 'not in', ['finished', 'archived'])
     .where(sql<boolean>`t.workflow_role_ids @> array[${id}]::int[]`)
     .executeTakeFirstOrThrow();
-  const members = await scoped
-    .select(ctx, 'client_members', 'cm')
-    .innerJoin('clients as c', (join) =>
-      join.onRef('c.company_id', '=', 'cm.company_id').onRef('c.id', '=', 'cm.client_id'),
-    )
-    .select(sql<number>`count(*)::int`.as('n'))
-    .where('cm.deleted_at', 'is', null)
-    .where('c.deleted_at', 'is', null)
-    .where('cm.workflow_role_id', '=', id)
-    .executeTakeFirstOrThrow();
-  return { tasks: tasks.n, client_members: members.n };
+  return { tasks: tasks.n, client_members: await countRoleHolders(ctx, id) };
 }

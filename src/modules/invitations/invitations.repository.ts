@@ -4,13 +4,11 @@ import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage, type ListOptions, type ListFilters } from '../../platform/lists.ts';
 import { splitList } from '../../platform/fields.ts';
-import { nextStamp, firstRecord } from '../../platform/sql.ts';
-import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { firstRecord } from '../../platform/sql.ts';
+import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { INVITATION_DAYS, type InvitationRecord, type InvitationStatus } from './invitations.schemas.ts';
 
 export const invitations = tenantTable('invitations', { alias: 'i', visible: null });
-export const members = tenantTable('members', { alias: 'm', visible: null });
-export const people = tenantTable('people', { alias: 'p', visible: null });
 
 export const INVITATION_LIST_OPTIONS: ListOptions = {
   sortable: { id: 'i.id', created_at: 'i.created_at', expires_at: 'i.expires_at' },
@@ -79,21 +77,6 @@ export const lockInvitation = (ctx: Ctx, id: number) =>
     .forUpdate()
     .executeTakeFirst();
 
-/** The member a new invitation is for, locked: by person (a placeholder) or by e-mail (any status). */
-export function lockMemberBy(ctx: Ctx, by: { personId: number } | { email: string }) {
-  const query = members
-    .base(ctx)
-    .innerJoin('people as p', (join) =>
-      join.onRef('p.company_id', '=', 'm.company_id').onRef('p.id', '=', 'm.person_id'),
-    )
-    .select(['m.id', 'm.person_id', 'm.status', 'm.role', 'm.account_id', 'p.email']);
-  const filtered =
-    'personId' in by
-      ? query.where('m.person_id', '=', by.personId)
-      : query.where(sql<string>`lower(p.email)`, '=', by.email.toLowerCase()).orderBy('m.id');
-  return filtered.forUpdate(['m']).executeTakeFirst();
-}
-
 /** The open (pending, expired or not) invitation of a member, if any. */
 export const openInvitationOf = (ctx: Ctx, memberId: number) =>
   invitations
@@ -102,16 +85,6 @@ export const openInvitationOf = (ctx: Ctx, memberId: number) =>
     .where('i.state', '=', 'pending')
     .select('i.id')
     .executeTakeFirst();
-
-/** A member that exists only because of a cancelled invitation may no longer become active; a placeholder stays. */
-export async function cancelPendingMember(ctx: Ctx, memberId: number): Promise<void> {
-  await scoped
-    .update(ctx, 'members')
-    .set({ status: 'inactive', updated_at: nextStamp() })
-    .where('id', '=', memberId)
-    .where('status', '=', 'pending')
-    .execute();
-}
 
 // tenant: deliberate SQL: a token names its company; nothing else is known before it is checked.
 export interface TokenRow {

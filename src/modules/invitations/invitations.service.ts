@@ -6,7 +6,7 @@ import { orNotFound } from '../../platform/mutate.ts';
 import { newSecretToken } from '../../platform/session-credential.ts';
 import { nowStamp } from '../../platform/sql.ts';
 import { assertRole, assertWebSession } from '../../platform/web-only.ts';
-import { initialsOf } from '../members/index.ts';
+import { addPendingMember, cancelPendingMember, lockMemberBy, renameInvited } from '../members/index.ts';
 import type { InvitationCreateBody, InvitationRecord } from './invitations.schemas.ts';
 import { sendInvitationMail } from './invitations.mail.ts';
 import * as repo from './invitations.repository.ts';
@@ -37,27 +37,17 @@ export async function listInvitations(ctx: Ctx, params: InvitationListParams) {
 /** The member the invitation is for: a placeholder named by person_id (owners only), else found or made by e-mail. */
 async function memberFor(ctx: Ctx, body: InvitationCreateBody) {
   const email = body.email.trim();
-  const found = await repo.lockMemberBy(ctx, body.person_id ? { personId: body.person_id } : { email });
+  const found = await lockMemberBy(ctx, body.person_id ? { personId: body.person_id } : { email });
   if (body.person_id && !found) throw invalidReference('person', 'person_id', body.person_id);
   if (!found) {
-    const surname = body.surname ?? null;
-    const personId = await repo.people.insert(ctx, { name: body.name, surname, email, phone: null });
-    const id = await repo.members.insert(ctx, {
-      person_id: personId,
-      role: 'member',
-      status: 'pending',
-      initials: initialsOf(body.name, surname),
-    });
-    return id;
+    return addPendingMember(ctx, { name: body.name, surname: body.surname ?? null, email });
   }
   if (found.status === 'active' || found.status === 'inactive')
     throw domainValidation('ALREADY_MEMBER', 'This person is a member of the company already', {
       field: body.person_id ? 'person_id' : 'email',
     });
   if (found.status === 'limited') assertRole(ctx, ['owner'], 'invite a placeholder member');
-  const surname = body.surname === undefined ? undefined : body.surname;
-  await repo.people.update(ctx, found.person_id, { name: body.name, email, ...(surname !== undefined && { surname }) });
-  await repo.members.update(ctx, found.id, { initials: initialsOf(body.name, surname ?? null) });
+  await renameInvited(ctx, found, { name: body.name, surname: body.surname, email });
   return found.id;
 }
 
@@ -114,6 +104,6 @@ export async function cancelInvitation(ctx: Ctx, id: number): Promise<void> {
   await inTransaction(ctx, async (tx) => {
     const row = await lockOpen(tx, id);
     await repo.invitations.update(tx, id, { state: 'cancelled', cancelled_at: nowStamp() });
-    await repo.cancelPendingMember(tx, row.member_id);
+    await cancelPendingMember(tx, row.member_id);
   });
 }

@@ -6,7 +6,7 @@ import { listPage } from '../../platform/lists.ts';
 import { cachedQuery, ShapeCache } from '../../platform/query-cache.ts';
 import { likeContains } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery, tenant } from '../../platform/tenant-table.ts';
-import { contactJsonColumns } from '../contacts/index.ts';
+import { inlineContacts } from '../contacts/index.ts';
 import { CONTACTS_INLINE_CAP, CLIENT_LIST_OPTIONS, type ClientRecord } from './clients.schemas.ts';
 
 export const clients = tenantTable('clients', { alias: 'c', softDelete: true });
@@ -44,11 +44,7 @@ function project(query: Query) {
       where l.company_id = c.company_id and l.client_id = c.id and g.deleted_at is null order by l.group_id)`.as(
       'groups',
     ),
-    sql<
-      ClientRecord['contacts']
-    >`(select coalesce(json_agg(x), '[]') from (select ${contactJsonColumns('ct')} from contacts ct
-      where ct.company_id = c.company_id and ct.client_id = c.id and ct.deleted_at is null
-      order by ct.is_primary desc, ct.id limit ${CONTACTS_INLINE_CAP + 1}) x)`.as('contacts'),
+    inlineContacts<ClientRecord['contacts']>(CONTACTS_INLINE_CAP + 1).as('contacts'),
   ]);
 }
 

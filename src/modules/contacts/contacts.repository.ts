@@ -37,6 +37,16 @@ export function contactJsonColumns(alias: string): RawBuilder<unknown> {
   return sql`${sql.join(cols)}, ${isoz(`${alias}.created_at`)} as created_at, ${isoz(`${alias}.updated_at`)} as updated_at`;
 }
 
+/**
+ * The client's live contacts as JSON, primary first, at most `limit`: a correlated subquery for a client query
+ * aliased `c` (the client list inlines them in its one statement).
+ */
+export function inlineContacts<T>(limit: number): RawBuilder<T> {
+  return sql<T>`(select coalesce(json_agg(x), '[]') from (select ${contactJsonColumns('ct')} from contacts ct
+      where ct.company_id = c.company_id and ct.client_id = c.id and ct.deleted_at is null
+      order by ct.is_primary desc, ct.id limit ${limit}) x)`;
+}
+
 function project(query: Query) {
   return query.select([...PLAIN.map((c) => `ct.${c}` as const), 'ct.created_at', 'ct.updated_at']);
 }

@@ -3,8 +3,8 @@ import { throughParent } from '../../platform/visibility.ts';
 import contactRoutes from './contacts.routes.ts';
 import { SAMPLE_STAMP as STAMP } from '../../platform/events.ts';
 
-// What clients inline: the contact schema and its columns as JSON built in SQL.
-export { contactJsonColumns } from './contacts.repository.ts';
+// What clients inline: the contact schema and the client's contacts as JSON built in SQL.
+export { inlineContacts } from './contacts.repository.ts';
 export { Contact } from './contacts.schemas.ts';
 
 export default defineModule({

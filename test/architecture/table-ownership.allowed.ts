@@ -5,11 +5,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   agreements: {
     members: 'owned by members; used in agreements.repository.ts',
   },
-  // signing in with a key loads its member and person in one query
-  auth: {
-    members: 'owned by members; used in auth.repository.ts',
-    people: 'owned by members; used in auth.repository.ts',
-  },
   // the delivery loops claim and settle rows of the modules they deliver for
   background: {
     companies: 'owned by companies; used in claim.ts',
@@ -65,26 +60,18 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   'client-members': {
     clients: 'owned by clients; used in client-members.repository.ts',
   },
-  // the client workflow view joins client members, members and tasks in one query
+  // the client workflow view joins members and tasks in one query
   'client-workflow': {
-    client_members: 'owned by client-members; used in client-workflow.repository.ts',
     clients: 'owned by clients; used in client-workflow.repository.ts',
     members: 'owned by members; used in client-workflow.repository.ts',
     tasks: 'owned by tasks; used in client-workflow.repository.ts',
   },
-  // the client list filters by group, contact and template in one query; visibility goes through client members
+  // the client list filters by group and template in one query; visibility goes through client members
   clients: {
     client_group_links: 'owned by client-groups; used in clients.repository.ts',
     client_groups: 'owned by client-groups; used in clients.repository.ts',
     client_members: 'owned by client-members; used in clients.visibility.ts (a member sees the clients they belong to)',
-    contacts: 'owned by contacts; used in clients.repository.ts',
     workflow_templates: 'owned by workflow-templates; used in clients.repository.ts',
-  },
-  // creating a company creates its first member, person and key in one transaction
-  companies: {
-    api_keys: 'owned by auth; used in companies.service.ts',
-    members: 'owned by members; used in companies.service.ts',
-    people: 'owned by members; used in companies.service.ts',
   },
   // the apps' switches live on the company row
   'company-apps': {
@@ -255,10 +242,8 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   webhooks: {
     events: 'owned by platform; used in webhooks.repository.ts',
   },
-  // role assignments are checked against tasks and client members
+  // role assignments are checked against tasks
   'workflow-roles': {
-    client_members: 'owned by client-members; used in workflow-roles.repository.ts',
-    clients: 'owned by clients; used in workflow-roles.repository.ts',
     tasks: 'owned by tasks; used in workflow-roles.repository.ts',
   },
   // applying a template reads clients, projects and tasks in its own SQL (its task writes are the tasks module's)

@@ -17,9 +17,3 @@ case when b.company_id is null then ${isoz('c.updated_at')} else ${isoz('b.updat
 
 -- upsertSettings
 greatest(date_trunc('milliseconds', clock_timestamp()), billing_settings.updated_at + interval '1 millisecond')
-
--- updateCompanyFields
-features || jsonb_build_object('billing', ${fields.billing_active}::boolean)
-
--- updateCompanyFields
-greatest(date_trunc('milliseconds', clock_timestamp()), companies.updated_at + interval '1 millisecond')

@@ -4,11 +4,6 @@
 array(select l.group_id from client_group_links l join client_groups g on g.company_id = l.company_id and g.id = l.group_id
 where l.company_id = c.company_id and l.client_id = c.id and g.deleted_at is null order by l.group_id)
 
--- project
-(select coalesce(json_agg(x), '[]') from (select ${contactJsonColumns('ct')} from contacts ct
-where ct.company_id = c.company_id and ct.client_id = c.id and ct.deleted_at is null
-order by ct.is_primary desc, ct.id limit ${CONTACTS_INLINE_CAP + 1}) x)
-
 -- ancestorIds
 with recursive up(id, parent_id, depth) as (
   select id, parent_id, 0 from clients where ${tenant(ctx)} and id = ${id}

@@ -2,6 +2,3 @@
 
 -- project
 coalesce((select (co.features ->> a.key)::boolean from companies co where co.id = a.company_id), false)
-
--- activateFeature
-features || jsonb_build_object(${key}::text, true)

@@ -3,8 +3,5 @@
 -- activateMember
 date_trunc('milliseconds', clock_timestamp())
 
--- activateMember
-date_trunc('milliseconds', clock_timestamp())
-
 -- assertNotMemberElsewhere
 lower(a.email)

@@ -6,8 +6,5 @@ case when i.state = 'pending' and i.expires_at <= now() then 'expired' else i.st
 -- expiresFromNow
 date_trunc('milliseconds', now()) + make_interval(days => ${INVITATION_DAYS})
 
--- lockMemberBy
-lower(p.email)
-
 -- findByToken
 i.state = 'pending' and i.expires_at > now() and m.status in ('pending', 'limited')

@@ -1,6 +1,6 @@
 -- src/modules/sessions/sessions.accounts.ts: its raw SQL, written by npm run sql:snapshots (do not edit)
 
--- linkAccount
+-- ensureAccount
 lower(email)
 
 -- sweepSessions

@@ -8,6 +8,3 @@ count(*)::int
 
 -- countReferences
 t.workflow_role_ids @> array[${id}]::int[]
-
--- countReferences
-count(*)::int

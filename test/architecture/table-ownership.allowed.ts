@@ -36,10 +36,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
       'time-entries; time-entries imports billing (entryLocks, lockedPeriods), so billing cannot import it back: the locked-time and work scans read entries here',
     topics: "topics; the engine's statement reads each entry's topic billability (billableWork) in the same scan",
   },
-  // the settings live partly on the company row and name the default seller
-  'billing-settings': {
-    invoice_sellers: 'owned by invoice-sellers; used in billing-settings.repository.ts',
-  },
   // a budget's spend (spent_net_sum, spent time) is computed per budget row in correlated subqueries of its list query, one statement per page
   budgets: {
     invoice_row_entries:

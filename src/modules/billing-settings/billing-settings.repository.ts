@@ -67,14 +67,3 @@ export async function upsertSettings(ctx: Ctx, changes: SettingsChanges): Promis
     )
     .execute();
 }
-
-/** Whether the seller is an active seller of the caller's company. */
-export async function isActiveSeller(ctx: Ctx, sellerId: number): Promise<boolean> {
-  const row = await scoped
-    .select(ctx, 'invoice_sellers', 's')
-    .where('s.id', '=', sellerId)
-    .where('s.status', '=', 'active')
-    .select('s.id')
-    .executeTakeFirst();
-  return row !== undefined;
-}

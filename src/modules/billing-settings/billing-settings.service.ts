@@ -6,6 +6,7 @@ import type { BillingSettingsRecord, BillingSettingsUpdateBody } from './billing
 import { assertCurrency } from './currency.ts';
 import { numberFormatProblem } from './invoice-number.ts';
 import { updateBillingFields } from '../companies/index.ts';
+import { isActiveSeller } from '../invoice-sellers/index.ts';
 import * as repo from './billing-settings.repository.ts';
 
 export const getBillingSettings = (ctx: Ctx): Promise<BillingSettingsRecord> => repo.readStored(ctx);
@@ -38,7 +39,7 @@ export async function updateBillingSettings(
     if (precondition) assertFresh(precondition, current.updated_at);
     if (Object.keys(body).length === 0) return current;
     const sellerId = body.default_seller_id;
-    if (sellerId !== undefined && sellerId !== null && !(await repo.isActiveSeller(tx, sellerId)))
+    if (sellerId !== undefined && sellerId !== null && !(await isActiveSeller(tx, sellerId)))
       throw invalidReference('seller', 'default_seller_id', sellerId);
     const { billing_active, default_currency, ...settings } = body;
     await updateBillingFields(tx, { billing_active, default_currency });

@@ -3,7 +3,7 @@ import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { likeContains, firstRecord } from '../../platform/sql.ts';
-import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { SELLER_LIST_OPTIONS, type InvoiceSellerRecord } from './invoice-sellers.schemas.ts';
 
 export const sellers = tenantTable('invoice_sellers', { alias: 's' });
@@ -48,4 +48,15 @@ export function listSellers(ctx: Ctx, params: InvoiceSellerListParams) {
 
 export async function findSeller(ctx: Ctx, id: number): Promise<InvoiceSellerRecord | undefined> {
   return firstRecord<InvoiceSellerRecord>(project(sellers.base(ctx).where('s.id', '=', id)));
+}
+
+/** Whether the seller is an active seller of the caller's company. */
+export async function isActiveSeller(ctx: Ctx, sellerId: number): Promise<boolean> {
+  const row = await scoped
+    .select(ctx, 'invoice_sellers', 's')
+    .where('s.id', '=', sellerId)
+    .where('s.status', '=', 'active')
+    .select('s.id')
+    .executeTakeFirst();
+  return row !== undefined;
 }

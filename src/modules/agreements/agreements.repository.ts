@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { moneyOut } from '../../platform/money.ts';
@@ -94,26 +93,6 @@ export async function overlappingIds(
   if (dateUntil !== null) query = query.where('a.date_from', '<=', dateUntil);
   const rows = await query.select('a.id').orderBy('a.date_from').orderBy('a.id').execute();
   return rows.map((row) => row.id);
-}
-
-/** The person id of a member of this company (members are never deleted), or undefined. */
-export async function personOfMember(ctx: Ctx, memberId: number): Promise<number | undefined> {
-  const row = await scoped
-    .select(ctx, 'members', 'm')
-    .where('m.id', '=', memberId)
-    .select('m.person_id')
-    .executeTakeFirst();
-  return row?.person_id;
-}
-
-/** Agreements are employment terms: only a person who is a member of the company can have one. */
-export async function isMemberPerson(ctx: Ctx, personId: number): Promise<boolean> {
-  const row = await scoped
-    .select(ctx, 'members', 'm')
-    .where('m.person_id', '=', personId)
-    .select(sql<number>`1`.as('one'))
-    .executeTakeFirst();
-  return row !== undefined;
 }
 
 /**

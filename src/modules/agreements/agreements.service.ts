@@ -12,6 +12,7 @@ import type {
   AgreementUpdateBody,
   MemberAgreementCreateBody,
 } from './agreements.schemas.ts';
+import { isMemberPerson, personOfMember } from '../members/index.ts';
 import * as repo from './agreements.repository.ts';
 
 type WarningRecord = Static<typeof Warning>;
@@ -92,7 +93,7 @@ export async function getAgreement(ctx: Ctx, id: number, scope: Scope = {}): Pro
 
 /** The member's person (404 for another company's or an absent member): what the member routes act on. */
 export async function memberScope(ctx: Ctx, memberId: number): Promise<Scope> {
-  return { personId: orNotFound(await repo.personOfMember(ctx, memberId), 'Member') };
+  return { personId: orNotFound(await personOfMember(ctx, memberId), 'Member') };
 }
 
 /** 404 before the body is validated, so another company's (or member's) agreement is 404 whatever the body. */
@@ -130,7 +131,7 @@ export async function createAgreement(
   };
   assertConsistent(columns);
   return inTransaction(ctx, async (tx) => {
-    if (scope.personId === undefined && !(await repo.isMemberPerson(tx, personId)))
+    if (scope.personId === undefined && !(await isMemberPerson(tx, personId)))
       throw invalidReference('person', 'person_id', personId);
     const id = await repo.agreements.insert(tx, { ...columns, person_id: personId });
     const warnings = await overlapWarnings(tx, personId, columns.date_from, columns.date_until, id);

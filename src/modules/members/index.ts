@@ -9,8 +9,8 @@ export default defineModule({
   routes: memberRoutes,
 });
 
-// For keys and flextime: whether a person is a (an active) member, and the person a key acts for.
-export { isActiveMemberPerson, isMemberPerson, personWithRole } from './members.repository.ts';
+// For keys, flextime and agreements: whether a person is a (an active) member, and the person a key acts for.
+export { isActiveMemberPerson, isMemberPerson, personOfMember, personWithRole } from './members.repository.ts';
 // For invitations: the member an invitation is for, made pending, renamed, or ended with a cancel.
 export { addPendingMember, cancelPendingMember, lockMemberBy, renameInvited } from './members.invited.ts';
 // For company creation, the demo owner and accepted invitations: people and members written by their owner.

@@ -138,6 +138,12 @@ export async function personWithRole(ctx: Ctx, personId: number) {
     .executeTakeFirst();
 }
 
+/** The person id of a member of this company (members are never deleted), or undefined. */
+export async function personOfMember(ctx: Ctx, memberId: number): Promise<number | undefined> {
+  const row = await members.base(ctx).where('m.id', '=', memberId).select('m.person_id').executeTakeFirst();
+  return row?.person_id;
+}
+
 /** The person's current name and surname, to derive initials when only one of them changes. */
 export async function personName(ctx: Ctx, personId: number) {
   return people.base(ctx).select(['p.name', 'p.surname']).where('p.id', '=', personId).executeTakeFirstOrThrow();

@@ -1,8 +1,8 @@
 import type { Ctx } from '../../platform/context.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { moneyOut } from '../../platform/money.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { AGREEMENT_LIST_OPTIONS, type AgreementRecord } from './agreements.schemas.ts';
+import { AGREEMENT_LIST_OPTIONS, type AgreementListParams, type AgreementRecord } from './agreements.schemas.ts';
 
 export const agreements = tenantTable('agreements', {
   alias: 'a',
@@ -44,21 +44,21 @@ function toRecord(row: AgreementRow): AgreementRecord {
 }
 
 /** The window filters select agreements whose period overlaps [date_from, date_until] (an open end overlaps all). */
-function applyFilters(query: Query, filters: Record<string, unknown>, personId: number | undefined) {
+function applyFilters(query: Query, filters: ListFilters<AgreementListParams>, personId: number | undefined) {
   let q = query;
-  const person = personId ?? (filters.person_id as number | undefined);
+  const person = personId ?? filters.person_id;
   if (person !== undefined) q = q.where('a.person_id', '=', person);
-  if (filters.date_until !== undefined) q = q.where('a.date_from', '<=', filters.date_until as string);
+  if (filters.date_until !== undefined) q = q.where('a.date_from', '<=', filters.date_until);
   if (filters.date_from !== undefined) {
-    const from = filters.date_from as string;
+    const from = filters.date_from;
     q = q.where((eb) => eb.or([eb('a.date_until', 'is', null), eb('a.date_until', '>=', from)]));
   }
   return q;
 }
 
 /** The company's agreements, or one person's (the member routes). */
-export async function listAgreements(ctx: Ctx, params: object, personId?: number) {
-  const page = await listPage<AgreementRow>(ctx, {
+export async function listAgreements(ctx: Ctx, params: AgreementListParams, personId?: number) {
+  const page = await listPage<AgreementRow, AgreementListParams>(ctx, {
     listId: personId === undefined ? 'agreements' : `person-agreements:${personId}`,
     params,
     options: AGREEMENT_LIST_OPTIONS,

@@ -98,3 +98,5 @@ export const AgreementListQuery = listQuery(
   AGREEMENT_LIST_OPTIONS,
 );
 export const MemberAgreementListQuery = listQuery(windowFilters, AGREEMENT_LIST_OPTIONS);
+/** The member route's query lacks only person_id, so it passes as this type too. */
+export type AgreementListParams = Static<typeof AgreementListQuery>;

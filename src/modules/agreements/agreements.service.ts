@@ -8,6 +8,7 @@ import { orNotFound } from '../../platform/mutate.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
 import type {
   AgreementCreateBody,
+  AgreementListParams,
   AgreementRecord,
   AgreementUpdateBody,
   MemberAgreementCreateBody,
@@ -77,9 +78,8 @@ async function overlapWarnings(
   ];
 }
 
-export const listAgreements = (ctx: Ctx, params: object, scope: Scope = {}) => {
-  const query = params as { date_from?: string; date_until?: string };
-  if (query.date_from && query.date_until && query.date_until < query.date_from)
+export const listAgreements = (ctx: Ctx, params: AgreementListParams, scope: Scope = {}) => {
+  if (params.date_from && params.date_until && params.date_until < params.date_from)
     throw domainValidation('INVALID_DATE_RANGE', 'date_until must not be before date_from', { field: 'date_until' });
   return repo.listAgreements(ctx, params, scope.personId);
 };

@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { scoped } from '../../platform/tenant-table.ts';
-import type { FlextimeBalanceRecord } from './flextime.schemas.ts';
+import type { FlextimeBalanceParams, FlextimeBalanceRecord } from './flextime.schemas.ts';
 
 export interface Window {
   from: string;
@@ -133,8 +133,8 @@ function toRecord(row: Figures, window: Window): FlextimeBalanceRecord {
 const members = (ctx: Ctx) => scoped.select(ctx, 'members', 'm');
 
 /** A page of members (offset list, by person id), each with their balance over the window. */
-export async function listBalances(ctx: Ctx, params: object, window: Window) {
-  const page = await listPage<{ id: number }>(ctx, {
+export async function listBalances(ctx: Ctx, params: FlextimeBalanceParams, window: Window) {
+  const page = await listPage<{ id: number }, FlextimeBalanceParams>(ctx, {
     listId: 'flextime_balance',
     params,
     options: { cursor: false },
@@ -142,7 +142,7 @@ export async function listBalances(ctx: Ctx, params: object, window: Window) {
     project: (query: ReturnType<typeof members>) => query.select('m.person_id as id'),
     base: (filters) => {
       const q = members(ctx);
-      return filters.person_id === undefined ? q : q.where('m.person_id', '=', filters.person_id as number);
+      return filters.person_id === undefined ? q : q.where('m.person_id', '=', filters.person_id);
     },
   });
   const ids = page.data.map((row) => row.id);

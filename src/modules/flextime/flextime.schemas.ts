@@ -73,6 +73,7 @@ export const FlextimeListQuery = listQuery(
   },
   FLEXTIME_LIST_OPTIONS,
 );
+export type FlextimeListParams = Static<typeof FlextimeListQuery>;
 
 /** Longest balance window: ten years of days (the balance walks every day of it in SQL). */
 export const MAX_WINDOW_DAYS = 3660;
@@ -110,3 +111,4 @@ export const FlextimeBalanceQuery = listQuery(
   },
   { cursor: false },
 );
+export type FlextimeBalanceParams = Static<typeof FlextimeBalanceQuery>;

@@ -7,6 +7,8 @@ import { assertFresh, type Precondition } from '../../platform/preconditions.ts'
 import { listBalances, type Window } from './flextime.balance.ts';
 import {
   MAX_WINDOW_DAYS,
+  type FlextimeBalanceParams,
+  type FlextimeListParams,
   type FlextimeRowCreateBody,
   type FlextimeRowRecord,
   type FlextimeRowUpdateBody,
@@ -37,9 +39,8 @@ function rangeError(field: string, message: string) {
   return domainValidation('INVALID_DATE_RANGE', message, { field });
 }
 
-export const listRows = (ctx: Ctx, params: object) => {
-  const query = params as { date_from?: string; date_to?: string };
-  if (query.date_from && query.date_to && query.date_to < query.date_from)
+export const listRows = (ctx: Ctx, params: FlextimeListParams) => {
+  if (params.date_from && params.date_to && params.date_to < params.date_from)
     throw rangeError('date_to', 'date_to must not be before date_from');
   return repo.listRows(ctx, params);
 };
@@ -100,5 +101,5 @@ export function balanceWindow(ctx: Ctx, query: { date_from?: string; date_to?: s
   return { from, to };
 }
 
-export const listBalance = (ctx: Ctx, params: object) =>
-  listBalances(ctx, params, balanceWindow(ctx, params as { date_from?: string; date_to?: string }));
+export const listBalance = (ctx: Ctx, params: FlextimeBalanceParams) =>
+  listBalances(ctx, params, balanceWindow(ctx, params));

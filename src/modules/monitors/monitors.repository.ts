@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { moneyOut } from '../../platform/money.ts';
 import { nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { MONITOR_LIST_OPTIONS, type MonitorRecord } from './monitors.schemas.ts';
+import { MONITOR_LIST_OPTIONS, type MonitorListParams, type MonitorRecord } from './monitors.schemas.ts';
 
 export const monitors = tenantTable('monitors', {
   alias: 'mo',
@@ -44,22 +44,22 @@ const toRecord = (row: MonitorRow): MonitorRecord => ({
   range_value: moneyOut(row.range_value),
 });
 
-function applyFilters(query: Query, filters: Record<string, unknown>, clientId: number | undefined) {
+function applyFilters(query: Query, filters: ListFilters<MonitorListParams>, clientId: number | undefined) {
   let q = query;
-  const client = clientId ?? (filters.client_id as number | undefined);
+  const client = clientId ?? filters.client_id;
   if (client !== undefined) q = q.where('mo.client_id', '=', client);
-  const types = splitList(filters.type as string | undefined);
+  const types = splitList(filters.type);
   if (types) q = q.where('mo.type', 'in', types as Array<MonitorRow['type']>);
-  const frequencies = splitList(filters.frequency as string | undefined);
+  const frequencies = splitList(filters.frequency);
   if (frequencies) q = q.where('mo.frequency', 'in', frequencies as Array<MonitorRow['frequency']>);
-  if (filters.role_person_id !== undefined) q = q.where('mo.role_person_id', '=', filters.role_person_id as number);
-  if (filters.active !== undefined) q = q.where('mo.active', '=', filters.active as boolean);
+  if (filters.role_person_id !== undefined) q = q.where('mo.role_person_id', '=', filters.role_person_id);
+  if (filters.active !== undefined) q = q.where('mo.active', '=', filters.active);
   return q;
 }
 
 /** The company's monitors, or one client's (the nested route; its cursors are valid for that client only). */
-export async function listMonitors(ctx: Ctx, params: object, clientId?: number) {
-  const page = await listPage<MonitorRow>(ctx, {
+export async function listMonitors(ctx: Ctx, params: MonitorListParams, clientId?: number) {
+  const page = await listPage<MonitorRow, MonitorListParams>(ctx, {
     listId: clientId === undefined ? 'monitors' : `client-monitors:${clientId}`,
     params,
     options: MONITOR_LIST_OPTIONS,

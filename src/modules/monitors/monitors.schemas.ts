@@ -89,3 +89,5 @@ export const MonitorListQuery = listQuery(
   MONITOR_LIST_OPTIONS,
 );
 export const ClientMonitorListQuery = listQuery(commonFilters, MONITOR_LIST_OPTIONS);
+/** The nested list's query lacks only client_id, so it passes as this type too. */
+export type MonitorListParams = Static<typeof MonitorListQuery>;

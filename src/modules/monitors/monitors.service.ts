@@ -11,6 +11,7 @@ import {
   THRESHOLD_FIELDS,
   type ClientMonitorCreateBody,
   type MonitorCreateBody,
+  type MonitorListParams,
   type MonitorRecord,
   type MonitorUpdateBody,
 } from './monitors.schemas.ts';
@@ -89,7 +90,8 @@ async function overlapWarnings(ctx: Ctx, band: repo.Band, id: number): Promise<W
   ];
 }
 
-export const listMonitors = (ctx: Ctx, params: object, clientId?: number) => repo.listMonitors(ctx, params, clientId);
+export const listMonitors = (ctx: Ctx, params: MonitorListParams, clientId?: number) =>
+  repo.listMonitors(ctx, params, clientId);
 
 export async function getMonitor(ctx: Ctx, id: number): Promise<MonitorRecord> {
   return orNotFound(await repo.findMonitor(ctx, id), 'Monitor');

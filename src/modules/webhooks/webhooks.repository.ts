@@ -1,14 +1,16 @@
 import { sql } from 'kysely';
 import type { AttemptStatus } from '../../db/schema.ts';
 import type { Ctx } from '../../platform/context.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { nextStamp } from '../../platform/sql.ts';
 import { splitList } from '../../platform/fields.ts';
 import { scoped, tenantTable, type BaseQuery, type RowChanges, ownCompany } from '../../platform/tenant-table.ts';
 import {
   DELIVERY_LIST_OPTIONS,
   WEBHOOK_LIST_OPTIONS,
+  type DeliveryListParams,
   type DeliveryRecord,
+  type WebhookListParams,
   type WebhookRecord,
 } from './webhooks.schemas.ts';
 
@@ -35,17 +37,17 @@ function project(query: Query) {
   ]);
 }
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<WebhookListParams>) {
   let q = query;
-  if (filters.webhook !== undefined) q = q.where('w.event', '=', filters.webhook as string);
+  if (filters.webhook !== undefined) q = q.where('w.event', '=', filters.webhook);
   // The query schema allows only the listed statuses.
-  const statuses = splitList(filters.status as string | undefined) as WebhookRecord['status'][] | undefined;
+  const statuses = splitList(filters.status) as WebhookRecord['status'][] | undefined;
   if (statuses) q = q.where(STATUS, 'in', statuses);
   return q;
 }
 
-export function listWebhooks(ctx: Ctx, params: object) {
-  return listPage<WebhookRecord>(ctx, {
+export function listWebhooks(ctx: Ctx, params: WebhookListParams) {
+  return listPage<WebhookRecord, WebhookListParams>(ctx, {
     listId: 'webhooks',
     params,
     options: WEBHOOK_LIST_OPTIONS,
@@ -120,12 +122,12 @@ function attempts(ctx: Ctx, webhookId: number) {
 }
 type Attempts = ReturnType<typeof attempts>;
 
-function deliveryFilters(query: Attempts, filters: Record<string, unknown>) {
+function deliveryFilters(query: Attempts, filters: ListFilters<DeliveryListParams>) {
   let q = query;
   // The query schema allows only the listed statuses.
-  const statuses = splitList(filters.status as string | undefined) as AttemptStatus[] | undefined;
+  const statuses = splitList(filters.status) as AttemptStatus[] | undefined;
   if (statuses) q = q.where('a.status', 'in', statuses);
-  if (filters.event_id !== undefined) q = q.where('e.uuid', '=', (filters.event_id as string).toLowerCase());
+  if (filters.event_id !== undefined) q = q.where('e.uuid', '=', filters.event_id.toLowerCase());
   return q;
 }
 
@@ -145,8 +147,8 @@ const projectDelivery = (query: Attempts) =>
     'a.finished_at',
   ]);
 
-export function listDeliveries(ctx: Ctx, webhookId: number, params: object) {
-  return listPage<DeliveryRecord>(ctx, {
+export function listDeliveries(ctx: Ctx, webhookId: number, params: DeliveryListParams) {
+  return listPage<DeliveryRecord, DeliveryListParams>(ctx, {
     listId: `webhook-deliveries:${webhookId}`,
     params,
     options: DELIVERY_LIST_OPTIONS,

@@ -92,6 +92,7 @@ export function eventSchemas(eventNames: readonly string[]) {
 type EventSchemas = ReturnType<typeof eventSchemas>;
 export type WebhookCreateBody = Static<EventSchemas['WebhookCreate']>;
 export type WebhookUpdateBody = Static<EventSchemas['WebhookUpdate']>;
+export type WebhookListParams = Static<EventSchemas['WebhookListQuery']>;
 
 export const ATTEMPT_STATUSES = [
   'delivered',
@@ -145,6 +146,7 @@ export const DeliveryListQuery = listQuery(
   },
   DELIVERY_LIST_OPTIONS,
 );
+export type DeliveryListParams = Static<typeof DeliveryListQuery>;
 
 export const ReplayParams = Type.Object({
   webhook_id: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'Subscription id' }),

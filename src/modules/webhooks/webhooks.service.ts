@@ -13,7 +13,13 @@ import {
 import { toFlag } from '../../platform/fields.ts';
 import { resolveTarget, UnsafeTarget, type Resolver } from '../../platform/ssrf.ts';
 import { buildDelivery, newSecret, type DeliveryBody } from './webhooks.payload.ts';
-import type { WebhookCreateBody, WebhookRecord, WebhookUpdateBody } from './webhooks.schemas.ts';
+import type {
+  DeliveryListParams,
+  WebhookCreateBody,
+  WebhookListParams,
+  WebhookRecord,
+  WebhookUpdateBody,
+} from './webhooks.schemas.ts';
 import * as repo from './webhooks.repository.ts';
 
 /** How far a subscription URL is checked: the same rules deliveries apply. */
@@ -48,7 +54,7 @@ async function getWebhook(ctx: Ctx, id: number): Promise<WebhookRecord> {
   return webhook;
 }
 
-export function listWebhooks(ctx: Ctx, params: object) {
+export function listWebhooks(ctx: Ctx, params: WebhookListParams) {
   assertManager(ctx);
   return repo.listWebhooks(ctx, params);
 }
@@ -120,7 +126,7 @@ export async function rotateSecret(ctx: Ctx, id: number) {
   });
 }
 
-export async function listDeliveries(ctx: Ctx, id: number, params: object) {
+export async function listDeliveries(ctx: Ctx, id: number, params: DeliveryListParams) {
   assertManager(ctx);
   await getWebhook(ctx, id);
   return repo.listDeliveries(ctx, id, params);

@@ -7,7 +7,9 @@ import { rowVisible } from '../../platform/visibility.ts';
 import {
   FOLDER_LIST_OPTIONS,
   FOLDER_TEMPLATE_LIST_OPTIONS,
+  type FolderListParams,
   type FolderRecord,
+  type FolderTemplateListParams,
   type FolderTemplateRecord,
 } from './folders.schemas.ts';
 
@@ -23,8 +25,8 @@ type FolderQuery = BaseQuery<'folders', 'f'>;
 const projectTemplate = (query: TemplateQuery) =>
   query.select(['ft.id', 'ft.name', 'ft.folders', 'ft.created_at', 'ft.updated_at']);
 
-export function listFolderTemplates(ctx: Ctx, params: object) {
-  return listPage<FolderTemplateRecord>(ctx, {
+export function listFolderTemplates(ctx: Ctx, params: FolderTemplateListParams) {
+  return listPage<FolderTemplateRecord, FolderTemplateListParams>(ctx, {
     listId: 'folder-templates',
     params,
     options: FOLDER_TEMPLATE_LIST_OPTIONS,
@@ -32,7 +34,7 @@ export function listFolderTemplates(ctx: Ctx, params: object) {
     project: projectTemplate,
     base: (filters) => {
       const q = folderTemplates.base(ctx);
-      return filters.q === undefined ? q : q.where('ft.name', 'ilike', likeContains(filters.q as string));
+      return filters.q === undefined ? q : q.where('ft.name', 'ilike', likeContains(filters.q));
     },
   });
 }
@@ -64,8 +66,8 @@ const projectFolder = (query: FolderQuery) =>
     'f.updated_at',
   ]);
 
-export function listFolders(ctx: Ctx, params: object) {
-  return listPage<FolderRecord>(ctx, {
+export function listFolders(ctx: Ctx, params: FolderListParams) {
+  return listPage<FolderRecord, FolderListParams>(ctx, {
     listId: 'folders',
     params,
     options: FOLDER_LIST_OPTIONS,
@@ -73,9 +75,9 @@ export function listFolders(ctx: Ctx, params: object) {
     project: projectFolder,
     base: (filters) => {
       let q = folders.base(ctx);
-      if (filters.client_id !== undefined) q = q.where('f.client_id', '=', filters.client_id as number);
-      if (filters.parent_id !== undefined) q = q.where('f.parent_id', '=', filters.parent_id as number);
-      if (filters.q !== undefined) q = q.where('f.name', 'ilike', likeContains(filters.q as string));
+      if (filters.client_id !== undefined) q = q.where('f.client_id', '=', filters.client_id);
+      if (filters.parent_id !== undefined) q = q.where('f.parent_id', '=', filters.parent_id);
+      if (filters.q !== undefined) q = q.where('f.name', 'ilike', likeContains(filters.q));
       return q;
     },
   });

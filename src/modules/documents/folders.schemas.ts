@@ -62,6 +62,7 @@ export const FolderTemplateListQuery = listQuery(
   { q: Type.Optional(Type.String({ maxLength: 255, description: 'Name contains (case-insensitive)' })) },
   FOLDER_TEMPLATE_LIST_OPTIONS,
 );
+export type FolderTemplateListParams = Static<typeof FolderTemplateListQuery>;
 
 export const Folder = Type.Object(
   {
@@ -101,6 +102,7 @@ export const FolderListQuery = listQuery(
   },
   FOLDER_LIST_OPTIONS,
 );
+export type FolderListParams = Static<typeof FolderListQuery>;
 
 /** A node of GET /clients/{id}/folder-tree: the folder and its subfolders, depth-first by name. */
 export interface TreeNode {

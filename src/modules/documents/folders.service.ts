@@ -6,9 +6,11 @@ import { lockLive } from '../../platform/references.ts';
 import {
   TEMPLATE_MAX_FOLDERS,
   type FolderCreateBody,
+  type FolderListParams,
   type FolderRecord,
   type FolderTemplateAssignBody,
   type FolderTemplateCreateBody,
+  type FolderTemplateListParams,
   type FolderTemplateRecord,
   type FolderTreeRecord,
   type TemplateNode,
@@ -21,7 +23,8 @@ export const ROOT_NAME = 'Documents';
 /** Folder levels below the root a client's tree may have (a template brings at most 4 of them). */
 export const MAX_DEPTH = 10;
 
-export const listFolderTemplates = (ctx: Ctx, params: object) => repo.listFolderTemplates(ctx, params);
+export const listFolderTemplates = (ctx: Ctx, params: FolderTemplateListParams) =>
+  repo.listFolderTemplates(ctx, params);
 
 export async function getFolderTemplate(ctx: Ctx, id: number): Promise<FolderTemplateRecord> {
   return orNotFound(await repo.findFolderTemplate(ctx, id), 'Folder template');
@@ -59,7 +62,7 @@ export async function createFolderTemplate(ctx: Ctx, body: FolderTemplateCreateB
   });
 }
 
-export const listFolders = (ctx: Ctx, params: object) => repo.listFolders(ctx, params);
+export const listFolders = (ctx: Ctx, params: FolderListParams) => repo.listFolders(ctx, params);
 
 export async function getFolder(ctx: Ctx, id: number): Promise<FolderRecord> {
   return orNotFound(await repo.findFolder(ctx, id), 'Folder');

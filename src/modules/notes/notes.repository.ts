@@ -1,10 +1,11 @@
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { safeHtml } from '../../platform/html.ts';
 import { tenantTable, type BaseQuery, type NewRow, type RowChanges } from '../../platform/tenant-table.ts';
 import {
   NOTE_LIST_OPTIONS,
+  type NoteListParams,
   type NoteRecord,
   type NoteTypeName as NoteType,
   type RelatedType,
@@ -42,20 +43,20 @@ function project(query: Query) {
   ]);
 }
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<NoteListParams>) {
   let q = query;
-  const related = splitList(filters.related_type as string | undefined) as RelatedType[] | undefined;
+  const related = splitList(filters.related_type) as RelatedType[] | undefined;
   if (related) q = q.where('n.related_type', 'in', related);
-  if (filters.related_id !== undefined) q = q.where('n.related_id', '=', filters.related_id as number);
-  const types = splitList(filters.type as string | undefined) as NoteType[] | undefined;
+  if (filters.related_id !== undefined) q = q.where('n.related_id', '=', filters.related_id);
+  const types = splitList(filters.type) as NoteType[] | undefined;
   if (types) q = q.where('n.type', 'in', types);
   if (filters.is_pinned !== undefined)
     q = q.where('n.is_pinned', '=', filters.is_pinned === 'true' || filters.is_pinned === '1');
   return q;
 }
 
-export function listNotes(ctx: Ctx, params: object) {
-  return listPage<NoteRecord>(ctx, {
+export function listNotes(ctx: Ctx, params: NoteListParams) {
+  return listPage<NoteRecord, NoteListParams>(ctx, {
     listId: 'notes',
     params,
     options: NOTE_LIST_OPTIONS,

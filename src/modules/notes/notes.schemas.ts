@@ -78,3 +78,4 @@ export const NoteListQuery = listQuery(
   },
   NOTE_LIST_OPTIONS,
 );
+export type NoteListParams = Static<typeof NoteListQuery>;

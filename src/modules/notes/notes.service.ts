@@ -6,6 +6,7 @@ import { lockLive } from '../../platform/references.ts';
 import {
   NOTE_PARENTS,
   type NoteCreateBody,
+  type NoteListParams,
   type NoteRecord,
   type NoteUpdateBody,
   type RelatedType,
@@ -29,7 +30,7 @@ const target = {
   read: repo.findNote,
 };
 
-export const listNotes = (ctx: Ctx, params: object) => repo.listNotes(ctx, params);
+export const listNotes = (ctx: Ctx, params: NoteListParams) => repo.listNotes(ctx, params);
 
 export async function getNote(ctx: Ctx, id: number): Promise<NoteRecord> {
   return orNotFound(await repo.findNote(ctx, id), 'Note');

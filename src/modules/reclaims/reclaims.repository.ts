@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { nextStamp, nowStamp, firstRecord } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery, type NewRow } from '../../platform/tenant-table.ts';
-import { RECLAIM_LIST_OPTIONS, type ReclaimRecord } from './reclaims.schemas.ts';
+import { RECLAIM_LIST_OPTIONS, type ReclaimListParams, type ReclaimRecord } from './reclaims.schemas.ts';
 
 export const reclaims = tenantTable('reclaims', {
   alias: 'r',
@@ -31,24 +31,24 @@ function project(query: Query) {
   ]);
 }
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<ReclaimListParams>) {
   let q = query;
-  const task = filters.task_id as number | undefined;
+  const task = filters.task_id;
   if (task !== undefined)
     q = q.where((eb) => eb.or([eb('r.source_task_id', '=', task), eb('r.target_task_id', '=', task)]));
-  if (filters.source_task_id !== undefined) q = q.where('r.source_task_id', '=', filters.source_task_id as number);
-  if (filters.target_task_id !== undefined) q = q.where('r.target_task_id', '=', filters.target_task_id as number);
+  if (filters.source_task_id !== undefined) q = q.where('r.source_task_id', '=', filters.source_task_id);
+  if (filters.target_task_id !== undefined) q = q.where('r.target_task_id', '=', filters.target_task_id);
   if (filters.time_entry_id !== undefined)
     q = q.where(
       sql<boolean>`exists (select 1 from reclaim_entries re where re.company_id = r.company_id
-        and re.reclaim_id = r.id and re.time_entry_id = ${filters.time_entry_id as number})`,
+        and re.reclaim_id = r.id and re.time_entry_id = ${filters.time_entry_id})`,
     );
   if (filters.undone !== undefined) q = q.where('r.undone_at', filters.undone ? 'is not' : 'is', null);
   return q;
 }
 
-export function listReclaims(ctx: Ctx, params: object) {
-  return listPage<ReclaimRecord>(ctx, {
+export function listReclaims(ctx: Ctx, params: ReclaimListParams) {
+  return listPage<ReclaimRecord, ReclaimListParams>(ctx, {
     listId: 'reclaims',
     params,
     options: RECLAIM_LIST_OPTIONS,

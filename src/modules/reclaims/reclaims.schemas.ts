@@ -85,3 +85,4 @@ export const ReclaimListQuery = listQuery(
   },
   RECLAIM_LIST_OPTIONS,
 );
+export type ReclaimListParams = Static<typeof ReclaimListQuery>;

@@ -5,10 +5,10 @@ import { mutate, orNotFound } from '../../platform/mutate.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
 import { liveIds, lockLive } from '../../platform/references.ts';
 import { isBilled } from '../invoices/index.ts';
-import type { ReclaimCreateBody, ReclaimRecord, ReclaimUpdateBody } from './reclaims.schemas.ts';
+import type { ReclaimCreateBody, ReclaimListParams, ReclaimRecord, ReclaimUpdateBody } from './reclaims.schemas.ts';
 import * as repo from './reclaims.repository.ts';
 
-export const listReclaims = (ctx: Ctx, params: object) => repo.listReclaims(ctx, params);
+export const listReclaims = (ctx: Ctx, params: ReclaimListParams) => repo.listReclaims(ctx, params);
 
 export async function getReclaim(ctx: Ctx, id: number): Promise<ReclaimRecord> {
   return orNotFound(await repo.findReclaim(ctx, id), 'Reclaim');

@@ -3,7 +3,13 @@ import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { nowStamp, firstRecord } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { KEY_LIST_OPTIONS, ROTATION_GRACE_HOURS, type ApiKeyRecord, type MeRecord } from './auth.schemas.ts';
+import {
+  KEY_LIST_OPTIONS,
+  ROTATION_GRACE_HOURS,
+  type ApiKeyListParams,
+  type ApiKeyRecord,
+  type MeRecord,
+} from './auth.schemas.ts';
 
 /** Revoked keys stay rows (is_active false): there is no soft delete. */
 export const apiKeys = tenantTable('api_keys', { alias: 'k' });
@@ -28,8 +34,8 @@ function project(query: BaseQuery<'api_keys', 'k'>) {
   ]);
 }
 
-export function listKeys(ctx: Ctx, params: object) {
-  return listPage<ApiKeyRecord>(ctx, {
+export function listKeys(ctx: Ctx, params: ApiKeyListParams) {
+  return listPage<ApiKeyRecord, ApiKeyListParams>(ctx, {
     listId: 'api_keys',
     params,
     options: KEY_LIST_OPTIONS,

@@ -154,3 +154,4 @@ export const KEY_LIST_OPTIONS = {
   cursor: false,
 };
 export const ApiKeyListQuery = listQuery({}, KEY_LIST_OPTIONS);
+export type ApiKeyListParams = Static<typeof ApiKeyListQuery>;

@@ -10,6 +10,7 @@ import type { NewRow } from '../../platform/tenant-table.ts';
 import type {
   ApiKeyCreateBody,
   ApiKeyCreatedRecord,
+  ApiKeyListParams,
   ApiKeyRecord,
   MeRecord,
   RotatedKeyRecord,
@@ -63,7 +64,7 @@ function checkAllowlist(list: string[] | null | undefined): string[] | null {
   return list;
 }
 
-export const listKeys = (ctx: Ctx, params: object) => repo.listKeys(ctx, params);
+export const listKeys = (ctx: Ctx, params: ApiKeyListParams) => repo.listKeys(ctx, params);
 
 async function getKey(ctx: Ctx, id: number): Promise<ApiKeyRecord> {
   return orNotFound(await repo.findKey(ctx, id), 'API key');

@@ -9,7 +9,7 @@ cardinality(${entryIds})
 
 -- applyFilters
 exists (select 1 from reclaim_entries re where re.company_id = r.company_id
-and re.reclaim_id = r.id and re.time_entry_id = ${filters.time_entry_id as number})
+and re.reclaim_id = r.id and re.time_entry_id = ${filters.time_entry_id})
 
 -- lockEntries
 coalesce(e.duration, floor(extract(epoch from e."end" - e.start)), 0)::int

@@ -39,7 +39,11 @@ async function status(app: typeof t, id: number, key: KeyName): Promise<any> {
   return res.body.data;
 }
 
-test('crafted 100,000-character texts are digitized while GET /health keeps answering within 200 ms', async () => {
+// A backtracking rule blocked the event loop for seconds to minutes on these texts; 1 s tells that apart from a
+// loaded CI machine's scheduling (one run saw 212 ms), which a 200 ms bound did not.
+const HEALTH_BOUND_MS = 1_000;
+
+test('crafted 100,000-character texts are digitized while GET /health keeps answering within a second', async () => {
   // A member's personal key may ask too: its own client.
   const own = await post(t, '/clients', { name: 'Member client' }, 'personal');
   const shared = await post(t, '/clients', { name: 'Crafted texts' });
@@ -59,14 +63,14 @@ test('crafted 100,000-character texts are digitized while GET /health keeps answ
   let pending = started;
   while (pending.length > 0 && Date.now() < deadline) {
     latencies.push(await healthMs());
-    assert.ok(latencies.at(-1)! < 200, `GET /health took ${Math.round(latencies.at(-1)!)} ms`);
+    assert.ok(latencies.at(-1)! < HEALTH_BOUND_MS, `GET /health took ${Math.round(latencies.at(-1)!)} ms`);
     const states = await Promise.all(pending.map((d) => status(t, d.id, d.key)));
     pending = pending.filter((_, i) => !['finished', 'failed'].includes(states[i].status));
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   assert.deepEqual(pending, [], 'every digitization ended within a minute');
   latencies.push(await healthMs());
-  assert.ok(Math.max(...latencies) < 200, `GET /health took up to ${Math.round(Math.max(...latencies))} ms`);
+  assert.ok(Math.max(...latencies) < HEALTH_BOUND_MS, `GET /health took up to ${Math.round(Math.max(...latencies))} ms`);
 
   for (const { id, key, text } of started) {
     const done = await status(t, id, key);

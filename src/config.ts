@@ -37,6 +37,8 @@ export interface Config {
   sessions: { idleMs: number; absoluteMs: number };
   /** SVC_PUBLIC_URL: where people open the web application (links in mails); see publicUrlOf. */
   publicUrl: string | undefined;
+  /** This process's database pool (decision 0060): its size (unset: 20 in a server, 4 in a worker) and wait. */
+  pool: { size: number | undefined; waitMs: number };
 }
 
 export interface S3Config {
@@ -175,6 +177,14 @@ function publicUrlFrom(raw: string | undefined): string | undefined {
   return url.href.replace(/\/+$/, '');
 }
 
+function poolFrom(env: NodeJS.ProcessEnv): Config['pool'] {
+  const size = env.SVC_DB_POOL_SIZE ? intFrom(env, 'SVC_DB_POOL_SIZE', 0) : undefined;
+  if (size !== undefined && size < 1) throw new Error(`SVC_DB_POOL_SIZE must be at least 1, got "${size}"`);
+  const waitMs = secondsFrom(env, 'SVC_DB_POOL_WAIT', 10);
+  if (waitMs < 1) throw new Error(`SVC_DB_POOL_WAIT must be more than 0 seconds, got "${env.SVC_DB_POOL_WAIT}"`);
+  return { size, waitMs };
+}
+
 /** The web application's public address: SVC_PUBLIC_URL, else this machine's port on loopback. */
 export const publicUrlOf = (config: Config): string => config.publicUrl ?? `http://127.0.0.1:${config.port}`;
 
@@ -211,5 +221,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       absoluteMs: durationFrom(env, 'SVC_SESSION_ABSOLUTE_HOURS', 12, 3_600_000),
     },
     publicUrl: publicUrlFrom(env.SVC_PUBLIC_URL),
+    pool: poolFrom(env),
   };
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { buildApp, type App } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase, type Db } from './db/database.ts';
+import { connectionBudget, describeBudget, poolSizeOf } from './db/pool-budget.ts';
 import { connectDatabase, type Connection } from './db/connect.ts';
 import type { CompanySeeder } from './platform/modules.ts';
 import { createCompany } from './modules/companies/index.ts';
@@ -119,6 +120,8 @@ async function start(): Promise<Running> {
   const config = loadConfig();
   const connection = await connectDatabase(config, log);
   const database = openDatabase(connection.url, {
+    max: poolSizeOf(config, 'server'),
+    waitMs: config.pool.waitMs,
     statementTimeoutMs: config.statementTimeoutMs,
     reportStatementTimeoutMs: config.reportStatementTimeoutMs,
   });
@@ -142,6 +145,7 @@ async function start(): Promise<Running> {
     const urls = { api: baseUrl, web: config.publicUrl ?? baseUrl };
     if (connection.embedded) await provisionDemo(database.db, config.dataDir, urls, registry.seeders);
     warnAboutWebhookConfig(config, app.log);
+    log(describeBudget(connectionBudget(config, 'server', config.webhooks.inServer)));
     // Jobs left behind by a stopped process and periodic work run in every server; webhook deliveries too by
     // default (own pool), and `npm run worker` runs more of them.
     const background = startBackground({

@@ -4,6 +4,7 @@
 import { loadConfig } from './config.ts';
 import { connectDatabase } from './db/connect.ts';
 import { openDatabase } from './db/database.ts';
+import { connectionBudget, describeBudget, poolSizeOf } from './db/pool-budget.ts';
 import { loadModules } from './modules/index.ts';
 import { jsonLog, startBackground, warnAboutWebhookConfig } from './background/index.ts';
 
@@ -14,11 +15,13 @@ async function main(): Promise<void> {
   if (config.webhooks.enabled) warnAboutWebhookConfig(config, log);
   else log.info({}, 'webhooks are disabled (SVC_WEBHOOKS_ENABLED=false): running background jobs only');
   const database = openDatabase(connection.url, {
-    max: 4,
+    max: poolSizeOf(config, 'worker'),
+    waitMs: config.pool.waitMs,
     applicationName: 'service-api-jobs',
     statementTimeoutMs: config.statementTimeoutMs,
     reportStatementTimeoutMs: config.reportStatementTimeoutMs,
   });
+  log.info({}, describeBudget(connectionBudget(config, 'worker', config.webhooks.enabled)));
   const background = startBackground({
     db: database.db,
     databaseUrl: connection.url,

@@ -146,7 +146,12 @@ export async function createTestApp(
   };
   // The pool carries the statement time-outs, as the server's does (src/main.ts).
   const { statementTimeoutMs, reportStatementTimeoutMs } = config;
-  const db = openDatabase(url, { max: 10, statementTimeoutMs, reportStatementTimeoutMs });
+  const db = openDatabase(url, {
+    max: config.pool.size ?? 10,
+    waitMs: config.pool.waitMs,
+    statementTimeoutMs,
+    reportStatementTimeoutMs,
+  });
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk, _enc, cb) {

@@ -3523,7 +3523,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3531,6 +3531,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -3684,7 +3686,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3692,6 +3694,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -3863,7 +3867,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -3871,6 +3875,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4080,7 +4086,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4088,6 +4094,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4249,7 +4257,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4257,6 +4265,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4430,7 +4440,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4438,6 +4448,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4675,7 +4687,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4683,6 +4695,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4869,7 +4883,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -4877,6 +4891,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -5103,7 +5119,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5111,6 +5127,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -5274,7 +5292,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5282,6 +5300,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -5457,7 +5477,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5465,6 +5485,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -5704,7 +5726,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5712,6 +5734,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -5890,7 +5914,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -5899,6 +5923,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6112,7 +6138,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6121,6 +6147,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6289,7 +6317,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6298,6 +6326,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6467,7 +6497,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6476,6 +6506,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6722,7 +6754,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6731,6 +6763,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6909,7 +6943,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -6918,6 +6952,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -7128,7 +7164,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7137,6 +7173,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -7301,7 +7339,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7310,6 +7348,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -7494,7 +7534,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7503,6 +7543,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -7760,7 +7802,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7769,6 +7811,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -7963,7 +8007,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -7972,6 +8016,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8198,7 +8244,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8207,6 +8253,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8379,7 +8427,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8388,6 +8436,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8594,7 +8644,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8603,6 +8653,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8775,7 +8827,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8784,6 +8836,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8946,7 +9000,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -8955,6 +9009,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9124,7 +9180,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9133,6 +9189,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9357,7 +9415,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9366,6 +9424,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9546,7 +9606,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9555,6 +9615,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9721,7 +9783,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9730,6 +9792,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9963,7 +10027,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -9972,6 +10036,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10198,7 +10264,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -10207,6 +10273,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10429,7 +10497,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -10438,6 +10506,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10629,7 +10699,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -10637,6 +10707,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10829,7 +10901,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -10837,6 +10909,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -10993,7 +11067,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -11001,6 +11075,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11166,7 +11242,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -11175,6 +11251,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11392,7 +11470,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -11401,6 +11479,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -11575,7 +11655,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -11584,6 +11664,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12026,7 +12108,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -12034,6 +12116,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12208,7 +12292,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -12216,6 +12300,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12362,7 +12448,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -12370,6 +12456,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12552,7 +12640,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -12560,6 +12648,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12753,7 +12843,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -12761,6 +12851,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12906,7 +12998,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -12914,6 +13006,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13056,7 +13150,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -13064,6 +13158,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13197,7 +13293,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -13205,6 +13301,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13396,7 +13494,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -13404,6 +13502,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13589,7 +13689,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -13598,6 +13698,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13817,7 +13919,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -13826,6 +13928,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13995,7 +14099,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -14004,6 +14108,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14173,7 +14279,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -14182,6 +14288,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14418,7 +14526,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -14427,6 +14535,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14585,7 +14695,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -14593,6 +14703,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14779,7 +14891,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -14787,6 +14899,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -14937,7 +15051,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -14945,6 +15059,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15104,7 +15220,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -15112,6 +15228,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15300,7 +15418,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -15308,6 +15426,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15478,7 +15598,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -15487,6 +15607,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15684,7 +15806,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -15693,6 +15815,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15851,7 +15975,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -15860,6 +15984,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16014,7 +16140,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -16023,6 +16149,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16237,7 +16365,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -16246,6 +16374,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16467,7 +16597,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -16475,6 +16605,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16741,7 +16873,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -16749,6 +16881,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16956,7 +17090,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -16964,6 +17098,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -17109,7 +17245,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -17117,6 +17253,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -17385,7 +17523,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -17393,6 +17531,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -17565,7 +17705,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -17573,6 +17713,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -17786,7 +17928,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -17794,6 +17936,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -17956,7 +18100,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -17964,6 +18108,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18109,7 +18255,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -18117,6 +18263,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18332,7 +18480,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -18340,6 +18488,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18586,7 +18736,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -18594,6 +18744,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -18926,7 +19078,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -18934,6 +19086,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19166,7 +19320,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -19174,6 +19328,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19408,7 +19564,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -19416,6 +19572,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19603,7 +19761,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -19611,6 +19769,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -19953,7 +20113,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -19961,6 +20121,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20174,7 +20336,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -20182,6 +20344,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20369,7 +20533,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -20377,6 +20541,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20649,7 +20815,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -20657,6 +20823,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -20841,7 +21009,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -20849,6 +21017,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21024,7 +21194,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -21032,6 +21202,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21291,7 +21463,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -21299,6 +21471,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21537,7 +21711,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -21545,6 +21719,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21707,7 +21883,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -21715,6 +21891,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -21854,7 +22032,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -21862,6 +22040,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22056,7 +22236,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -22064,6 +22244,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22275,7 +22457,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -22283,6 +22465,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22521,7 +22705,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -22529,6 +22713,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -22826,7 +23012,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -22834,6 +23020,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23060,7 +23248,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -23068,6 +23256,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23381,7 +23571,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -23389,6 +23579,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23686,7 +23878,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -23694,6 +23886,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -23977,7 +24171,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -23985,6 +24179,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24254,7 +24450,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -24262,6 +24458,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24437,7 +24635,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -24445,6 +24643,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24682,7 +24882,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -24690,6 +24890,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -24860,7 +25062,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -24868,6 +25070,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25029,7 +25233,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -25037,6 +25241,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25275,7 +25481,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -25283,6 +25489,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25448,7 +25656,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -25456,6 +25664,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25656,7 +25866,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -25664,6 +25874,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -25821,7 +26033,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -25829,6 +26041,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26046,7 +26260,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -26054,6 +26268,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26213,7 +26429,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -26221,6 +26437,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26406,7 +26624,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -26414,6 +26632,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26635,7 +26855,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -26643,6 +26863,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -26818,7 +27040,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -26826,6 +27048,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -27095,7 +27319,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -27103,6 +27327,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -27316,7 +27542,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -27324,6 +27550,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -27592,7 +27820,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -27600,6 +27828,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -27803,7 +28033,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -27811,6 +28041,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -27970,7 +28202,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -27978,6 +28210,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -28263,7 +28497,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -28271,6 +28505,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -28432,7 +28668,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -28440,6 +28676,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -28650,7 +28888,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -28658,6 +28896,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -28814,7 +29054,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -28822,6 +29062,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -28983,7 +29225,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -28991,6 +29233,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -29216,7 +29460,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -29224,6 +29468,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -29403,7 +29649,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -29412,6 +29658,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -29624,7 +29872,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -29633,6 +29881,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -29798,7 +30048,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -29807,6 +30057,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -29961,7 +30213,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -29970,6 +30222,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -30202,7 +30456,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -30211,6 +30465,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -30375,7 +30631,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -30384,6 +30640,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -30540,7 +30798,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -30549,6 +30807,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -30690,7 +30950,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -30699,6 +30959,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -30888,7 +31150,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -30897,6 +31159,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -31051,7 +31315,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -31060,6 +31324,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -31214,7 +31480,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -31223,6 +31489,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -31414,7 +31682,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -31423,6 +31691,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -31568,7 +31838,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -31576,6 +31846,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -31672,10 +31944,12 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -31838,10 +32112,12 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -31938,10 +32214,12 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -32056,10 +32334,12 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -32212,10 +32492,12 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -32339,10 +32621,12 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -32439,10 +32723,12 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -32552,10 +32838,12 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -32718,10 +33006,12 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -32879,7 +33169,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -32887,6 +33177,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -33064,7 +33356,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -33072,6 +33364,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -33267,7 +33561,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -33275,6 +33569,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -33434,7 +33730,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -33442,6 +33738,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -33560,10 +33858,12 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -33728,10 +34028,12 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -33896,7 +34198,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -33905,6 +34207,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -34098,7 +34402,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -34107,6 +34411,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -34263,7 +34569,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -34272,6 +34578,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -34426,7 +34734,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -34435,6 +34743,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -34668,7 +34978,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -34676,6 +34986,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -34964,7 +35276,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -34972,6 +35284,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -35183,7 +35497,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -35191,6 +35505,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -35404,7 +35720,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -35412,6 +35728,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -35557,7 +35875,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -35565,6 +35883,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -35855,7 +36175,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -35863,6 +36183,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -36119,7 +36441,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -36127,6 +36449,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -36383,7 +36707,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -36391,6 +36715,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -36646,7 +36972,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -36654,6 +36980,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -36852,7 +37180,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -36860,6 +37188,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -37020,7 +37350,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -37028,6 +37358,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -37220,7 +37552,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -37228,6 +37560,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -37380,7 +37714,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -37388,6 +37722,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -37610,7 +37946,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -37618,6 +37954,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -37775,7 +38113,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -37783,6 +38121,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -37971,7 +38311,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -37979,6 +38319,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -38130,7 +38472,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -38138,6 +38480,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -38283,7 +38627,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -38291,6 +38635,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -38481,7 +38827,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -38489,6 +38835,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -38670,7 +39018,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -38678,6 +39026,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -38885,7 +39235,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -38893,6 +39243,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -39101,7 +39453,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -39109,6 +39461,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -39272,7 +39626,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -39280,6 +39634,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -39439,7 +39795,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -39447,6 +39803,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -39670,7 +40028,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -39678,6 +40036,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -39838,7 +40198,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -39846,6 +40206,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -40036,7 +40398,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -40044,6 +40406,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -40196,7 +40560,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -40204,6 +40568,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -40349,7 +40715,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -40357,6 +40723,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -40549,7 +40917,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -40557,6 +40925,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -40738,7 +41108,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -40746,6 +41116,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -40955,7 +41327,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -40963,6 +41335,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -41083,7 +41457,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -41091,6 +41465,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -41233,7 +41609,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -41241,6 +41617,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -41399,7 +41777,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -41407,6 +41785,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -41552,7 +41932,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -41560,6 +41940,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -41772,7 +42154,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -41780,6 +42162,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -41968,7 +42352,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -41976,6 +42360,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -42161,7 +42547,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -42169,6 +42555,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -42356,7 +42744,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT, WEBHOOKS_COMING_SOON */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -42364,6 +42752,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -42508,7 +42898,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -42517,6 +42907,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -42712,7 +43104,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -42721,6 +43113,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -42878,7 +43272,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -42887,6 +43281,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -43056,7 +43452,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -43065,6 +43461,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -43262,7 +43660,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -43271,6 +43669,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -43434,7 +43834,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -43442,6 +43842,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -43642,7 +44044,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -43650,6 +44052,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -43850,7 +44254,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -43858,6 +44262,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -44029,7 +44435,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -44037,6 +44443,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -44198,7 +44606,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -44206,6 +44614,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -44351,7 +44761,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -44359,6 +44769,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -44527,7 +44939,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -44535,6 +44947,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -44710,7 +45124,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -44719,6 +45133,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -44925,7 +45341,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -44934,6 +45350,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -45097,7 +45515,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -45106,6 +45524,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -45260,7 +45680,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -45269,6 +45689,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -45477,7 +45899,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -45486,6 +45908,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -45662,7 +46086,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -45671,6 +46095,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -45878,7 +46304,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -45887,6 +46313,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -46051,7 +46479,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -46060,6 +46488,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -46214,7 +46644,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -46223,6 +46653,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -46447,7 +46879,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -46456,6 +46888,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -46636,7 +47070,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -46645,6 +47079,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -46874,7 +47310,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -46883,6 +47319,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -47057,7 +47495,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -47066,6 +47504,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -47234,7 +47674,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -47243,6 +47683,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -47440,7 +47882,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -47449,6 +47891,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -47607,7 +48051,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -47616,6 +48060,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -47800,7 +48246,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -47809,6 +48255,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -47957,7 +48405,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -47966,6 +48414,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -48150,7 +48600,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -48158,6 +48608,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -48326,7 +48778,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -48335,6 +48787,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -48533,7 +48987,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -48542,6 +48996,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -48700,7 +49156,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -48709,6 +49165,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -48863,7 +49321,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -48872,6 +49330,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -49070,7 +49530,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -49079,6 +49539,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -49260,7 +49722,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -49269,6 +49731,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -49479,7 +49943,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -49488,6 +49952,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -49663,7 +50129,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -49672,6 +50138,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -49849,7 +50317,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -49858,6 +50326,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -50073,7 +50543,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -50082,6 +50552,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -50249,7 +50721,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -50258,6 +50730,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -50412,7 +50886,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -50421,6 +50895,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -50638,7 +51114,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -50647,6 +51123,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -50811,7 +51289,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -50820,6 +51298,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -50976,7 +51456,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -50985,6 +51465,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -51180,7 +51662,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -51189,6 +51671,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -51363,7 +51847,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -51372,6 +51856,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -51575,7 +52061,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -51584,6 +52070,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -51746,7 +52234,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -51755,6 +52243,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -51924,7 +52414,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -51933,6 +52423,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -52151,7 +52643,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -52160,6 +52652,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -52362,7 +52856,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -52371,6 +52865,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -52620,7 +53116,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -52629,6 +53125,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -52819,7 +53317,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -52828,6 +53326,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -52982,7 +53482,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -52991,6 +53491,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -53229,7 +53731,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -53238,6 +53740,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -53503,7 +54007,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -53512,6 +54016,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -53668,7 +54174,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -53677,6 +54183,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -53877,7 +54385,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -53886,6 +54394,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -54092,7 +54602,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -54100,6 +54610,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -54293,7 +54805,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -54302,6 +54814,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -54551,7 +55065,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -54560,6 +55074,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -54743,7 +55259,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -54752,6 +55268,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -54906,7 +55424,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -54915,6 +55433,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -55167,7 +55687,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -55176,6 +55696,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -55358,7 +55880,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -55367,6 +55889,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -55592,7 +56116,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -55601,6 +56125,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -55773,7 +56299,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -55782,6 +56308,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -55936,7 +56464,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -55945,6 +56473,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -56172,7 +56702,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -56181,6 +56711,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -56349,7 +56881,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -56358,6 +56890,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -56557,7 +57091,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -56566,6 +57100,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -56728,7 +57264,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -56737,6 +57273,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -56891,7 +57429,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -56900,6 +57438,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -57101,7 +57641,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -57110,6 +57650,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -57283,7 +57825,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -57292,6 +57834,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -57521,7 +58065,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -57530,6 +58074,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -57686,7 +58232,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -57695,6 +58241,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -57910,7 +58458,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -57919,6 +58467,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -58148,7 +58698,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -58157,6 +58707,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -58376,7 +58928,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -58385,6 +58937,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -58553,7 +59107,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -58562,6 +59116,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -58763,7 +59319,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -58772,6 +59328,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -58934,7 +59492,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -58943,6 +59501,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -59097,7 +59657,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -59106,6 +59666,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -59309,7 +59871,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -59318,6 +59880,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -59491,7 +60055,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -59500,6 +60064,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -59729,7 +60295,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -59738,6 +60304,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -59894,7 +60462,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -59903,6 +60471,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -60118,7 +60688,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -60127,6 +60697,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -60356,7 +60928,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -60365,6 +60937,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -60584,7 +61158,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -60593,6 +61167,8 @@ export interface operations {
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
           'X-Api-Preview': components['headers']['X-Api-Preview'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -60768,7 +61344,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -60776,6 +61352,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -60916,7 +61494,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -60924,6 +61502,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -61103,7 +61683,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -61111,6 +61691,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -61294,7 +61876,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -61302,6 +61884,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -61501,7 +62085,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -61509,6 +62093,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -61643,7 +62229,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -61651,6 +62237,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {
@@ -61837,7 +62425,7 @@ export interface operations {
           'application/json': components['schemas']['def-0'];
         };
       };
-      /** @description QUERY_TIMEOUT */
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
       503: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -61845,6 +62433,8 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
           [name: string]: unknown;
         };
         content: {

@@ -81,6 +81,8 @@ function prepareStatements(client: pg.PoolClient): void {
 
 export interface DatabaseOptions {
   max?: number;
+  /** Longest a query waits for a free connection before it fails (milliseconds; unset: as long as it takes). */
+  waitMs?: number;
   applicationName?: string;
   /** Longest a statement may run on these connections (milliseconds; 0: no limit). Unset: the server's default. */
   statementTimeoutMs?: number;
@@ -103,6 +105,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 20,
+    ...(options.waitMs ? { connectionTimeoutMillis: options.waitMs } : {}),
     application_name: options.applicationName ?? 'service-api',
   });
   // A dropped idle connection must not crash the process; the pool replaces it.

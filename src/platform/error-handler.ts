@@ -58,6 +58,28 @@ const queryTimeout = () =>
       'Ask for less (a shorter window, a narrower filter) or try again later',
   );
 
+/**
+ * No connection to be had (decision 0060): the pool's wait ran out, the server has no slot left (53300
+ * too_many_connections) or is starting or stopping (57P03, 57P01), or it cannot be reached at all.
+ */
+export function connectionShortage(error: unknown): AppError | undefined {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const waited =
+    message === 'timeout exceeded when trying to connect' ||
+    message === 'Connection terminated due to connection timeout';
+  const busy = waited || code === '53300';
+  const down = code === '57P03' || code === '57P01' || code === 'ECONNREFUSED';
+  if (!busy && !down) return undefined;
+  return new AppError(
+    'DATABASE_UNAVAILABLE',
+    busy
+      ? 'The service has no free database connection right now; nothing was changed. Try again shortly'
+      : 'The database cannot be reached right now; nothing was changed. Try again shortly',
+    undefined,
+    { 'Retry-After': busy ? '1' : '5' },
+  );
+}
+
 /** A route answered an error code its declaration (route() in http.ts) does not list. */
 export interface UndeclaredError {
   method: string;
@@ -76,10 +98,14 @@ function checkDeclared(request: FastifyRequest, code: string, listener?: Undecla
 export function registerErrorHandling(app: FastifyInstance, onUndeclared?: UndeclaredErrorListener): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     let appError: AppError;
+    let shortage: AppError | undefined;
     if (error instanceof AppError) appError = error;
     else if (isStatementTimeout(error)) {
       request.log.warn({ err: error.message }, 'a statement reached its time-out');
       appError = queryTimeout();
+    } else if ((shortage = connectionShortage(error))) {
+      request.log.warn({ err: error.message }, 'no database connection for a request');
+      appError = shortage;
     } else if (error.validation) appError = validationError(request, error);
     else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) appError = frameworkError(error);
     else {

@@ -109,6 +109,7 @@ export const ERRORS = {
   INTERNAL_ERROR: 500,
   WEBHOOKS_COMING_SOON: 503,
   QUERY_TIMEOUT: 503,
+  DATABASE_UNAVAILABLE: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -112,12 +112,16 @@ const COMMON_ERRORS: readonly ErrorCode[] = [
   'RATE_LIMIT_EXCEEDED',
   'INTERNAL_ERROR',
   'QUERY_TIMEOUT',
+  'DATABASE_UNAVAILABLE',
 ];
 
 const BODY_ERRORS: readonly ErrorCode[] = ['PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
 
-/** Codes any route can answer, signed in or not: a handler that fails, a statement cut at its time-out. */
-const EVERY_ROUTE_ERRORS: readonly ErrorCode[] = ['INTERNAL_ERROR', 'QUERY_TIMEOUT'];
+/**
+ * Codes any route can answer, signed in or not: a handler that fails, a statement cut at its time-out, no database
+ * connection to be had (decision 0060).
+ */
+const EVERY_ROUTE_ERRORS: readonly ErrorCode[] = ['INTERNAL_ERROR', 'QUERY_TIMEOUT', 'DATABASE_UNAVAILABLE'];
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 

@@ -50,7 +50,7 @@ const ref = (name: HeaderName, optional = false) =>
   optional ? { ...HEADER_COMPONENTS[name], required: false } : { $ref: `#/components/headers/${name}` };
 
 /** Error codes whose answer carries Retry-After besides 429 (the catalogue's status gives the response). */
-const RETRY_AFTER_CODES = new Set(['RATE_LIMIT_EXCEEDED', 'ATTACHMENT_PROCESSING']);
+const RETRY_AFTER_CODES = new Set(['RATE_LIMIT_EXCEEDED', 'ATTACHMENT_PROCESSING', 'DATABASE_UNAVAILABLE']);
 const RATE_LIMIT_HEADERS: HeaderName[] = [
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',

@@ -52,6 +52,10 @@ test(
       'start-up says where the data lives',
     );
     assert.ok(service.output.some((l) => l.includes(`listening on ${baseUrl}`)));
+    // The defaults: a request pool of 20, webhook deliveries 8 × 2 + 2, one cache listener.
+    await service.waitFor(
+      /^database connections: at most 39 \(requests and jobs 20, webhook deliveries 18, cache listener 1\)$/,
+    );
 
     const list = await fetch(`${baseUrl}/api/v3/clients`, { headers: headers(demo) });
     assert.equal(list.status, 200);

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { openDatabase, type Database } from '../../db/database.ts';
+import { deliveryPoolSize } from '../../db/pool-budget.ts';
 import type { Config } from '../../config.ts';
 import type { EventShapes } from '../../platform/events.ts';
 import type { Resolver } from '../../platform/ssrf.ts';
@@ -78,7 +79,8 @@ export function startDeliveryWorker(options: WorkerOptions): DeliveryWorker {
   const own = options.db
     ? undefined
     : openDatabase(options.databaseUrl!, {
-        max: config.webhooks.concurrency * 2 + 2,
+        max: deliveryPoolSize(config),
+        waitMs: config.pool.waitMs,
         applicationName: 'service-api-webhooks',
       });
   const database = (options.db ?? own)!;

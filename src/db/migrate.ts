@@ -11,6 +11,21 @@ export async function listMigrations(): Promise<string[]> {
 }
 
 /**
+ * A database migrated by a later release carries migrations this one does not know: starting on it would run old
+ * code on a newer schema, so the start stops here and says what to do (migrations only go forward).
+ */
+function refuseNewerDatabase(done: Set<string>, known: readonly string[]): void {
+  const files = new Set(known);
+  const unknown = [...done].filter((name) => !files.has(name)).sort();
+  if (unknown.length === 0) return;
+  throw new Error(
+    `this database was migrated by a newer release of the service (it has ${unknown.length} migration(s) this ` +
+      `release does not know, the last ${unknown.at(-1)}; this release's last is ${known.at(-1)}). Start that ` +
+      'release or a later one; going back needs a backup made before the upgrade',
+  );
+}
+
+/**
  * Applies the plain, ordered SQL files not yet applied, each in its own transaction.
  * An advisory lock makes concurrent starts (several instances, CLI) wait instead of racing.
  */
@@ -25,8 +40,10 @@ export async function migrate(url: string): Promise<string[]> {
     const done = new Set(
       (await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name),
     );
+    const known = await listMigrations();
+    refuseNewerDatabase(done, known);
     const applied: string[] = [];
-    for (const file of await listMigrations()) {
+    for (const file of known) {
       if (done.has(file)) continue;
       const sql = await readFile(path.join(MIGRATIONS_DIR, file), 'utf8');
       await client.query('BEGIN');

@@ -70,7 +70,10 @@ test('crafted 100,000-character texts are digitized while GET /health keeps answ
   }
   assert.deepEqual(pending, [], 'every digitization ended within a minute');
   latencies.push(await healthMs());
-  assert.ok(Math.max(...latencies) < HEALTH_BOUND_MS, `GET /health took up to ${Math.round(Math.max(...latencies))} ms`);
+  assert.ok(
+    Math.max(...latencies) < HEALTH_BOUND_MS,
+    `GET /health took up to ${Math.round(Math.max(...latencies))} ms`,
+  );
 
   for (const { id, key, text } of started) {
     const done = await status(t, id, key);

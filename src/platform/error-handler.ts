@@ -80,6 +80,8 @@ export function connectionShortage(error: unknown): AppError | undefined {
   );
 }
 
+const clientGone = (request: FastifyRequest) => request.raw.destroyed || request.raw.socket?.destroyed === true;
+
 /** A route answered an error code its declaration (route() in http.ts) does not list. */
 export interface UndeclaredError {
   method: string;
@@ -108,7 +110,12 @@ export function registerErrorHandling(app: FastifyInstance, onUndeclared?: Undec
       appError = shortage;
     } else if (error.validation) appError = validationError(request, error);
     else if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) appError = frameworkError(error);
-    else {
+    else if (clientGone(request)) {
+      // The client left mid-request and its write was rolled back (request-transaction.ts): no one to answer, and
+      // nothing for an operator to fix.
+      request.log.info({ err: error.message }, 'the client went away before its answer; nothing was written');
+      return send(reply, 500, 'INTERNAL_ERROR', 'The request was abandoned');
+    } else {
       // Full detail goes to the log only; the caller learns nothing about internals.
       request.log.error({ err: error }, 'unhandled error');
       checkDeclared(request, 'INTERNAL_ERROR', onUndeclared);

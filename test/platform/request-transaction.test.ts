@@ -167,6 +167,7 @@ test('failing and aborted writes give every connection back to the pool', async 
           'x-service-company': t.tenant.companyId,
           'x-api-key': t.tenant.keys.admin,
           'idempotency-key': `aborted-${i}`,
+          'x-request-id': `aborted-write-${i}`,
         },
         body: JSON.stringify({ name }),
       }).catch((error: Error) => error),
@@ -193,6 +194,18 @@ test('failing and aborted writes give every connection back to the pool', async 
   for (const name of names) assert.deepEqual(await clientIds(name), [], 'an aborted write is rolled back');
   const keys = await t.db.db.selectFrom('idempotency_keys').select('key').where('key', 'like', 'aborted-%').execute();
   assert.deepEqual(keys, [], 'and its key released');
+  // A client that left is no error of the service's: logged at info, never as an unhandled error.
+  const lines = t.logs.flatMap((chunk) => chunk.split('\n').filter(Boolean)).map((line) => JSON.parse(line));
+  const aborted = lines.filter((line) => String(line.request_id).startsWith('aborted-write-'));
+  assert.deepEqual(
+    aborted.filter((line) => line.level >= 50),
+    [],
+  );
+  for (const i of names.keys())
+    assert.ok(
+      aborted.some((line) => line.request_id === `aborted-write-${i}` && /client went away/.test(line.msg)),
+      `request ${i} is logged as abandoned`,
+    );
   // The pool (10 connections) still serves writes.
   const after = await Promise.all(
     Array.from({ length: 15 }, () => t.request('POST', '/clients', { body: { name: uniqueName('After') } })),

@@ -32,6 +32,8 @@ export interface AppOptions {
   logStream?: NodeJS.WritableStream;
   /** The built web application to serve at `/` (dist/web); without it only the APIs are served. */
   webDir?: string;
+  /** The server itself for the change listener when db goes through a transaction pooler (DATABASE_DIRECT_URL). */
+  listenUrl?: string;
   /** Tests: told of each error code a route answers without declaring it (error-handler.ts). */
   onUndeclaredError?: UndeclaredErrorListener;
 }
@@ -117,7 +119,7 @@ function authCachesFor(app: App, options: AppOptions): AuthCaches | undefined {
   if (!options.config.keyCache) return undefined;
   const caches = { keys: new KeyCache<KeyRow>(), sessions: new KeyCache<SessionRow>() };
   const listener = listenForAuthChanges(
-    options.db.pool.options,
+    options.listenUrl ? { connectionString: options.listenUrl } : options.db.pool.options,
     [caches.keys, caches.sessions] as Array<KeyCache<unknown>>,
     (message, error) => app.log.warn({ err: (error as Error | undefined)?.message }, message),
   );

@@ -292,7 +292,11 @@ async function execute({ command, values }: Invocation): Promise<Output> {
     ? (msg: string, extra?: object) => console.error(msg, extra ? JSON.stringify(extra) : '')
     : () => {};
   const connection = await connectDatabase(loadConfig(), log);
-  const database = openDatabase(connection.url, { max: 2, applicationName: CLI_APPLICATION });
+  const database = openDatabase(connection.url, {
+    max: 2,
+    pooled: connection.pooled,
+    applicationName: CLI_APPLICATION,
+  });
   try {
     // Each command's run() names its own input type, which its input() builds; the table of commands cannot.
     const output = await command.run(database.db, input as never, connection);

@@ -6,6 +6,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** DATABASE_DIRECT_URL: the server itself when DATABASE_URL goes through a transaction pooler (decision 0060). */
+  databaseDirectUrl: string | undefined;
   dataDir: string;
   redisUrl: string | undefined;
   operatorToken: string | undefined;
@@ -177,6 +179,12 @@ function publicUrlFrom(raw: string | undefined): string | undefined {
   return url.href.replace(/\/+$/, '');
 }
 
+function directUrlFrom(env: NodeJS.ProcessEnv): string | undefined {
+  const direct = env.DATABASE_DIRECT_URL || undefined;
+  if (direct && !env.DATABASE_URL) throw new Error('DATABASE_DIRECT_URL needs DATABASE_URL (the pooler) beside it');
+  return direct;
+}
+
 function poolFrom(env: NodeJS.ProcessEnv): Config['pool'] {
   const size = env.SVC_DB_POOL_SIZE ? intFrom(env, 'SVC_DB_POOL_SIZE', 0) : undefined;
   if (size !== undefined && size < 1) throw new Error(`SVC_DB_POOL_SIZE must be at least 1, got "${size}"`);
@@ -194,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: intFrom(env, 'PORT', 8080),
     host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseDirectUrl: directUrlFrom(env),
     dataDir: path.resolve(env.SVC_DATA_DIR || './data'),
     redisUrl: env.REDIS_URL || undefined,
     operatorToken: operatorTokenFrom(env),

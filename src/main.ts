@@ -5,6 +5,7 @@ import { buildApp, type App } from './app.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { connectionBudget, describeBudget, poolSizeOf } from './db/pool-budget.ts';
+import { checkPooledSettings } from './db/pooler.ts';
 import { connectDatabase, type Connection } from './db/connect.ts';
 import type { CompanySeeder } from './platform/modules.ts';
 import { createCompany } from './modules/companies/index.ts';
@@ -121,6 +122,7 @@ async function start(): Promise<Running> {
   const connection = await connectDatabase(config, log);
   const database = openDatabase(connection.url, {
     max: poolSizeOf(config, 'server'),
+    pooled: connection.pooled,
     waitMs: config.pool.waitMs,
     statementTimeoutMs: config.statementTimeoutMs,
     reportStatementTimeoutMs: config.reportStatementTimeoutMs,
@@ -136,7 +138,13 @@ async function start(): Promise<Running> {
     await connection.stop();
   };
   try {
-    const app = await buildApp({ config, db: database, redis, webDir: defaultWebDir() });
+    const app = await buildApp({
+      config,
+      db: database,
+      redis,
+      webDir: defaultWebDir(),
+      listenUrl: connection.directUrl,
+    });
     await app.listen({ port: config.port, host: config.host });
     const baseUrl = reachableUrl(app);
     log(`listening on ${baseUrl} (web application: ${baseUrl}/, API reference: ${baseUrl}/api/v3/docs)`);
@@ -145,12 +153,13 @@ async function start(): Promise<Running> {
     const urls = { api: baseUrl, web: config.publicUrl ?? baseUrl };
     if (connection.embedded) await provisionDemo(database.db, config.dataDir, urls, registry.seeders);
     warnAboutWebhookConfig(config, app.log);
-    log(describeBudget(connectionBudget(config, 'server', config.webhooks.inServer)));
+    log(describeBudget(connectionBudget(config, 'server', config.webhooks.inServer, connection.pooled)));
+    if (connection.pooled) await checkPooledSettings(database.db, config, (message) => app.log.warn(message));
     // Jobs left behind by a stopped process and periodic work run in every server; webhook deliveries too by
     // default (own pool), and `npm run worker` runs more of them.
     const background = startBackground({
       db: database.db,
-      databaseUrl: connection.url,
+      connection,
       config,
       log: app.log,
       registry,

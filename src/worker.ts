@@ -5,6 +5,7 @@ import { loadConfig } from './config.ts';
 import { connectDatabase } from './db/connect.ts';
 import { openDatabase } from './db/database.ts';
 import { connectionBudget, describeBudget, poolSizeOf } from './db/pool-budget.ts';
+import { checkPooledSettings } from './db/pooler.ts';
 import { loadModules } from './modules/index.ts';
 import { jsonLog, startBackground, warnAboutWebhookConfig } from './background/index.ts';
 
@@ -16,15 +17,17 @@ async function main(): Promise<void> {
   else log.info({}, 'webhooks are disabled (SVC_WEBHOOKS_ENABLED=false): running background jobs only');
   const database = openDatabase(connection.url, {
     max: poolSizeOf(config, 'worker'),
+    pooled: connection.pooled,
     waitMs: config.pool.waitMs,
     applicationName: 'service-api-jobs',
     statementTimeoutMs: config.statementTimeoutMs,
     reportStatementTimeoutMs: config.reportStatementTimeoutMs,
   });
-  log.info({}, describeBudget(connectionBudget(config, 'worker', config.webhooks.enabled)));
+  log.info({}, describeBudget(connectionBudget(config, 'worker', config.webhooks.enabled, connection.pooled)));
+  if (connection.pooled) await checkPooledSettings(database.db, config, (message) => log.warn({}, message));
   const background = startBackground({
     db: database.db,
-    databaseUrl: connection.url,
+    connection,
     config,
     log,
     registry: loadModules(),

@@ -1,5 +1,6 @@
 import type { Executor } from '../db/database.ts';
 import type { Config } from '../config.ts';
+import type { Connection } from '../db/connect.ts';
 import type { Registry } from '../platform/modules.ts';
 import { startJobRunner } from '../modules/jobs/index.ts';
 import type { Log } from './log.ts';
@@ -12,8 +13,8 @@ export { warnAboutWebhookConfig } from './webhooks/worker.ts';
 export interface BackgroundOptions {
   /** The pool the job runner and the periodic work use. */
   db: Executor;
-  /** The webhook delivery worker opens a pool of its own here (sized to its concurrency). */
-  databaseUrl: string;
+  /** The webhook delivery worker opens a pool of its own here (sized to its concurrency), and LISTENs directly. */
+  connection: Pick<Connection, 'url' | 'directUrl' | 'pooled'>;
   config: Config;
   log: Log;
   registry: Registry;
@@ -35,9 +36,9 @@ export interface Background {
  * Any number of processes may run it against one database.
  */
 export function startBackground(options: BackgroundOptions): Background {
-  const { db, databaseUrl, config, log, registry } = options;
+  const { db, connection, config, log, registry } = options;
   const deliveries = options.webhooks
-    ? startDeliveryWorker({ databaseUrl, config, log, shapes: registry.eventShapes })
+    ? startDeliveryWorker({ connection, config, log, shapes: registry.eventShapes })
     : undefined;
   const jobs = startJobRunner({ db, log, handlers: registry.jobs, services: { config } });
   const periodic = startPeriodic({ db, log, tasks: periodicTasks(registry), services: { config } });

@@ -4,7 +4,12 @@ import { startEmbedded } from './embedded.ts';
 import { migrate } from './migrate.ts';
 
 export interface Connection {
+  /** Where queries go: the server, or a transaction pooler in front of it. */
   url: string;
+  /** The server itself: migrations and LISTEN need a session of their own, which a transaction pooler cannot give. */
+  directUrl: string;
+  /** url goes through a transaction pooler: no session state on its connections (decision 0060). */
+  pooled: boolean;
   embedded: boolean;
   /** Whether this process started (or adopted) the embedded server and so stops it; false when attached to a running one. */
   owned: boolean;
@@ -37,9 +42,13 @@ export async function connectDatabase(config: Config, log: ConnectLog): Promise<
   if (config.databaseUrl) {
     const location = redactUrl(config.databaseUrl);
     log(`using the database at DATABASE_URL ${location}`);
-    const applied = await migrate(config.databaseUrl);
+    const directUrl = config.databaseDirectUrl ?? config.databaseUrl;
+    const pooled = directUrl !== config.databaseUrl;
+    if (pooled) log(`migrations and change listeners use DATABASE_DIRECT_URL ${redactUrl(directUrl)}`);
+    const applied = await migrate(directUrl);
     if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
-    return { url: config.databaseUrl, embedded: false, owned: false, applied, location, stop: async () => {} };
+    const base = { url: config.databaseUrl, directUrl, pooled, embedded: false, owned: false, applied, location };
+    return { ...base, stop: async () => {} };
   }
   const server = await startEmbedded({ dataDir: config.dataDir, log });
   const location = server.pgDir;
@@ -52,7 +61,8 @@ export async function connectDatabase(config: Config, log: ConnectLog): Promise<
   try {
     const applied = await migrate(server.url);
     if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
-    return { url: server.url, embedded: true, owned: server.owned, applied, location, stop: () => server.stop() };
+    const base = { url: server.url, directUrl: server.url, pooled: false, embedded: true, owned: server.owned };
+    return { ...base, applied, location, stop: () => server.stop() };
   } catch (error) {
     // A failed migration must not leave a server behind that nobody will stop.
     await server.stop().catch(() => {});

@@ -81,6 +81,12 @@ function prepareStatements(client: pg.PoolClient): void {
 
 export interface DatabaseOptions {
   max?: number;
+  /**
+   * Connections go through a transaction pooler (PgBouncer): a server connection serves other clients between
+   * transactions, so nothing is kept on it: statements are sent unnamed and session settings are left to the
+   * pooler's connect_query or the role (decision 0060).
+   */
+  pooled?: boolean;
   /** Longest a query waits for a free connection before it fails (milliseconds; unset: as long as it takes). */
   waitMs?: number;
   applicationName?: string;
@@ -91,13 +97,13 @@ export interface DatabaseOptions {
 }
 
 /** The session settings every new connection starts with (decision 0046), or undefined when there are none. */
-function sessionSettings(options: DatabaseOptions): string | undefined {
+export function sessionSettings(options: DatabaseOptions): string | undefined {
   const statements: string[] = [];
   const ms = (value: number) => String(Math.max(0, Math.trunc(value)));
   if (options.statementTimeoutMs !== undefined)
     statements.push(`set statement_timeout = ${ms(options.statementTimeoutMs)}`);
   if (options.reportStatementTimeoutMs !== undefined)
-    statements.push(`set svc.report_statement_timeout = '${ms(options.reportStatementTimeoutMs)}'`);
+    statements.push(`set svc.report_statement_timeout = ${ms(options.reportStatementTimeoutMs)}`);
   return statements.length === 0 ? undefined : statements.join('; ');
 }
 
@@ -112,9 +118,9 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   pool.on('error', () => {});
   // Queued on the new connection ahead of whatever it was opened for (a client runs its queries in order), as a
   // session setting rather than a startup parameter, which connection poolers refuse.
-  const settings = sessionSettings(options);
+  const settings = options.pooled ? undefined : sessionSettings(options);
   if (settings) pool.on('connect', (client) => void client.query(settings).catch(() => undefined));
-  pool.on('connect', prepareStatements);
+  if (!options.pooled) pool.on('connect', prepareStatements);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, pool, close: () => db.destroy() };
 }

@@ -8,6 +8,9 @@ import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { connectionShortage } from '../../src/platform/error-handler.ts';
 import { connectionBudget, describeBudget } from '../../src/db/pool-budget.ts';
+import { checkPooledSettings, pooledConnectQuery } from '../../src/db/pooler.ts';
+import { connectDatabase } from '../../src/db/connect.ts';
+import { sql } from 'kysely';
 import { createTestApp } from '../helpers.ts';
 
 const WAIT_MS = 300;
@@ -98,4 +101,63 @@ test('a database that cannot be reached, or is starting or stopping, is told apa
   assert.equal(connectionShortage(new Error('timeout exceeded when trying to connect'))!.headers!['Retry-After'], '1');
   assert.equal(connectionShortage({ code: '23505', message: 'duplicate key' }), undefined);
   assert.equal(connectionShortage(undefined), undefined);
+});
+
+test('DATABASE_DIRECT_URL marks DATABASE_URL as a transaction pooler: migrations go direct, the budget says so', async () => {
+  assert.throws(
+    () => loadConfig({ DATABASE_DIRECT_URL: 'postgres://x@h/db' }),
+    /DATABASE_DIRECT_URL needs DATABASE_URL/,
+  );
+  const direct = t.db.pool.options.connectionString!;
+  const viaOtherName = new URL(direct);
+  viaOtherName.hostname = 'localhost';
+  const config = { ...loadConfig({}), databaseUrl: viaOtherName.href, databaseDirectUrl: direct };
+  const lines: string[] = [];
+  const connection = await connectDatabase(config, (line) => lines.push(line));
+  assert.equal(connection.url, viaOtherName.href);
+  assert.equal(connection.directUrl, direct);
+  assert.equal(connection.pooled, true);
+  assert.ok(lines.some((line) => line.startsWith('migrations and change listeners use DATABASE_DIRECT_URL')));
+  const plain = await connectDatabase({ ...config, databaseDirectUrl: undefined }, () => {});
+  assert.equal(plain.pooled, false);
+  assert.equal(
+    describeBudget(connectionBudget(loadConfig({}), 'server', true, true)),
+    'database connections: at most 40 (requests and jobs 20, webhook deliveries 18, cache listener 1, webhook listener 1; 2 of them direct, the rest through the pooler)',
+  );
+});
+
+test('a pooled connection keeps no session state: statements unnamed, settings left to the pooler (and checked)', async () => {
+  const url = t.db.pool.options.connectionString!;
+  const settings = { statementTimeoutMs: 15_000, reportStatementTimeoutMs: 120_000 };
+  const sessionState = async (pooled: boolean) => {
+    const db = openDatabase(url, { max: 1, pooled, ...settings });
+    try {
+      await db.db.selectFrom('companies').select('id').where('id', '=', t.tenant.companyId).execute();
+      const { rows } = await sql<{ prepared: number; timeout: string }>`select
+        (select count(*)::int from pg_prepared_statements) as prepared,
+        current_setting('statement_timeout') as timeout`.execute(db.db);
+      const warnings: string[] = [];
+      const config = { ...loadConfig({}), ...settings };
+      await checkPooledSettings(db.db, config, (message) => warnings.push(message));
+      return { ...rows[0]!, warnings };
+    } finally {
+      await db.close();
+    }
+  };
+  const direct = await sessionState(false);
+  assert.ok(direct.prepared > 0, 'a direct connection names its statements');
+  assert.equal(direct.timeout, '15s');
+  assert.deepEqual(direct.warnings, []);
+  const pooled = await sessionState(true);
+  assert.equal(pooled.prepared, 0);
+  assert.notEqual(pooled.timeout, '15s');
+  assert.equal(pooled.warnings.length, 1);
+  assert.match(
+    pooled.warnings[0]!,
+    /give the pooler the connect_query "set statement_timeout = 15000; set svc\.report_statement_timeout = 120000"/,
+  );
+  assert.equal(
+    pooledConnectQuery({ ...loadConfig({}), ...settings }),
+    'set statement_timeout = 15000; set svc.report_statement_timeout = 120000',
+  );
 });

@@ -1,7 +1,8 @@
-import type pg from 'pg';
+import pg from 'pg';
 import { openDatabase, type Database } from '../../db/database.ts';
 import { deliveryPoolSize } from '../../db/pool-budget.ts';
 import type { Config } from '../../config.ts';
+import type { Connection } from '../../db/connect.ts';
 import type { EventShapes } from '../../platform/events.ts';
 import type { Resolver } from '../../platform/ssrf.ts';
 import { processNext, type EngineDeps } from './engine.ts';
@@ -21,9 +22,9 @@ export interface WorkerOptions {
   log: Log;
   /** How each entity's record is shaped in a delivery body (registry.eventShapes). */
   shapes: EventShapes;
-  /** Uses this pool (its size must cover 2 x concurrency), or opens its own on databaseUrl. */
+  /** Uses this pool (its size must cover 2 x concurrency), or opens its own on the connection's url. */
   db?: Database;
-  databaseUrl?: string;
+  connection?: Pick<Connection, 'url' | 'directUrl' | 'pooled'>;
   resolve?: Resolver;
 }
 
@@ -47,13 +48,27 @@ function sleeper() {
   };
 }
 
-/** LISTENs for new deliveries; on any trouble it gives up quietly (polling still runs). */
-async function listen(pool: pg.Pool, onWake: () => void, log: Log): Promise<() => void> {
-  try {
+/**
+ * The LISTEN connection: one of the pool's, or behind a transaction pooler (which cannot keep a LISTEN) a direct
+ * connection of its own.
+ */
+async function listenerClient(pool: pg.Pool, directUrl: string | undefined) {
+  if (!directUrl) {
     const client = await pool.connect();
+    return { client, release: (broken: boolean) => client.release(broken) };
+  }
+  const client = new pg.Client({ connectionString: directUrl, application_name: 'service-api-webhooks-listen' });
+  await client.connect();
+  return { client, release: () => void client.end().catch(() => {}) };
+}
+
+/** LISTENs for new deliveries; on any trouble it gives up quietly (polling still runs). */
+async function listen(pool: pg.Pool, directUrl: string | undefined, onWake: () => void, log: Log): Promise<() => void> {
+  try {
+    const { client, release: end } = await listenerClient(pool, directUrl);
     let released = false;
     const release = (broken = false) => {
-      if (!released) client.release(broken);
+      if (!released) end(broken);
       released = true;
     };
     client.on('notification', onWake);
@@ -78,8 +93,9 @@ export function startDeliveryWorker(options: WorkerOptions): DeliveryWorker {
   }
   const own = options.db
     ? undefined
-    : openDatabase(options.databaseUrl!, {
+    : openDatabase(options.connection!.url, {
         max: deliveryPoolSize(config),
+        pooled: options.connection!.pooled,
         waitMs: config.pool.waitMs,
         applicationName: 'service-api-webhooks',
       });
@@ -124,7 +140,8 @@ export function startDeliveryWorker(options: WorkerOptions): DeliveryWorker {
       log.warn({ err: (error as Error).message }, 'webhook worker: mail flush failed'),
     );
   };
-  const listener = listen(database.pool, wake, log);
+  const directUrl = options.connection?.pooled ? options.connection.directUrl : undefined;
+  const listener = listen(database.pool, directUrl, wake, log);
   const timer = setInterval(() => void housekeeping(), HOUSEKEEPING_MS);
   timer.unref();
   void housekeeping();

@@ -21,6 +21,8 @@ import { setCursorSecret } from './platform/lists.ts';
 import { registerDocs } from './platform/docs.ts';
 import { registerWebApp } from './platform/web-host.ts';
 import { healthRoutes } from './platform/health.ts';
+import { countRequests, createMetrics } from './platform/metrics.ts';
+import { metricsRoutes } from './platform/metrics-routes.ts';
 import { loadModules } from './modules/index.ts';
 import type { Registry, ServiceModule } from './platform/modules.ts';
 
@@ -203,9 +205,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const keyCache = caches?.keys;
   registerPipeline(app, { db: db.db, config, limits, keyCache, sessionCache: caches?.sessions });
   registerMoneyFields(app);
-  registerIdempotency(app, db.db);
+  const idempotency = registerIdempotency(app, db.db);
   registerRequestTransaction(app, db.db);
   if (caches) evictOnOwnAuthWrites(app, caches);
+  const registry = loadModules();
+  // Only with SVC_METRICS_TOKEN, else nothing is measured (decision 0059); counted before any route is added.
+  const metrics = config.metricsToken
+    ? createMetrics({ pool: db.pool, db: db.db, modules: registry.modules, caches, idempotency })
+    : undefined;
+  if (metrics) countRequests(app, metrics);
   await registerDocs(app);
 
   await app.register(healthRoutes, {
@@ -215,7 +223,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     limits,
     trustProxy: config.trustProxy,
   });
-  const registry = loadModules();
+  if (metrics) await app.register(metricsRoutes, { config, metrics, limits });
   await app.register(
     async (v3) => {
       for (const module of registry.modules) await v3.register(moduleScope(module, registry, db.db));

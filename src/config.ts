@@ -41,6 +41,10 @@ export interface Config {
   publicUrl: string | undefined;
   /** This process's database pool (decision 0060): its size (unset: 20 in a server, 4 in a worker) and wait. */
   pool: { size: number | undefined; waitMs: number };
+  /** GET /metrics (Prometheus text format) answers only to this bearer token; unset: no /metrics (decision 0059). */
+  metricsToken: string | undefined;
+  /** `npm run worker` only: a listener on this port serving /metrics alone (the worker has no HTTP server). */
+  metricsPort: number | undefined;
 }
 
 export interface S3Config {
@@ -131,13 +135,22 @@ function clientMailQuota(env: NodeJS.ProcessEnv): Config['clientMailQuota'] {
 /** The operator token opens every tenant: short ones could be guessed, so they stop the start. */
 export const OPERATOR_TOKEN_MIN_BYTES = 32;
 
-function operatorTokenFrom(env: NodeJS.ProcessEnv): string | undefined {
-  const token = env.SVC_OPERATOR_TOKEN || undefined;
+/** A bearer token setting: a short one could be guessed, so it stops the start; unset turns `what` off. */
+function tokenFrom(env: NodeJS.ProcessEnv, name: string, what: string): string | undefined {
+  const token = env[name] || undefined;
   if (token !== undefined && Buffer.byteLength(token) < OPERATOR_TOKEN_MIN_BYTES)
     throw new Error(
-      `SVC_OPERATOR_TOKEN must be at least ${OPERATOR_TOKEN_MIN_BYTES} bytes long, got ${Buffer.byteLength(token)} (e.g. openssl rand -hex 32); unset it to turn the operator API off`,
+      `${name} must be at least ${OPERATOR_TOKEN_MIN_BYTES} bytes long, got ${Buffer.byteLength(token)} (e.g. openssl rand -hex 32); unset it to turn ${what} off`,
     );
   return token;
+}
+
+/** SVC_METRICS_PORT: unset means no listener; 0 takes any free port (the log names it). */
+function optionalPortFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  if (!env[name]) return undefined;
+  const port = intFrom(env, name, 0);
+  if (port > 65535) throw new Error(`${name} must be a TCP port (0-65535), got "${env[name]}"`);
+  return port;
 }
 
 function httpsMode(raw: string | undefined): HttpsMode {
@@ -205,7 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseDirectUrl: directUrlFrom(env),
     dataDir: path.resolve(env.SVC_DATA_DIR || './data'),
     redisUrl: env.REDIS_URL || undefined,
-    operatorToken: operatorTokenFrom(env),
+    operatorToken: tokenFrom(env, 'SVC_OPERATOR_TOKEN', 'the operator API'),
     requireHttps: httpsMode(env.SVC_REQUIRE_HTTPS),
     trustProxy: env.SVC_TRUST_PROXY || undefined,
     rateLimits: {
@@ -231,5 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     publicUrl: publicUrlFrom(env.SVC_PUBLIC_URL),
     pool: poolFrom(env),
+    metricsToken: tokenFrom(env, 'SVC_METRICS_TOKEN', '/metrics'),
+    metricsPort: optionalPortFrom(env, 'SVC_METRICS_PORT'),
   };
 }

@@ -8,6 +8,7 @@ import { connectionBudget, describeBudget, poolSizeOf } from './db/pool-budget.t
 import { checkPooledSettings } from './db/pooler.ts';
 import { loadModules } from './modules/index.ts';
 import { jsonLog, startBackground, warnAboutWebhookConfig } from './background/index.ts';
+import { listenForMetrics } from './platform/metrics-routes.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -25,14 +26,20 @@ async function main(): Promise<void> {
   });
   log.info({}, describeBudget(connectionBudget(config, 'worker', config.webhooks.enabled, connection.pooled)));
   if (connection.pooled) await checkPooledSettings(database.db, config, (message) => log.warn({}, message));
+  const registry = loadModules();
   const background = startBackground({
     db: database.db,
     connection,
     config,
     log,
-    registry: loadModules(),
+    registry,
     webhooks: config.webhooks.enabled,
   });
+  // Its own /metrics (decision 0059): this process's pool and memory, and the backlog it works on.
+  const metrics = await listenForMetrics(config, { pool: database.pool, db: database.db, modules: registry.modules });
+  if (metrics) log.info({ url: metrics.url }, 'serving metrics');
+  else if (config.metricsPort !== undefined)
+    log.warn({}, 'SVC_METRICS_PORT is set without SVC_METRICS_TOKEN: no metrics');
 
   let stopping = false;
   // SIGTERM/SIGINT: stop claiming, let in-flight attempts finish (or release them after the
@@ -42,6 +49,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'worker shutting down');
+    await metrics?.close();
     await background.stop();
     await database.close();
     await connection.stop();

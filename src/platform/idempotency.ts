@@ -108,6 +108,16 @@ async function claim(db: Db, request: FastifyRequest, key: string, hash: string,
   throw new AppError('IDEMPOTENCY_CONFLICT', 'A request with this Idempotency-Key is still being processed');
 }
 
+/** Keyed requests since the start, by what the key did (read by the metrics, decision 0059). */
+export interface IdempotencyOutcomes {
+  /** The key was new (or expired): the request ran. */
+  first: number;
+  /** The stored answer was replayed. */
+  replayed: number;
+  /** Refused: the key was reused with another body, or its first request was still running. */
+  refused: number;
+}
+
 /**
  * Idempotency-Key on covered POSTs, scoped to the API key (or a session's member): the first request runs, a repeat with the same
  * body replays the stored 2xx verbatim, a repeat with another body or during the first run is refused.
@@ -115,7 +125,8 @@ async function claim(db: Db, request: FastifyRequest, key: string, hash: string,
  * own autocommitted statement (the lock must be seen at once); the outcome is stored by outcomeStatement in
  * the request's transaction, so a committed write is never run a second time.
  */
-export function registerIdempotency(app: FastifyInstance, db: Db): void {
+export function registerIdempotency(app: FastifyInstance, db: Db): IdempotencyOutcomes {
+  const outcomes: IdempotencyOutcomes = { first: 0, replayed: 0, refused: 0 };
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers['idempotency-key'];
     if (header === undefined || !request.ctx || !request.routeOptions.config.idempotent) return;
@@ -128,17 +139,21 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     const hash = requestHash(request);
     const { claimed, existing } = await claim(db, request, key, hash);
     if (!existing) {
+      outcomes.first++;
       request.idempotencyClaim = { key, stamp: claimed! };
       return;
     }
+    if (existing.request_hash !== hash || existing.state === 'running') outcomes.refused++;
     if (existing.request_hash !== hash)
       throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
     if (existing.state === 'running')
       throw new AppError('IDEMPOTENCY_CONFLICT', 'A request with this Idempotency-Key is still being processed');
+    outcomes.replayed++;
     for (const [name, value] of Object.entries(existing.response_headers ?? {})) reply.header(name, value);
     reply.header('Idempotency-Replayed', 'true');
     return reply.code(existing.response_status!).send(existing.response_body);
   });
+  return outcomes;
 }
 
 const ownClaim = (db: Executor, request: FastifyRequest, claim: Claim) =>

@@ -58,6 +58,16 @@ export class KeyCache<T> {
    * first, and an eviction heard meanwhile removes the entry.
    */
   async getFresh(companyId: string, keyHash: string): Promise<T | undefined> {
+    const value = await this.lookUp(companyId, keyHash);
+    // Counted for GET /metrics: a miss is a lookup that goes to the database.
+    this.lookups[value === undefined ? 'miss' : 'hit']++;
+    return value;
+  }
+
+  /** Hits and misses of getFresh since the start (read by the metrics, decision 0059). */
+  readonly lookups = { hit: 0, miss: 0 };
+
+  private async lookUp(companyId: string, keyHash: string): Promise<T | undefined> {
     if (this.get(companyId, keyHash) === undefined) return undefined;
     if (!(await this.fence())) return undefined;
     return this.get(companyId, keyHash);

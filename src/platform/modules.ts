@@ -48,6 +48,28 @@ export interface PeriodicTask {
   run: (db: Executor, now: Date, services?: JobServices) => Promise<Record<string, number> | number | void>;
 }
 
+/** A figure operators watch, as a Prometheus gauge: its name (`svc_…`), help text and label names. */
+export interface GaugeSpec {
+  name: string;
+  help: string;
+  labelNames?: readonly string[];
+}
+
+/** One value of a gauge, by its labels. */
+export interface GaugeValue {
+  labels?: Record<string, string>;
+  value: number;
+}
+
+/**
+ * What a module shows operators of its own tables (GET /metrics, decision 0059): one read for all its gauges, made
+ * at scrape time and bounded (capped counts, indexed aggregates), by gauge name.
+ */
+export interface Readings {
+  gauges: readonly GaugeSpec[];
+  read: (db: Db) => Promise<Record<string, readonly GaugeValue[]>>;
+}
+
 /** Runs in the transaction that creates a company (default records of a module). */
 export type CompanySeeder = (db: Executor, companyId: string) => Promise<void>;
 
@@ -109,6 +131,8 @@ export interface ServiceModule {
   jobs?: Record<string, JobHandler>;
   periodic?: readonly PeriodicTask[];
   seeders?: readonly CompanySeeder[];
+  /** Gauges of its backlog for GET /metrics. */
+  readings?: Readings;
 }
 
 export const defineModule = (module: ServiceModule): ServiceModule => module;

@@ -36,7 +36,7 @@ const SECURITY_HEADERS: Record<string, string> = {
  * Paths that are not the application's client-side routes: the service's own, and files (a name with a dot,
  * such as a stale /assets/index-1234.js), which must answer 404 rather than a page.
  */
-const NOT_A_PAGE = /^\/(api|operator)(\/|$)|\.[^/]*$/;
+const NOT_A_PAGE = /^\/(api|operator|metrics)(\/|$)|\.[^/]*$/;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** dist/web of this checkout, whether the service runs from its sources or from dist/ (both sit under the root). */

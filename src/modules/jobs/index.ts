@@ -1,5 +1,6 @@
 import { defineModule } from '../../platform/modules.ts';
 import jobRoutes from './jobs.routes.ts';
+import { jobReadings } from './jobs.backlog.ts';
 
 // What a module needs to queue and run jobs of its own, and the loop that polls for them (started by src/background).
 export { advance, claimNext, claimQueued, insertJob, LostClaim, setTargets } from './jobs.repository.ts';
@@ -8,9 +9,12 @@ export { runChunkedJob, type ChunkedJob, type ChunkOutcome } from './jobs.chunks
 export { getJob } from './jobs.service.ts';
 export { runJobsOnce, startJobRunner, type JobHandlers } from './jobs.loop.ts';
 export { Job, type JobRecord } from './jobs.schemas.ts';
+// The job backlog, for the operator's status view (GET /metrics reads it through `readings`).
+export { jobBacklog, type JobBacklog } from './jobs.backlog.ts';
 
 export default defineModule({
   name: 'jobs',
   tables: ['jobs'],
   routes: jobRoutes,
+  readings: jobReadings,
 });

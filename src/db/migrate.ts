@@ -1,6 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
+import { sql, type Kysely } from 'kysely';
+import type { DB } from './schema.ts';
 
 const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
 // Any constant works; it only has to be the same for every process migrating this database.
@@ -62,4 +64,20 @@ export async function migrate(url: string): Promise<string[]> {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
     await client.end();
   }
+}
+
+export interface AppliedMigration {
+  /** The file name, e.g. `0105_legacy_webhook_deliveries.sql`. */
+  name: string;
+  /** Its number, the schema version. */
+  number: number;
+  applied_at: string;
+}
+
+/** The latest migration applied to this database (the operator's status view); undefined on an empty one. */
+export async function latestMigration(db: Kysely<DB>): Promise<AppliedMigration | undefined> {
+  const { rows } = await sql<Omit<AppliedMigration, 'number'>>`select name, applied_at from schema_migrations
+    order by name desc limit 1`.execute(db);
+  const row = rows[0];
+  return row && { ...row, number: Number.parseInt(row.name, 10) };
 }

@@ -19,6 +19,7 @@ import {
   MemberAdd,
   updateCompany,
 } from '../companies/index.ts';
+import { operatorHealthRoutes } from './operator.health.ts';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 // The auth scheme name is case-insensitive (RFC 9110 section 11.1).
@@ -76,4 +77,6 @@ export async function operatorRoutes(
     },
     async (request, reply) => reply.code(201).send(await addMember(opts.db, request.params.company_id, request.body)),
   );
+
+  await app.register(operatorHealthRoutes, { db: opts.db });
 }

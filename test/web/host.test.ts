@@ -46,6 +46,8 @@ test('the APIs keep their own answers: JSON 404s, never the application page', a
     '/api/v3/no-such-route',
     '/api/v1.0/nothing',
     '/operator/x',
+    // Without SVC_METRICS_TOKEN: not a page either (decision 0059).
+    '/metrics',
     '/assets/missing-123.js',
     '/x.png',
   ]) {

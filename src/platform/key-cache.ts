@@ -29,6 +29,8 @@ export class KeyCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private readonly generations = new Map<string, number>();
   private listening = false;
+  /** Hits and misses of getFresh since the start (read by the metrics, decision 0059). */
+  readonly lookups = { hit: 0, miss: 0 };
   /** Resolves once every notice committed before the call has been heard (false: cannot tell). */
   fence: () => Promise<boolean> = async () => false;
 
@@ -63,9 +65,6 @@ export class KeyCache<T> {
     this.lookups[value === undefined ? 'miss' : 'hit']++;
     return value;
   }
-
-  /** Hits and misses of getFresh since the start (read by the metrics, decision 0059). */
-  readonly lookups = { hit: 0, miss: 0 };
 
   private async lookUp(companyId: string, keyHash: string): Promise<T | undefined> {
     if (this.get(companyId, keyHash) === undefined) return undefined;

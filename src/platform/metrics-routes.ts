@@ -58,6 +58,7 @@ export interface MetricsListener {
 export async function listenForMetrics(config: Config, sources: MetricSources): Promise<MetricsListener | undefined> {
   if (config.metricsPort === undefined || !config.metricsToken) return undefined;
   const metrics = createMetrics(sources);
+  // Scraped directly (no proxy's forwarding headers are believed); the worker's log says where it listens.
   const app = Fastify({ logger: false, trustProxy: false });
   registerErrorHandling(app);
   await app.register(metricsRoutes, { config, metrics });

@@ -47,10 +47,14 @@ function sharedRead<T>(read: () => Promise<T>): () => Promise<T> {
   };
 }
 
-/** A module's gauges, all filled from its one (shared) read; a read that fails leaves them without samples. */
+/**
+ * A module's gauges, all filled from its one (shared) read. A read that fails (database down) leaves the labelled
+ * ones without samples and sets the others to NaN: prom-client would show an unset one as 0, which reads as "no lag".
+ */
 function moduleGauges(registry: MetricRegistry, db: Db, readings: Readings): void {
   const read = sharedRead(() => readings.read(db));
   for (const spec of readings.gauges) {
+    const labelled = (spec.labelNames ?? []).length > 0;
     new Gauge({
       name: spec.name,
       help: spec.help,
@@ -59,6 +63,7 @@ function moduleGauges(registry: MetricRegistry, db: Db, readings: Readings): voi
       async collect() {
         this.reset();
         const values = await read().catch(() => undefined);
+        if (!values && !labelled) this.set(Number.NaN);
         for (const { labels, value } of values?.[spec.name] ?? []) this.set(labels ?? {}, value);
       },
     });

@@ -3,7 +3,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { createTestApp } from '../helpers.ts';
+import Fastify from 'fastify';
 import { listMigrations } from '../../src/db/migrate.ts';
+import { openDatabase } from '../../src/db/database.ts';
+import { operatorHealthRoutes } from '../../src/modules/operator/operator.health.ts';
 
 const TOKEN = 'operator-secret-token-of-32-bytes-at-least';
 const t = await createTestApp({ operatorToken: TOKEN });
@@ -57,6 +60,27 @@ test('the operator health view needs the operator token (401), and without one c
   const off = await health(disabled);
   assert.equal(off.status, 404);
   assert.equal(off.body.error.code, 'NOT_FOUND');
+});
+
+test('a database that does not answer makes the view 503 degraded, saying so, not a 500', async () => {
+  // Nothing listens on port 1: every read fails at once (no pool wait).
+  const unreachable = openDatabase('postgres://svc:x@127.0.0.1:1/none', { max: 1 });
+  const app = Fastify({ logger: false });
+  await app.register(operatorHealthRoutes, { db: unreachable.db });
+  try {
+    const res = await app.inject({ method: 'GET', url: '/health' });
+    assert.equal(res.statusCode, 503);
+    assert.deepEqual(res.json(), {
+      status: 'degraded',
+      database: 'down',
+      migration: null,
+      webhooks: null,
+      jobs: null,
+    });
+  } finally {
+    await app.close();
+    await unreachable.close();
+  }
 });
 
 test('GET /api/v3/health stays as it was: status and generic components only', async () => {

@@ -38,6 +38,22 @@ test("the worker's listener serves its pool, the backlog and process figures, an
   );
 });
 
+test('a database that does not answer leaves the backlog gauges empty or NaN, never 0; the scrape still answers', async () => {
+  // Nothing listens on port 1: every read fails at once.
+  const unreachable = openDatabase('postgres://svc:x@127.0.0.1:1/none', { max: 1 });
+  const down = (await listenForMetrics(config, { ...sources, pool: unreachable.pool, db: unreachable.db }))!;
+  try {
+    const scraped = await scrape(down.url, TOKEN);
+    assert.deepEqual(family(scraped, 'svc_jobs_backlog').metrics, []);
+    assert.ok(Number.isNaN(sample(scraped, 'svc_webhook_delivery_lag_seconds')), 'unknown, not 0 ("no lag")');
+    assert.ok(Number.isNaN(sample(scraped, 'svc_jobs_oldest_queued_seconds')));
+    assert.equal(sample(scraped, 'svc_db_pool_max'), 1);
+  } finally {
+    await down.close();
+    await unreachable.close();
+  }
+});
+
 test("the worker's listener refuses without the token (401) and knows no other path (404)", async () => {
   for (const headers of [{}, { authorization: 'Bearer wrong' }] as Array<Record<string, string>>) {
     const res = await fetch(listener.url, { headers });

@@ -32,7 +32,7 @@ function project(query: Query) {
 
 function applyFilters(query: Query, filters: ListFilters<AttachmentListParams>) {
   let q = query;
-  if (filters.related_type !== undefined) q = q.where('a.related_type', '=', filters.related_type as 'task' | 'note');
+  if (filters.related_type !== undefined) q = q.where('a.related_type', '=', filters.related_type);
   if (filters.related_id !== undefined) q = q.where('a.related_id', '=', filters.related_id);
   if (filters.q !== undefined) q = q.where('a.file_name', 'ilike', likeContains(filters.q));
   return q;

@@ -89,7 +89,7 @@ export function listEntries(ctx: Ctx, params: CalendarListParams) {
     options: CALENDAR_LIST_OPTIONS,
     idColumn: 'e.id',
     project,
-    base: (filters) => applyFilters(source(ctx, (filters.scope as Scope | undefined) ?? 'company'), filters),
+    base: (filters) => applyFilters(source(ctx, filters.scope ?? 'company'), filters),
   });
 }
 

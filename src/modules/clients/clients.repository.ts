@@ -2,12 +2,17 @@ import { sql } from 'kysely';
 import { customFieldConditions } from '../custom-fields/index.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { cachedQuery, ShapeCache } from '../../platform/query-cache.ts';
 import { likeContains } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery, tenant } from '../../platform/tenant-table.ts';
 import { inlineContacts } from '../contacts/index.ts';
-import { CONTACTS_INLINE_CAP, CLIENT_LIST_OPTIONS, type ClientRecord } from './clients.schemas.ts';
+import {
+  CONTACTS_INLINE_CAP,
+  CLIENT_LIST_OPTIONS,
+  type ClientListParams,
+  type ClientRecord,
+} from './clients.schemas.ts';
 
 export const clients = tenantTable('clients', { alias: 'c', softDelete: true });
 type Query = BaseQuery<'clients', 'c'>;
@@ -57,24 +62,23 @@ export function withTruncation(row: ClientRow): ClientRecord {
   };
 }
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<ClientListParams>) {
   let q = query;
-  const statuses = splitList(filters.status as string | undefined);
+  const statuses = splitList(filters.status);
   if (statuses) q = q.where('c.status', 'in', statuses);
-  if (filters.name !== undefined) q = q.where('c.name', '=', filters.name as string);
-  if (filters.reg_code !== undefined) q = q.where('c.reg_code', '=', filters.reg_code as string);
-  if (filters.ext_client_id !== undefined) q = q.where('c.ext_client_id', '=', filters.ext_client_id as string);
-  if (filters.default_person_id !== undefined)
-    q = q.where('c.default_person_id', '=', filters.default_person_id as number);
-  if (filters.q !== undefined) q = q.where('c.name', 'ilike', likeContains(filters.q as string));
+  if (filters.name !== undefined) q = q.where('c.name', '=', filters.name);
+  if (filters.reg_code !== undefined) q = q.where('c.reg_code', '=', filters.reg_code);
+  if (filters.ext_client_id !== undefined) q = q.where('c.ext_client_id', '=', filters.ext_client_id);
+  if (filters.default_person_id !== undefined) q = q.where('c.default_person_id', '=', filters.default_person_id);
+  if (filters.q !== undefined) q = q.where('c.name', 'ilike', likeContains(filters.q));
   for (const condition of customFieldConditions(filters, 'c')) q = q.where(condition);
   return q;
 }
 
 const listShapes = new ShapeCache();
 
-export async function listClients(ctx: Ctx, params: object) {
-  const page = await listPage<ClientRow>(ctx, {
+export async function listClients(ctx: Ctx, params: ClientListParams) {
+  const page = await listPage<ClientRow, ClientListParams>(ctx, {
     listId: 'clients',
     params,
     options: CLIENT_LIST_OPTIONS,

@@ -7,7 +7,7 @@ import { customFieldsInput, toFlag } from '../../platform/fields.ts';
 import { mutateQuietly, orNotFound } from '../../platform/mutate.ts';
 import { assertReference, assertReferenceList } from '../../platform/references.ts';
 import type { RowChanges } from '../../platform/tenant-table.ts';
-import type { ClientCreateBody, ClientRecord, ClientUpdateBody } from './clients.schemas.ts';
+import type { ClientCreateBody, ClientListParams, ClientRecord, ClientUpdateBody } from './clients.schemas.ts';
 import * as repo from './clients.repository.ts';
 
 type ClientInput = ClientCreateBody | ClientUpdateBody;
@@ -85,7 +85,7 @@ async function checkReferences(ctx: Ctx, body: ClientInput, selfId?: number): Pr
   }
 }
 
-export const listClients = (ctx: Ctx, params: object) => repo.listClients(ctx, params);
+export const listClients = (ctx: Ctx, params: ClientListParams) => repo.listClients(ctx, params);
 
 export async function getClient(ctx: Ctx, id: number): Promise<ClientRecord> {
   return orNotFound(await repo.findClient(ctx, id), 'Client');

@@ -1,11 +1,11 @@
 import { customFieldConditions } from '../custom-fields/index.ts';
 import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { cachedQuery } from '../../platform/query-cache.ts';
 import { isoz, likeContains, nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { CONTACT_LIST_OPTIONS, type ContactRecord } from './contacts.schemas.ts';
+import { CONTACT_LIST_OPTIONS, type ContactListParams, type ContactRecord } from './contacts.schemas.ts';
 
 /** A contact is visible exactly when its client is. */
 export const contacts = tenantTable('contacts', {
@@ -51,12 +51,12 @@ function project(query: Query) {
   return query.select([...PLAIN.map((c) => `ct.${c}` as const), 'ct.created_at', 'ct.updated_at']);
 }
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<ContactListParams>) {
   let q = query;
-  if (filters.client_id !== undefined) q = q.where('ct.client_id', '=', filters.client_id as number);
-  if (filters.email !== undefined) q = q.where(sql`lower(ct.email)`, '=', (filters.email as string).toLowerCase());
+  if (filters.client_id !== undefined) q = q.where('ct.client_id', '=', filters.client_id);
+  if (filters.email !== undefined) q = q.where(sql`lower(ct.email)`, '=', filters.email.toLowerCase());
   if (filters.q !== undefined) {
-    const like = likeContains(filters.q as string);
+    const like = likeContains(filters.q);
     q = q.where((eb) =>
       eb.or([eb('ct.name', 'ilike', like), eb('ct.surname', 'ilike', like), eb('ct.email', 'ilike', like)]),
     );
@@ -65,8 +65,8 @@ function applyFilters(query: Query, filters: Record<string, unknown>) {
   return q;
 }
 
-export function listContacts(ctx: Ctx, params: object) {
-  return listPage<ContactRecord>(ctx, {
+export function listContacts(ctx: Ctx, params: ContactListParams) {
+  return listPage<ContactRecord, ContactListParams>(ctx, {
     listId: 'contacts',
     params,
     options: CONTACT_LIST_OPTIONS,

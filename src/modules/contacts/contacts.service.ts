@@ -7,7 +7,7 @@ import { customFieldsInput, toFlag } from '../../platform/fields.ts';
 import { mutateQuietly, orNotFound } from '../../platform/mutate.ts';
 import { lockLive } from '../../platform/references.ts';
 import type { RowChanges } from '../../platform/tenant-table.ts';
-import type { ContactCreateBody, ContactRecord, ContactUpdateBody } from './contacts.schemas.ts';
+import type { ContactCreateBody, ContactListParams, ContactRecord, ContactUpdateBody } from './contacts.schemas.ts';
 import * as repo from './contacts.repository.ts';
 
 const target = { what: 'Contact', lock: repo.lockContact };
@@ -38,7 +38,7 @@ async function afterPrimary(ctx: Ctx, contact: ContactRecord): Promise<void> {
   }
 }
 
-export const listContacts = (ctx: Ctx, params: object) => repo.listContacts(ctx, params);
+export const listContacts = (ctx: Ctx, params: ContactListParams) => repo.listContacts(ctx, params);
 
 export async function getContact(ctx: Ctx, id: number): Promise<ContactRecord> {
   return orNotFound(await repo.findContact(ctx, id), 'Contact');

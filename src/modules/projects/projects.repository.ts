@@ -2,11 +2,11 @@ import { customFieldConditions } from '../custom-fields/index.ts';
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { likeContains, nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { idVisible, rowVisible } from '../../platform/visibility.ts';
-import { PROJECT_LIST_OPTIONS, type ProjectRecord } from './projects.schemas.ts';
+import { PROJECT_LIST_OPTIONS, type ProjectListParams, type ProjectRecord } from './projects.schemas.ts';
 
 export const projects = tenantTable('projects', { alias: 'p', softDelete: true });
 type Query = BaseQuery<'projects', 'p'>;
@@ -26,20 +26,20 @@ const project = (query: Query) =>
     'p.updated_at',
   ]);
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<ProjectListParams>) {
   let q = query;
-  const statuses = splitList(filters.status as string | undefined);
+  const statuses = splitList(filters.status);
   if (statuses) q = q.where('p.status', 'in', statuses);
-  if (filters.client_id !== undefined) q = q.where('p.client_id', '=', filters.client_id as number);
-  if (filters.manager_id !== undefined) q = q.where('p.manager_id', '=', filters.manager_id as number);
-  if (filters.project_type_id !== undefined) q = q.where('p.project_type_id', '=', filters.project_type_id as number);
-  if (filters.q !== undefined) q = q.where('p.name', 'ilike', likeContains(filters.q as string));
+  if (filters.client_id !== undefined) q = q.where('p.client_id', '=', filters.client_id);
+  if (filters.manager_id !== undefined) q = q.where('p.manager_id', '=', filters.manager_id);
+  if (filters.project_type_id !== undefined) q = q.where('p.project_type_id', '=', filters.project_type_id);
+  if (filters.q !== undefined) q = q.where('p.name', 'ilike', likeContains(filters.q));
   for (const condition of customFieldConditions(filters, 'p')) q = q.where(condition);
   return q;
 }
 
-export function listProjects(ctx: Ctx, params: object) {
-  return listPage<ProjectRecord>(ctx, {
+export function listProjects(ctx: Ctx, params: ProjectListParams) {
+  return listPage<ProjectRecord, ProjectListParams>(ctx, {
     listId: 'projects',
     params,
     options: PROJECT_LIST_OPTIONS,

@@ -99,3 +99,4 @@ export const ProjectListQuery = {
   ),
   ...customFieldFilterSchema,
 };
+export type ProjectListParams = Static<typeof ProjectListQuery>;

@@ -10,6 +10,7 @@ import type { RowChanges } from '../../platform/tenant-table.ts';
 import {
   TRANSITIONS,
   type ProjectCreateBody,
+  type ProjectListParams,
   type ProjectRecord,
   type ProjectUpdateBody,
   type StatusAction,
@@ -71,7 +72,7 @@ function transition(
   return { status: rule.to!, archived_from: null };
 }
 
-export const listProjects = (ctx: Ctx, params: object) => repo.listProjects(ctx, params);
+export const listProjects = (ctx: Ctx, params: ProjectListParams) => repo.listProjects(ctx, params);
 
 export async function getProject(ctx: Ctx, id: number): Promise<ProjectRecord> {
   return orNotFound(await repo.findProject(ctx, id), 'Project');

@@ -22,14 +22,12 @@ const NAMED_UNIONS: Record<string, string> = {
  * replaces only the read type.
  */
 const READ_TYPES: Record<string, string> = {
-  'calendar_entries.status': 'string',
-  'calendar_entries.type': 'string',
-  'client_groups.status': 'string',
   'clients.status': 'string',
+  // json arrays (a CHECK or the module's writes keep them arrays): the option names, the template tree's nodes
+  'custom_fields.options': 'string[]',
+  'folder_templates.folders': 'unknown[]',
   'members.role': 'string',
   'members.status': 'string',
-  'project_types.status': 'string',
-  'projects.status': 'string',
   'tasks.recurrence_rule': 'unknown',
   'tasks.status': 'string',
   'tasks.type': 'string',

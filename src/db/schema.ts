@@ -242,9 +242,9 @@ export interface BudgetsTable {
 export interface CalendarEntriesTable {
   company_id: string;
   id: Generated<number>;
-  type: string;
+  type: 'vacation' | 'flextime' | 'sick_leave' | 'time_off' | 'holiday';
   person_id: number | null;
-  status: Generated<string>;
+  status: Generated<'in_review' | 'approved' | 'rejected'>;
   date_from: string;
   date_until: string;
   description: string | null;
@@ -272,7 +272,7 @@ export interface ClientGroupsTable {
   id: Generated<number>;
   name: string;
   color: string | null;
-  status: Generated<string>;
+  status: Generated<'active' | 'inactive'>;
   deleted_at: string | null;
   created_at: Generated<string>;
   updated_at: Generated<string>;
@@ -448,7 +448,7 @@ export interface CustomFieldsTable {
   entity_type: 'client' | 'contact' | 'task' | 'project' | 'member';
   status: Generated<'active' | 'inactive'>;
   is_system: Generated<boolean>;
-  options: ColumnType<Json, string | undefined, string>;
+  options: ColumnType<string[], string | undefined, string>;
   deleted_at: string | null;
   created_at: Generated<string>;
   updated_at: Generated<string>;
@@ -522,7 +522,7 @@ export interface FolderTemplatesTable {
   company_id: string;
   id: Generated<number>;
   name: string;
-  folders: ColumnType<Json, string | undefined, string>;
+  folders: ColumnType<unknown[], string | undefined, string>;
   deleted_at: string | null;
   created_at: Generated<string>;
   updated_at: Generated<string>;
@@ -910,7 +910,7 @@ export interface ProjectTypesTable {
   company_id: string;
   id: Generated<number>;
   name: string;
-  status: Generated<string>;
+  status: Generated<'active' | 'inactive'>;
   deleted_at: string | null;
   created_at: Generated<string>;
   updated_at: Generated<string>;
@@ -923,7 +923,7 @@ export interface ProjectsTable {
   project_type_id: number;
   client_id: number | null;
   manager_id: number | null;
-  status: Generated<string>;
+  status: Generated<'active' | 'cancelled' | 'archived'>;
   status_text: string | null;
   event_date: string | null;
   custom_fields: ColumnType<Json | null, string | null, string | null>;

@@ -1,4 +1,4 @@
-import { Type, type TOptional, type TSchema } from 'typebox';
+import { Type, type TLiteral, type TOptional, type TSchema, type TSchemaOptions, type TUnion } from 'typebox';
 
 /** Shared field shapes, so every resource validates and documents them the same way. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -26,6 +26,17 @@ export const CustomFields = Nullable(
 );
 export const Color = Type.String({ pattern: '^#[0-9A-Fa-f]{6}$', description: 'Hex colour, e.g. #1a2b3c' });
 export const IdList = (description: string) => Type.Array(Id('id'), { uniqueItems: true, maxItems: 500, description });
+/**
+ * One of the values, as a union of literals (the document's anyOf of consts), typed as the union of the values:
+ * `Type.Union(values.map(Type.Literal))` alone is typed over an array, whose Static is `never`, so a record built
+ * with it could not be checked against the row its projection selects.
+ */
+export const Literals = <T extends string>(values: readonly T[], options?: TSchemaOptions) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    options,
+  ) as TSchema as TUnion<[TLiteral<T>]>;
+
 /** Comma-separated enum list for `status` style filters (validated by the pattern). */
 export const EnumList = (values: readonly string[], description: string) =>
   Type.String({

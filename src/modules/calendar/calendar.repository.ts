@@ -4,6 +4,7 @@ import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { tenantTable } from '../../platform/tenant-table.ts';
+import { firstRecord } from '../../platform/sql.ts';
 import {
   CALENDAR_LIST_OPTIONS,
   type CalendarEntryRecord,
@@ -94,16 +95,14 @@ export function listEntries(ctx: Ctx, params: CalendarListParams) {
 }
 
 export async function findEntry(ctx: Ctx, id: number): Promise<CalendarEntryRecord | undefined> {
-  return companyEntries(ctx).where('c.id', '=', id).executeTakeFirst() as Promise<CalendarEntryRecord | undefined>;
+  return firstRecord<CalendarEntryRecord>(companyEntries(ctx).where('c.id', '=', id));
 }
 
 export async function findGlobalHoliday(ctx: Ctx, id: number): Promise<CalendarEntryRecord | undefined> {
-  return globalEntries(ctx).where('g.id', '=', -id).executeTakeFirst() as Promise<CalendarEntryRecord | undefined>;
+  return firstRecord<CalendarEntryRecord>(globalEntries(ctx).where('g.id', '=', -id));
 }
 
 /** The whole entry, locked for the rest of the transaction (the service's rules read its type and status). */
 export async function lockEntry(ctx: Ctx, id: number): Promise<CalendarEntryRecord | undefined> {
-  return companyEntries(ctx).where('c.id', '=', id).forUpdate().executeTakeFirst() as Promise<
-    CalendarEntryRecord | undefined
-  >;
+  return firstRecord<CalendarEntryRecord>(companyEntries(ctx).where('c.id', '=', id).forUpdate());
 }

@@ -3,9 +3,9 @@ import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
-import { likeContains } from '../../platform/sql.ts';
+import { likeContains, firstRecord } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { CLIENT_GROUP_LIST_OPTIONS, type ClientGroupRecord } from './client-groups.schemas.ts';
+import { CLIENT_GROUP_LIST_OPTIONS, type ClientGroupRecord, type ClientGroupStatus } from './client-groups.schemas.ts';
 
 /**
  * Its lock() is FOR UPDATE, which conflicts with the key-share lock a concurrent link insert takes
@@ -20,7 +20,8 @@ function project(query: Query) {
 
 function applyFilters(query: Query, filters: ListFilters<ClientGroupListParams>) {
   let q = query;
-  const statuses = splitList(filters.status);
+  // The query schema allows only the listed values (EnumList).
+  const statuses = splitList(filters.status) as ClientGroupStatus[] | undefined;
   if (statuses) q = q.where('g.status', 'in', statuses);
   if (filters.q !== undefined) q = q.where('g.name', 'ilike', likeContains(filters.q));
   return q;
@@ -38,9 +39,7 @@ export function listClientGroups(ctx: Ctx, params: ClientGroupListParams) {
 }
 
 export async function findClientGroup(ctx: Ctx, id: number): Promise<ClientGroupRecord | undefined> {
-  return project(clientGroups.base(ctx).where('g.id', '=', id)).executeTakeFirst() as Promise<
-    ClientGroupRecord | undefined
-  >;
+  return firstRecord<ClientGroupRecord>(project(clientGroups.base(ctx).where('g.id', '=', id)));
 }
 
 /** Live clients with status active linked to the group: while there are any, the group cannot be deleted. */

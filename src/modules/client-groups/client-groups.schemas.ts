@@ -3,6 +3,7 @@ import { Color, EnumList, mapOptional, Name, Nullable, Timestamp } from '../../p
 import { listQuery } from '../../platform/lists.ts';
 
 export const CLIENT_GROUP_STATUSES = ['active', 'inactive'] as const;
+export type ClientGroupStatus = (typeof CLIENT_GROUP_STATUSES)[number];
 
 const Status = Type.Union([Type.Literal('active'), Type.Literal('inactive')], {
   description: 'active (default) or inactive',

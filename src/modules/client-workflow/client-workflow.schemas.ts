@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Id, Nullable, Timestamp } from '../../platform/fields.ts';
+import { Id, Nullable, Timestamp, Literals } from '../../platform/fields.ts';
 import { listQuery } from '../../platform/lists.ts';
 
 export const ManagerPut = Type.Object(
@@ -99,14 +99,11 @@ export const MAX_BULK_CLIENTS = 1000;
 
 export const BulkMemberAction = Type.Object(
   {
-    action: Type.Union(
-      BULK_MEMBER_ACTIONS.map((a) => Type.Literal(a)),
-      {
-        description:
-          'add: make person_id a member (or set its workflow role); remove: end its membership; ' +
-          'replace: where from_person_id is a member, person_id takes its place and role',
-      },
-    ),
+    action: Literals(BULK_MEMBER_ACTIONS, {
+      description:
+        'add: make person_id a member (or set its workflow role); remove: end its membership; ' +
+        'replace: where from_person_id is a member, person_id takes its place and role',
+    }),
     person_id: Id('The person to add or remove, or who takes over for replace'),
     from_person_id: Type.Optional(Id('replace only: the member being replaced')),
     workflow_role_id: Type.Optional(

@@ -13,6 +13,7 @@ import {
   Nullable,
   Text,
   Timestamp,
+  Literals,
 } from '../../platform/fields.ts';
 import { listQuery } from '../../platform/lists.ts';
 
@@ -20,10 +21,7 @@ export const CLIENT_STATUSES = ['active', 'inactive', 'prospect'] as const;
 /** How many contacts a client read inlines before it sets contacts_truncated. */
 export const CONTACTS_INLINE_CAP = 50;
 
-const Status = Type.Union(
-  CLIENT_STATUSES.map((s) => Type.Literal(s)),
-  { description: 'active (default), inactive or prospect' },
-);
+const Status = Literals(CLIENT_STATUSES, { description: 'active (default), inactive or prospect' });
 const CountryCode = Type.String({ pattern: '^[A-Za-z]{2,3}$', description: 'Short country code; stored lowercase' });
 
 const clientFields = {

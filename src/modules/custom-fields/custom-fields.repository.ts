@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
-import { likeContains } from '../../platform/sql.ts';
+import { likeContains, firstRecord } from '../../platform/sql.ts';
 import { tenantTable, type BaseQuery, tenant } from '../../platform/tenant-table.ts';
 import {
   CUSTOM_FIELD_LIST_OPTIONS,
@@ -66,9 +66,7 @@ export function listCustomFields(ctx: Ctx, params: CustomFieldListParams) {
 }
 
 export async function findCustomField(ctx: Ctx, id: number): Promise<CustomFieldRecord | undefined> {
-  return project(customFields.base(ctx).where('f.id', '=', id)).executeTakeFirst() as Promise<
-    CustomFieldRecord | undefined
-  >;
+  return firstRecord<CustomFieldRecord>(project(customFields.base(ctx).where('f.id', '=', id)));
 }
 
 /** Whether a live definition of that name (any letter case) exists for the entity type. */
@@ -89,7 +87,7 @@ export async function definitionsFor(ctx: Ctx, entity: EntityType) {
     .select(['f.name', 'f.field_type', 'f.status', 'f.options'])
     .where('f.entity_type', '=', entity)
     .execute();
-  return new Map(rows.map((r) => [r.name, { ...r, options: r.options as unknown as string[] }]));
+  return new Map(rows.map((r) => [r.name, r]));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { EnumList, mapOptional, Timestamp } from '../../platform/fields.ts';
+import { EnumList, mapOptional, Timestamp, Literals } from '../../platform/fields.ts';
 import { listQuery } from '../../platform/lists.ts';
 
 export const FIELD_TYPES = ['text', 'number', 'date', 'boolean', 'select', 'multiselect', 'json'] as const;
@@ -10,21 +10,16 @@ export type EntityType = (typeof ENTITY_TYPES)[number];
 export type FieldStatus = (typeof FIELD_STATUSES)[number];
 export const CHOICE_TYPES: ReadonlySet<FieldType> = new Set(['select', 'multiselect']);
 
-const FieldTypeSchema = Type.Union(
-  FIELD_TYPES.map((v) => Type.Literal(v)),
-  {
-    description:
-      'text, number, date (YYYY-MM-DD), boolean, select (one option), multiselect (a list of options) or json (any JSON value within the free-form bounds)',
-  },
-);
-const EntityTypeSchema = Type.Union(
-  ENTITY_TYPES.map((v) => Type.Literal(v)),
-  { description: 'The records that carry the field: client, contact, task, project or member' },
-);
-const StatusSchema = Type.Union(
-  FIELD_STATUSES.map((v) => Type.Literal(v)),
-  { description: 'active (default; accepted on records) or inactive (refused on records, values kept)' },
-);
+const FieldTypeSchema = Literals(FIELD_TYPES, {
+  description:
+    'text, number, date (YYYY-MM-DD), boolean, select (one option), multiselect (a list of options) or json (any JSON value within the free-form bounds)',
+});
+const EntityTypeSchema = Literals(ENTITY_TYPES, {
+  description: 'The records that carry the field: client, contact, task, project or member',
+});
+const StatusSchema = Literals(FIELD_STATUSES, {
+  description: 'active (default; accepted on records) or inactive (refused on records, values kept)',
+});
 
 const definitionFields = {
   // The name is the key of the value in a record's custom_fields object and in the list filter

@@ -3,6 +3,7 @@ import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { DIGITIZATION_LIST_OPTIONS, type DigitizationRecord } from './digitizations.schemas.ts';
+import { firstRecord } from '../../platform/sql.ts';
 
 /** Digitizations follow their document's client's visibility (the `visibility` its module declares). */
 export const digitizations = tenantTable('digitizations', { alias: 'dg' });
@@ -21,7 +22,9 @@ const project = (query: Query) =>
       'j.error',
       'dg.created_at',
       'dg.updated_at',
-    ]);
+    ])
+    // result is a json column the digitization job writes only as an Extraction (the read type is JSON's).
+    .$narrowType<{ result: DigitizationRecord['result'] }>();
 
 export function listDigitizations(ctx: Ctx, params: DigitizationListParams) {
   return listPage<DigitizationRecord, DigitizationListParams>(ctx, {
@@ -38,9 +41,7 @@ export function listDigitizations(ctx: Ctx, params: DigitizationListParams) {
 }
 
 export const findDigitization = (ctx: Ctx, id: number) =>
-  project(digitizations.base(ctx).where('dg.id', '=', id)).executeTakeFirst() as Promise<
-    DigitizationRecord | undefined
-  >;
+  firstRecord<DigitizationRecord>(project(digitizations.base(ctx).where('dg.id', '=', id)));
 
 /** The digitization of a job and the document it reads (a document deleted meanwhile is reported, not crashed on). */
 export const digitizationSource = (ctx: Ctx, jobId: number) =>

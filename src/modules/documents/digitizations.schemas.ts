@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Id, Nullable, Timestamp } from '../../platform/fields.ts';
+import { Id, Nullable, Timestamp, Literals } from '../../platform/fields.ts';
 import { listQuery } from '../../platform/lists.ts';
 
 export const DIGITIZATION_STATUSES = ['queued', 'running', 'finished', 'failed'] as const;
@@ -29,10 +29,7 @@ export const Digitization = Type.Object(
     id: Type.Integer(),
     document_id: Type.Integer(),
     job_id: Type.Integer({ description: 'The background job doing it (GET /jobs/{id})' }),
-    status: Type.Union(
-      DIGITIZATION_STATUSES.map((s) => Type.Literal(s)),
-      { description: "The job's status" },
-    ),
+    status: Literals(DIGITIZATION_STATUSES, { description: "The job's status" }),
     result: Nullable(Extraction),
     error: Nullable(Type.String({ description: 'Why it failed (e.g. nothing readable in the document)' })),
     created_at: Timestamp('Creation time (UTC)'),

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
-import { likeContains } from '../../platform/sql.ts';
+import { likeContains, firstRecord } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { rowVisible } from '../../platform/visibility.ts';
 import {
@@ -11,6 +11,7 @@ import {
   type FolderRecord,
   type FolderTemplateListParams,
   type FolderTemplateRecord,
+  type TemplateNode,
 } from './folders.schemas.ts';
 
 export const folderTemplates = tenantTable('folder_templates', { alias: 'ft', softDelete: true });
@@ -22,8 +23,11 @@ export const folders = tenantTable('folders', {
 type TemplateQuery = BaseQuery<'folder_templates', 'ft'>;
 type FolderQuery = BaseQuery<'folders', 'f'>;
 
+/** folders is a json array this module writes only as a checked template tree (the column's read type is unknown[]). */
 const projectTemplate = (query: TemplateQuery) =>
-  query.select(['ft.id', 'ft.name', 'ft.folders', 'ft.created_at', 'ft.updated_at']);
+  query
+    .select(['ft.id', 'ft.name', 'ft.folders', 'ft.created_at', 'ft.updated_at'])
+    .$narrowType<{ folders: TemplateNode[] }>();
 
 export function listFolderTemplates(ctx: Ctx, params: FolderTemplateListParams) {
   return listPage<FolderTemplateRecord, FolderTemplateListParams>(ctx, {
@@ -40,9 +44,7 @@ export function listFolderTemplates(ctx: Ctx, params: FolderTemplateListParams) 
 }
 
 export const findFolderTemplate = (ctx: Ctx, id: number) =>
-  projectTemplate(folderTemplates.base(ctx).where('ft.id', '=', id)).executeTakeFirst() as Promise<
-    FolderTemplateRecord | undefined
-  >;
+  firstRecord<FolderTemplateRecord>(projectTemplate(folderTemplates.base(ctx).where('ft.id', '=', id)));
 
 /**
  * The path is read by walking up the parents (folders are never renamed or moved, but a stored path would be
@@ -84,7 +86,7 @@ export function listFolders(ctx: Ctx, params: FolderListParams) {
 }
 
 export const findFolder = (ctx: Ctx, id: number) =>
-  projectFolder(folders.base(ctx).where('f.id', '=', id)).executeTakeFirst() as Promise<FolderRecord | undefined>;
+  firstRecord<FolderRecord>(projectFolder(folders.base(ctx).where('f.id', '=', id)));
 
 export interface FolderRow {
   id: number;

@@ -2,6 +2,7 @@ import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { safeHtml } from '../../platform/html.ts';
+import { firstRecord } from '../../platform/sql.ts';
 import { tenantTable, type BaseQuery, type NewRow, type RowChanges } from '../../platform/tenant-table.ts';
 import {
   NOTE_LIST_OPTIONS,
@@ -67,5 +68,5 @@ export function listNotes(ctx: Ctx, params: NoteListParams) {
 }
 
 export async function findNote(ctx: Ctx, id: number): Promise<NoteRecord | undefined> {
-  return project(notes.base(ctx).where('n.id', '=', id)).executeTakeFirst() as Promise<NoteRecord | undefined>;
+  return firstRecord<NoteRecord>(project(notes.base(ctx).where('n.id', '=', id)));
 }

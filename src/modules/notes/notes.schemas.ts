@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { EnumList, Id, mapOptional, Nullable, Timestamp } from '../../platform/fields.ts';
+import { EnumList, Id, mapOptional, Nullable, Timestamp, Literals } from '../../platform/fields.ts';
 import { listQuery } from '../../platform/lists.ts';
 import type { TenantTableName } from '../../platform/tenant-table.ts';
 
@@ -18,10 +18,9 @@ export const RELATED_TYPES = Object.keys(NOTE_PARENTS) as RelatedType[];
 export const NOTE_TYPES = ['info', 'document', 'email', 'billing'] as const;
 export type NoteTypeName = (typeof NOTE_TYPES)[number];
 
-const RelatedTypeSchema = Type.Union(
-  RELATED_TYPES.map((type) => Type.Literal(type)),
-  { description: 'What the note hangs on: client, project, supplier or account_member' },
-);
+const RelatedTypeSchema = Literals(RELATED_TYPES, {
+  description: 'What the note hangs on: client, project, supplier or account_member',
+});
 const NoteType = Type.Union(
   [Type.Literal('info'), Type.Literal('document'), Type.Literal('email'), Type.Literal('billing')],
   { description: 'info (default), document, email or billing' },

@@ -3,9 +3,9 @@ import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
-import { likeContains } from '../../platform/sql.ts';
+import { likeContains, firstRecord } from '../../platform/sql.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { PROJECT_TYPE_LIST_OPTIONS, type ProjectTypeRecord } from './project-types.schemas.ts';
+import { PROJECT_TYPE_LIST_OPTIONS, type ProjectTypeRecord, type ProjectTypeStatus } from './project-types.schemas.ts';
 
 export const projectTypes = tenantTable('project_types', { alias: 'pt', softDelete: true });
 type Query = BaseQuery<'project_types', 'pt'>;
@@ -14,7 +14,8 @@ const project = (query: Query) => query.select(['pt.id', 'pt.name', 'pt.status',
 
 function applyFilters(query: Query, filters: ListFilters<ProjectTypeListParams>) {
   let q = query;
-  const statuses = splitList(filters.status);
+  // The query schema allows only the listed values (EnumList).
+  const statuses = splitList(filters.status) as ProjectTypeStatus[] | undefined;
   if (statuses) q = q.where('pt.status', 'in', statuses);
   if (filters.q !== undefined) q = q.where('pt.name', 'ilike', likeContains(filters.q));
   return q;
@@ -32,9 +33,7 @@ export function listProjectTypes(ctx: Ctx, params: ProjectTypeListParams) {
 }
 
 export async function findProjectType(ctx: Ctx, id: number): Promise<ProjectTypeRecord | undefined> {
-  return project(projectTypes.base(ctx).where('pt.id', '=', id)).executeTakeFirst() as Promise<
-    ProjectTypeRecord | undefined
-  >;
+  return firstRecord<ProjectTypeRecord>(project(projectTypes.base(ctx).where('pt.id', '=', id)));
 }
 
 /** The company seeder's insert, run inside createCompany's transaction: there is no caller's context yet. */

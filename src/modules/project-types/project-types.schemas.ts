@@ -1,8 +1,9 @@
 import { Type, type Static } from 'typebox';
-import { EnumList, Timestamp } from '../../platform/fields.ts';
+import { EnumList, Timestamp, Literals } from '../../platform/fields.ts';
 import { listQuery } from '../../platform/lists.ts';
 
 export const PROJECT_TYPE_STATUSES = ['active', 'inactive'] as const;
+export type ProjectTypeStatus = (typeof PROJECT_TYPE_STATUSES)[number];
 /** What a new company starts with (the 0030 migration backfills the same names for older companies). */
 export const DEFAULT_PROJECT_TYPES = ['General', 'Event', 'Internal'] as const;
 
@@ -10,10 +11,7 @@ export const ProjectType = Type.Object(
   {
     id: Type.Integer(),
     name: Type.String({ description: 'Project type name' }),
-    status: Type.Union(
-      PROJECT_TYPE_STATUSES.map((s) => Type.Literal(s)),
-      { description: 'active or inactive' },
-    ),
+    status: Literals(PROJECT_TYPE_STATUSES, { description: 'active or inactive' }),
     created_at: Timestamp('Creation time (UTC)'),
     updated_at: Timestamp('Last change (UTC)'),
   },

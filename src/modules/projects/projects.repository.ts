@@ -3,10 +3,15 @@ import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
-import { likeContains, nextStamp } from '../../platform/sql.ts';
+import { likeContains, nextStamp, firstRecord } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { idVisible, rowVisible } from '../../platform/visibility.ts';
-import { PROJECT_LIST_OPTIONS, type ProjectListParams, type ProjectRecord } from './projects.schemas.ts';
+import {
+  PROJECT_LIST_OPTIONS,
+  type ProjectListParams,
+  type ProjectRecord,
+  type ProjectStatus,
+} from './projects.schemas.ts';
 
 export const projects = tenantTable('projects', { alias: 'p', softDelete: true });
 type Query = BaseQuery<'projects', 'p'>;
@@ -28,7 +33,8 @@ const project = (query: Query) =>
 
 function applyFilters(query: Query, filters: ListFilters<ProjectListParams>) {
   let q = query;
-  const statuses = splitList(filters.status);
+  // The query schema allows only the listed values (EnumList).
+  const statuses = splitList(filters.status) as ProjectStatus[] | undefined;
   if (statuses) q = q.where('p.status', 'in', statuses);
   if (filters.client_id !== undefined) q = q.where('p.client_id', '=', filters.client_id);
   if (filters.manager_id !== undefined) q = q.where('p.manager_id', '=', filters.manager_id);
@@ -50,7 +56,7 @@ export function listProjects(ctx: Ctx, params: ProjectListParams) {
 }
 
 export async function findProject(ctx: Ctx, id: number): Promise<ProjectRecord | undefined> {
-  return project(projects.base(ctx).where('p.id', '=', id)).executeTakeFirst() as Promise<ProjectRecord | undefined>;
+  return firstRecord<ProjectRecord>(project(projects.base(ctx).where('p.id', '=', id)));
 }
 
 /** Locks the row with what the state machine and a client move read; undefined when absent, deleted or invisible. */

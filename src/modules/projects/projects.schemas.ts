@@ -1,6 +1,16 @@
 import { customFieldFilterSchema } from '../custom-fields/index.ts';
 import { Type, type Static } from 'typebox';
-import { CustomFields, EnumList, Id, mapOptional, Name, Nullable, Text, Timestamp } from '../../platform/fields.ts';
+import {
+  CustomFields,
+  EnumList,
+  Id,
+  mapOptional,
+  Name,
+  Nullable,
+  Text,
+  Timestamp,
+  Literals,
+} from '../../platform/fields.ts';
 import { listQuery } from '../../platform/lists.ts';
 
 export const PROJECT_STATUSES = ['active', 'cancelled', 'archived'] as const;
@@ -36,12 +46,9 @@ export const Project = Type.Object(
     id: Type.Integer(),
     ...projectFields,
     client_id: Nullable(Type.Integer({ description: 'Client the project (and its tasks) belong to' })),
-    status: Type.Union(
-      PROJECT_STATUSES.map((s) => Type.Literal(s)),
-      {
-        description: `active (on create), cancelled or archived; changed only through status_action. ${STATE_MACHINE}`,
-      },
-    ),
+    status: Literals(PROJECT_STATUSES, {
+      description: `active (on create), cancelled or archived; changed only through status_action. ${STATE_MACHINE}`,
+    }),
     custom_fields: CustomFields,
     created_at: Timestamp('Creation time (UTC)'),
     updated_at: Timestamp('Last change (UTC)'),
@@ -68,12 +75,7 @@ export const ProjectUpdate = Type.Object(
     client_id: Type.Optional(
       Id('A different client moves the project and all its tasks there; the current one is a no-op'),
     ),
-    status_action: Type.Optional(
-      Type.Union(
-        STATUS_ACTIONS.map((a) => Type.Literal(a)),
-        { description: STATE_MACHINE },
-      ),
-    ),
+    status_action: Type.Optional(Literals(STATUS_ACTIONS, { description: STATE_MACHINE })),
   },
   { additionalProperties: false, title: 'ProjectUpdate' },
 );

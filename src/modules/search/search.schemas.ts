@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { EnumList } from '../../platform/fields.ts';
+import { EnumList, Literals } from '../../platform/fields.ts';
 import { MAX_OFFSET } from '../../platform/lists.ts';
 
 export const SEARCH_TYPES = ['task', 'contact', 'project'] as const;
@@ -7,10 +7,7 @@ export type SearchType = (typeof SEARCH_TYPES)[number];
 
 export const SearchHit = Type.Object(
   {
-    type: Type.Union(
-      SEARCH_TYPES.map((s) => Type.Literal(s)),
-      { description: 'task, contact or project (clients: use GET /clients?q=)' },
-    ),
+    type: Literals(SEARCH_TYPES, { description: 'task, contact or project (clients: use GET /clients?q=)' }),
     id: Type.Integer({ description: 'Id of the record, read it at /tasks/{id}, /contacts/{id} or /projects/{id}' }),
     title: Type.String({ description: 'Task title, contact full name or project name' }),
     subtitle: Type.Union([Type.String(), Type.Null()], { description: 'Task or project status; contact e-mail' }),

@@ -44,14 +44,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     tasks: "tasks; spent time walks the project's tasks, correlated on the budget row",
     time_entries: 'time-entries; spent time sums entries of those tasks in the same correlated subquery',
   },
-  // links are checked against live clients
-  'client-groups': {
-    clients: 'owned by clients; used in client-groups.repository.ts',
-  },
-  // a membership is checked against its client
-  'client-members': {
-    clients: 'owned by clients; used in client-members.repository.ts',
-  },
   // the client workflow view joins members and tasks in one query
   'client-workflow': {
     clients: 'owned by clients; used in client-workflow.repository.ts',
@@ -79,9 +71,8 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   contracts: {
     companies: 'owned by companies; used in contracts.repository.ts',
   },
-  // folders belong to clients; a digitization starts a job
+  // a digitization's status and error are its job's
   documents: {
-    clients: 'owned by clients; used in folders.repository.ts',
     jobs: 'owned by jobs; used in digitizations.repository.ts',
   },
   // the events API reads the platform's outbox
@@ -139,11 +130,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     companies: 'owned by companies; used in jobs.repository.ts',
     members: 'owned by members; used in jobs.repository.ts',
   },
-  // monitors are checked against clients and members
-  monitors: {
-    clients: 'owned by clients; used in monitors.repository.ts',
-    members: 'owned by members; used in monitors.repository.ts',
-  },
   // authentication reads keys, members, sessions and companies
   platform: {
     api_keys: 'owned by auth; used in auth.ts',
@@ -169,7 +155,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   },
   // projects are listed with their client, type and task counts
   projects: {
-    clients: 'owned by clients; used in projects.repository.ts',
     project_types: 'owned by project-types; used in projects.repository.ts',
     tasks: 'owned by tasks; used in projects.repository.ts',
   },

@@ -5,6 +5,7 @@ import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { likeContains, firstRecord } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { activeClientSql, liveClientIds } from '../clients/index.ts';
 import { CLIENT_GROUP_LIST_OPTIONS, type ClientGroupRecord, type ClientGroupStatus } from './client-groups.schemas.ts';
 
 /**
@@ -46,13 +47,9 @@ export async function findClientGroup(ctx: Ctx, id: number): Promise<ClientGroup
 export async function countActiveMembers(ctx: Ctx, groupId: number): Promise<number> {
   const row = await scoped
     .select(ctx, 'client_group_links', 'l')
-    .innerJoin('clients as c', (join) =>
-      join.onRef('c.company_id', '=', 'l.company_id').onRef('c.id', '=', 'l.client_id'),
-    )
     .select(sql<number>`count(*)::int`.as('n'))
     .where('l.group_id', '=', groupId)
-    .where('c.deleted_at', 'is', null)
-    .where('c.status', '=', 'active')
+    .where(activeClientSql('l.company_id', 'l.client_id'))
     .executeTakeFirstOrThrow();
   return row.n;
 }
@@ -64,17 +61,9 @@ export async function unlinkGroup(ctx: Ctx, groupId: number): Promise<number[]> 
     .where('group_id', '=', groupId)
     .returning('client_id')
     .execute();
-  if (removed.length === 0) return [];
-  const live = await scoped
-    .select(ctx, 'clients', 'c')
-    .select('c.id')
-    .where(
-      'c.id',
-      'in',
-      removed.map((r) => r.client_id),
-    )
-    .where('c.deleted_at', 'is', null)
-    .orderBy('c.id')
-    .execute();
-  return live.map((r) => r.id);
+  // scoped.delete types returning() over every tenant table; a link's client_id is an integer, never null.
+  return liveClientIds(
+    ctx,
+    removed.map((r) => r.client_id as number),
+  );
 }

@@ -1,6 +1,6 @@
 import type { ClientMemberListParams } from './client-members.schemas.ts';
-import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
+import { liveClientSql } from '../clients/index.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { CLIENT_MEMBER_LIST_OPTIONS, type ClientMemberRecord } from './client-members.schemas.ts';
@@ -25,11 +25,7 @@ const COLUMNS = [
 
 /** Memberships of live clients (for every key: a deleted client's memberships are gone too) that the acting person sees. */
 function live(ctx: Ctx): Query {
-  return clientMembers
-    .base(ctx)
-    .where(
-      sql<boolean>`exists (select 1 from clients lc where lc.company_id = cm.company_id and lc.id = cm.client_id and lc.deleted_at is null)`,
-    );
+  return clientMembers.base(ctx).where(liveClientSql('cm.company_id', 'cm.client_id'));
 }
 
 const project = (query: Query) => query.select(COLUMNS);

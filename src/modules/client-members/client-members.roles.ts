@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
+import { liveClientSql } from '../clients/index.ts';
 import { nextStamp } from '../../platform/sql.ts';
 import { scoped } from '../../platform/tenant-table.ts';
 
@@ -86,12 +87,9 @@ export async function clearRolesExcept(ctx: Ctx, clientId: number, keep: readonl
 export async function countRoleHolders(ctx: Ctx, roleId: number): Promise<number> {
   const members = await scoped
     .select(ctx, 'client_members', 'cm')
-    .innerJoin('clients as c', (join) =>
-      join.onRef('c.company_id', '=', 'cm.company_id').onRef('c.id', '=', 'cm.client_id'),
-    )
     .select(sql<number>`count(*)::int`.as('n'))
     .where('cm.deleted_at', 'is', null)
-    .where('c.deleted_at', 'is', null)
+    .where(liveClientSql('cm.company_id', 'cm.client_id'))
     .where('cm.workflow_role_id', '=', roleId)
     .executeTakeFirstOrThrow();
   return members.n;

@@ -6,6 +6,17 @@ import { SAMPLE_STAMP as STAMP } from '../../platform/events.ts';
 // For modules that write under a client (lock it first) or change what a client reads as (groups).
 export { findClient, lockClient, touchClient } from './clients.repository.ts';
 export { leanClient } from './clients.service.ts';
+// What others ask of a client instead of reading the clients table themselves.
+export {
+  activeClientSql,
+  clientManageable,
+  clientSeen,
+  liveClientIds,
+  liveClientSql,
+  lockClientRows,
+  mailClient,
+  setHasMonitor,
+} from './clients.facts.ts';
 
 export default defineModule({
   name: 'clients',

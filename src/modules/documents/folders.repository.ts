@@ -3,7 +3,6 @@ import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { likeContains, firstRecord } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { rowVisible } from '../../platform/visibility.ts';
 import {
   FOLDER_LIST_OPTIONS,
   FOLDER_TEMPLATE_LIST_OPTIONS,
@@ -125,16 +124,4 @@ export async function assignTemplate(ctx: Ctx, clientId: number, templateId: num
     await scoped
       .insert(ctx, 'client_folder_templates', [{ client_id: clientId, folder_template_id: templateId }])
       .execute();
-}
-
-/** Whether the client is live and the caller may see it (reads; writes lock it instead). */
-export async function clientSeen(ctx: Ctx, clientId: number): Promise<boolean> {
-  const row = await scoped
-    .select(ctx, 'clients', 'c')
-    .select('c.id')
-    .where('c.id', '=', clientId)
-    .where('c.deleted_at', 'is', null)
-    .where(rowVisible(ctx, 'clients', 'c'))
-    .executeTakeFirst();
-  return row !== undefined;
 }

@@ -3,6 +3,7 @@ import { inTransaction } from '../../platform/context.ts';
 import { AppError, domainValidation, invalidReference } from '../../platform/errors.ts';
 import { orNotFound } from '../../platform/mutate.ts';
 import { lockLive } from '../../platform/references.ts';
+import { clientSeen } from '../clients/index.ts';
 import {
   TEMPLATE_MAX_FOLDERS,
   type FolderCreateBody,
@@ -165,7 +166,7 @@ export async function readTree(ctx: Ctx, clientId: number): Promise<FolderTreeRe
 }
 
 export async function getFolderTree(ctx: Ctx, clientId: number): Promise<FolderTreeRecord> {
-  if (!(await repo.clientSeen(ctx, clientId))) throw new AppError('NOT_FOUND', 'Client not found');
+  if (!(await clientSeen(ctx, clientId))) throw new AppError('NOT_FOUND', 'Client not found');
   return readTree(ctx, clientId);
 }
 

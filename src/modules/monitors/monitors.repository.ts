@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
+import { setHasMonitor } from '../clients/index.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { moneyOut } from '../../platform/money.ts';
-import { nextStamp } from '../../platform/sql.ts';
-import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { MONITOR_LIST_OPTIONS, type MonitorListParams, type MonitorRecord } from './monitors.schemas.ts';
 
 export const monitors = tenantTable('monitors', {
@@ -108,46 +108,13 @@ export async function overlappingIds(ctx: Ctx, band: Band, exceptId: number): Pr
   return rows.map((row) => row.id);
 }
 
-/** A person who is a member of this company (monitors report to members). */
-export async function isMemberPerson(ctx: Ctx, personId: number): Promise<boolean> {
-  const row = await scoped
-    .select(ctx, 'members', 'm')
-    .where('m.person_id', '=', personId)
-    .select(sql<number>`1`.as('one'))
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /**
- * Locks the clients' rows (deleted ones too) in id order, so concurrent monitor writes on one client take turns
- * and each recomputes has_monitor from committed monitors.
- */
-export async function lockClients(ctx: Ctx, ids: readonly number[]): Promise<void> {
-  const unique = [...new Set(ids)].sort((a, b) => a - b);
-  if (unique.length === 0) return;
-  await scoped
-    .select(ctx, 'clients', 'c')
-    .where('c.id', 'in', unique)
-    .select('c.id')
-    .orderBy('c.id')
-    .forUpdate()
-    .execute();
-}
-
-/**
- * clients.has_monitor is 1 while the client has an active live monitor: one UPDATE through the gateway, which moves
- * the client's updated_at (its ETag) only when the flag really changes.
+ * clients.has_monitor is 1 while the client has an active live monitor: the test is this module's (its table),
+ * written by the clients module's one UPDATE, which moves the client's ETag only when the flag really changes.
  */
 export async function syncHasMonitor(ctx: Ctx, ids: readonly number[]): Promise<void> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return;
   // tenant: deliberate SQL, correlated on the client row the gateway's UPDATE already scopes to the company.
   const flag = sql<number>`(exists (select 1 from monitors m where m.company_id = clients.company_id
     and m.client_id = clients.id and m.active and m.deleted_at is null))::int::smallint`;
-  await scoped
-    .update(ctx, 'clients')
-    .set({ has_monitor: flag, updated_at: nextStamp() })
-    .where(sql<boolean>`id = any(${unique}::int[])`)
-    .where(sql<boolean>`has_monitor <> ${flag}`)
-    .execute();
+  await setHasMonitor(ctx, ids, flag);
 }

@@ -16,6 +16,8 @@ import {
   type MonitorUpdateBody,
 } from './monitors.schemas.ts';
 import * as repo from './monitors.repository.ts';
+import { lockClientRows } from '../clients/index.ts';
+import { isMemberPerson } from '../members/index.ts';
 
 type WarningRecord = Static<typeof Warning>;
 export type Outcome = Written<MonitorRecord>;
@@ -49,7 +51,7 @@ function assertBand(value: string, rangeValue: string | null): void {
 
 async function assertRolePerson(ctx: Ctx, personId: number | null | undefined): Promise<void> {
   if (personId == null) return;
-  if (!(await repo.isMemberPerson(ctx, personId))) throw invalidReference('person', 'role_person_id', personId);
+  if (!(await isMemberPerson(ctx, personId))) throw invalidReference('person', 'role_person_id', personId);
 }
 
 /** 409 when a live monitor already watches the same client, type, person and frequency. */
@@ -133,7 +135,7 @@ export async function createMonitor(
 /** The monitor as it will be after the PATCH; the old and the new client are locked (in id order) and checked. */
 async function nextState(ctx: Ctx, current: repo.LockedMonitor, body: MonitorUpdateBody, columns: Columns) {
   const next = { ...current, ...columns } as repo.LockedMonitor;
-  await repo.lockClients(ctx, [current.client_id, next.client_id]);
+  await lockClientRows(ctx, [current.client_id, next.client_id]);
   if (next.client_id !== current.client_id && !(await liveIds(ctx, 'clients', [next.client_id])).has(next.client_id))
     throw invalidReference('client', 'client_id', next.client_id);
   if (body.role_person_id !== undefined) await assertRolePerson(ctx, body.role_person_id);
@@ -168,7 +170,7 @@ export async function deleteMonitor(ctx: Ctx, id: number, ifMatch: IfMatch): Pro
   await inTransaction(ctx, async (tx) => {
     const current = orNotFound(await repo.lockMonitor(tx, id), 'Monitor');
     assertFresh(ifMatch(true)!, current.updated_at as string);
-    await repo.lockClients(tx, [current.client_id]);
+    await lockClientRows(tx, [current.client_id]);
     await repo.monitors.softDelete(tx, id);
     await repo.syncHasMonitor(tx, [current.client_id]);
   });

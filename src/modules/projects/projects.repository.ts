@@ -5,7 +5,7 @@ import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { likeContains, nextStamp, firstRecord } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { idVisible, rowVisible } from '../../platform/visibility.ts';
+import { rowVisible } from '../../platform/visibility.ts';
 import {
   PROJECT_LIST_OPTIONS,
   type ProjectListParams,
@@ -69,17 +69,6 @@ export async function lockProject(ctx: Ctx, id: number) {
     .executeTakeFirst();
 }
 export type LockedProject = NonNullable<Awaited<ReturnType<typeof lockProject>>>;
-
-/** Whether the acting person may manage a client: owners, admins and integration keys always; members when they see it. */
-export async function clientManageable(ctx: Ctx, clientId: number): Promise<boolean> {
-  const row = await scoped
-    .select(ctx, 'clients', 'c')
-    .select('c.id')
-    .where('c.id', '=', clientId)
-    .where(idVisible(ctx, 'clients', 'c.company_id', 'c.id'))
-    .executeTakeFirst();
-  return row !== undefined;
-}
 
 /** Live tasks of the project the acting person cannot see: a move would strand them. */
 export async function countHiddenTasks(ctx: Ctx, projectId: number): Promise<number> {

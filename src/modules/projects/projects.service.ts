@@ -1,5 +1,6 @@
 import type { Ctx } from '../../platform/context.ts';
 import { assertCustomFieldValues } from '../custom-fields/index.ts';
+import { clientManageable } from '../clients/index.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { AppError, invalidReference } from '../../platform/errors.ts';
 import { recordEvent } from '../../platform/events.ts';
@@ -102,7 +103,7 @@ export async function createProject(ctx: Ctx, body: ProjectCreateBody): Promise<
  * refuses the whole move, so no task is left behind under the old client.
  */
 async function moveToClient(ctx: Ctx, current: LockedProject, clientId: number): Promise<void> {
-  if (current.client_id !== null && !(await repo.clientManageable(ctx, current.client_id))) {
+  if (current.client_id !== null && !(await clientManageable(ctx, current.client_id))) {
     throw new AppError('FORBIDDEN', 'Moving this project needs the manage-client right on its current client', {
       reason: 'CLIENT_NOT_MANAGEABLE',
       client_id: current.client_id,

@@ -3,15 +3,6 @@
 -- sameIdentity
 coalesce(mo.role_person_id, 0) = ${identity.role_person_id ?? 0}
 
--- isMemberPerson
-1
-
 -- syncHasMonitor
 (exists (select 1 from monitors m where m.company_id = clients.company_id
 and m.client_id = clients.id and m.active and m.deleted_at is null))::int::smallint
-
--- syncHasMonitor
-id = any(${unique}::int[])
-
--- syncHasMonitor
-has_monitor <> ${flag}

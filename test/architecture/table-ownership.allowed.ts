@@ -61,10 +61,8 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   'company-apps': {
     companies: 'owned by companies; used in company-apps.repository.ts',
   },
-  // client e-mails are addressed from client and contact rows and queued for the mailer
+  // client e-mails are queued for the mailer
   'content-templates': {
-    clients: 'owned by clients; used in client-emails.repository.ts',
-    contacts: 'owned by contacts; used in client-emails.repository.ts',
     mail_outbox: 'owned by background; used in client-emails.repository.ts content-templates.mail.ts',
   },
   // the maintenance pass finishes ended contracts in one statement over all companies, each by its own time zone

@@ -6,6 +6,8 @@ import { SAMPLE_STAMP as STAMP } from '../../platform/events.ts';
 // What clients inline: the contact schema and the client's contacts as JSON built in SQL.
 export { inlineContacts } from './contacts.repository.ts';
 export { Contact } from './contacts.schemas.ts';
+// Whom a client e-mail goes to (content-templates).
+export { mailContacts, type MailContact } from './contacts.mail.ts';
 
 export default defineModule({
   name: 'contacts',

@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { lockLive } from '../../platform/references.ts';
 import { scoped } from '../../platform/tenant-table.ts';
+import { mailClient } from '../clients/index.ts';
+import { mailContacts, type MailContact } from '../contacts/index.ts';
 import { insertNote } from '../notes/index.ts';
 
 export interface MailClient {
@@ -10,48 +12,16 @@ export interface MailClient {
   locale_code: string | null;
 }
 
-export interface MailContact {
-  id: number;
-  name: string;
-  surname: string | null;
-  /** Trimmed; usable only when `mailable`. */
-  email: string | null;
-  locale_code: string | null;
-  mailable: boolean;
-}
+export type { MailContact };
 
 /** Locks the live client the caller may see (a plain member's personal key sees its own clients only). */
 export async function lockClient(ctx: Ctx, clientId: number): Promise<MailClient | undefined> {
   if (!(await lockLive(ctx, 'clients', clientId))) return undefined;
-  return scoped
-    .select(ctx, 'clients', 'c')
-    .select(['c.id', 'c.name', 'c.locale_code'])
-    .where('c.id', '=', clientId)
-    .executeTakeFirst();
+  return mailClient(ctx, clientId);
 }
 
-/** What a mail can be sent to: one address, no spaces, no list or header characters (the one rule, in SQL). */
-const MAILABLE = '^[^\\s@<>,;"]+@[^\\s@<>,;"]+\\.[^\\s@<>,;"]+$';
-const mailable = sql<boolean>`coalesce(btrim(co.email) ~ ${MAILABLE}, false)`;
-
-/**
- * The client's live contacts, oldest first: those of `ids` (mailable or not, so the caller can name those that
- * are not), else the mailable ones, at most `limit` (the caller asks one more than its cap to see it passed).
- */
-export async function contactsOf(
-  ctx: Ctx,
-  clientId: number,
-  which: { ids: readonly number[] } | { limit: number },
-): Promise<MailContact[]> {
-  let query = scoped
-    .select(ctx, 'contacts', 'co')
-    .select(['co.id', 'co.name', 'co.surname', sql<string | null>`btrim(co.email)`.as('email'), 'co.locale_code'])
-    .select(mailable.as('mailable'))
-    .where('co.client_id', '=', clientId)
-    .where('co.deleted_at', 'is', null);
-  query = 'ids' in which ? query.where('co.id', 'in', [...which.ids]) : query.where(mailable).limit(which.limit);
-  return query.orderBy('co.id').execute();
-}
+/** The client's live contacts to write to (the contacts module's rule of a mailable address). */
+export const contactsOf = mailContacts;
 
 /** The `email` note logging a client e-mail, stored the notes module's one way (its HTML policy runs on it). */
 export const insertEmailNote = (ctx: Ctx, clientId: number, comments: string) =>

@@ -151,10 +151,10 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     invoice_rows: 'invoices; invoices imports products (productFacts, priceOn), so the invoiced probe stays here',
     taxes: "taxes; the product list and record join the tax's name and rate in the same query (withTax)",
   },
-  // projects are listed with their client, type and task counts
+  // a project moving to another client takes its tasks along
   projects: {
-    project_types: 'owned by project-types; used in projects.repository.ts',
-    tasks: 'owned by tasks; used in projects.repository.ts',
+    tasks:
+      "tasks; the move counts the tasks the caller cannot see and moves the rest (not yet a tasks export: tasks' list is to read projects through projects' exports, and projects importing tasks would then make a loop)",
   },
   // reclaimable time is found over entries, their tasks and the invoices that billed them in one query per request
   reclaims: {

@@ -3,6 +3,9 @@ import projectTypeRoutes from './project-types.routes.ts';
 import { insertDefaults } from './project-types.repository.ts';
 import { DEFAULT_PROJECT_TYPES } from './project-types.schemas.ts';
 
+// A project created without a name is named after its type.
+export { projectTypeNameSql } from './project-types.repository.ts';
+
 export default defineModule({
   name: 'project-types',
   tables: ['project_types'],

@@ -1,10 +1,11 @@
 import type { ProjectTypeListParams } from './project-types.schemas.ts';
+import { sql, type RawBuilder } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { likeContains, firstRecord } from '../../platform/sql.ts';
-import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { tenant, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { PROJECT_TYPE_LIST_OPTIONS, type ProjectTypeRecord, type ProjectTypeStatus } from './project-types.schemas.ts';
 
 export const projectTypes = tenantTable('project_types', { alias: 'pt', softDelete: true });
@@ -44,3 +45,7 @@ export async function insertDefaults(db: Executor, companyId: string, names: rea
     .values(names.map((name) => ({ company_id: companyId, name, status: 'active' })))
     .execute();
 }
+
+/** The type's name (deleted types too), as a scalar subquery for another module's statement (a project's default name). */
+export const projectTypeNameSql = (ctx: Ctx, id: number): RawBuilder<string> =>
+  sql<string>`(select pt.name from project_types pt where ${tenant(ctx, 'pt')} and pt.id = ${id})`;

@@ -1,4 +1,5 @@
 import { customFieldConditions } from '../custom-fields/index.ts';
+import { projectTypeNameSql } from '../project-types/index.ts';
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
@@ -100,19 +101,11 @@ export async function moveTasks(ctx: Ctx, projectId: number, clientId: number) {
  * two creates at the same instant may share one (names need not be unique).
  */
 export async function defaultName(ctx: Ctx, projectTypeId: number): Promise<string> {
+  // One statement: the count of this module's rows, and the type's name from project-types (checked before).
   const row = await scoped
-    .select(ctx, 'project_types', 'pt')
-    .where('pt.id', '=', projectTypeId)
-    .select((eb) => [
-      'pt.name',
-      // tenant: deliberate SQL, correlated with the scoped project type row.
-      eb
-        .selectFrom('projects as p')
-        .select(sql<number>`count(*)::int + 1`.as('n'))
-        .whereRef('p.company_id', '=', 'pt.company_id')
-        .whereRef('p.project_type_id', '=', 'pt.id')
-        .as('n'),
-    ])
+    .select(ctx, 'projects', 'p')
+    .where('p.project_type_id', '=', projectTypeId)
+    .select([projectTypeNameSql(ctx, projectTypeId).as('name'), sql<number>`count(*)::int + 1`.as('n')])
     .executeTakeFirstOrThrow();
   const suffix = ` ${row.n}`;
   return row.name.slice(0, 255 - suffix.length) + suffix;

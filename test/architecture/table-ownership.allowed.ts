@@ -177,12 +177,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
       'time-entries; the scan of the window: entries reduced to person-days before any join (workTotals, entriesFrom)',
     topics: "topics; billable time tests the entry's topic in the same scan (billableWork from billing)",
   },
-  // one search query spans contacts, projects and tasks
-  search: {
-    contacts: 'owned by contacts; used in search.repository.ts',
-    projects: 'owned by projects; used in search.repository.ts',
-    tasks: 'owned by tasks; used in search.repository.ts',
-  },
   // a session names its member, person and company
   sessions: {
     companies: 'owned by companies; used in sessions.repository.ts',

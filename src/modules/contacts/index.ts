@@ -8,6 +8,8 @@ export { inlineContacts } from './contacts.repository.ts';
 export { Contact } from './contacts.schemas.ts';
 // Whom a client e-mail goes to (content-templates).
 export { mailContacts, type MailContact } from './contacts.mail.ts';
+// One source of GET /search.
+export { contactSearchHits } from './contacts.search.ts';
 
 export default defineModule({
   name: 'contacts',

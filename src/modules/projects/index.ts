@@ -3,6 +3,9 @@ import { projectVisible } from './projects.visibility.ts';
 import projectRoutes from './projects.routes.ts';
 import { SAMPLE_STAMP as STAMP } from '../../platform/events.ts';
 
+// One source of GET /search.
+export { projectSearchHits } from './projects.search.ts';
+
 export default defineModule({
   name: 'projects',
   tables: ['projects'],

@@ -63,3 +63,5 @@ export {
   updateSourceTask,
 } from './tasks.copies.ts';
 export type { CopyPairs, TaskCopy } from './tasks.copies.ts';
+// One source of GET /search.
+export { taskSearchHits } from './tasks.search.ts';

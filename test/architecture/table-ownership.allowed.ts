@@ -44,12 +44,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     tasks: "tasks; spent time walks the project's tasks, correlated on the budget row",
     time_entries: 'time-entries; spent time sums entries of those tasks in the same correlated subquery',
   },
-  // the client workflow view joins members and tasks in one query
-  'client-workflow': {
-    clients: 'owned by clients; used in client-workflow.repository.ts',
-    members: 'owned by members; used in client-workflow.repository.ts',
-    tasks: 'owned by tasks; used in client-workflow.repository.ts',
-  },
   // the client list filters by group and template in one query; visibility goes through client members
   clients: {
     client_group_links: 'owned by client-groups; used in clients.repository.ts',

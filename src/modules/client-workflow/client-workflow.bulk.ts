@@ -6,7 +6,8 @@ import { assertReference, liveIds } from '../../platform/references.ts';
 import * as jobs from '../jobs/index.ts';
 import type { BulkMemberActionBody } from './client-workflow.schemas.ts';
 import { endMemberships, ensureMembers } from '../client-members/index.ts';
-import * as repo from './client-workflow.repository.ts';
+import { lockVisibleClients, visibleClientIds } from '../clients/index.ts';
+import { workingMembers } from '../members/index.ts';
 
 export const BULK_MEMBER_JOB_TYPE = 'client_bulk_member_action';
 /** Clients changed per transaction; a failing chunk is counted as failed and the job goes on. */
@@ -35,12 +36,12 @@ async function checkReferences(ctx: Ctx, body: BulkMemberActionBody): Promise<vo
   // Removing or replacing someone who has left is the point, so only a person taking work must be working.
   const joining = body.action !== 'remove';
   const working = joining
-    ? await repo.workingMembers(ctx, [body.person_id])
+    ? await workingMembers(ctx, [body.person_id])
     : await liveIds(ctx, 'people', [body.person_id]);
   if (!working.has(body.person_id)) throw invalidReference('person', 'person_id', body.person_id);
   await assertReference(ctx, 'people', 'person', 'from_person_id', body.from_person_id);
   await assertReference(ctx, 'workflow_roles', 'workflow_role', 'workflow_role_id', body.workflow_role_id);
-  const visible = new Set(await repo.visibleClientIds(ctx, body.client_ids));
+  const visible = new Set(await visibleClientIds(ctx, body.client_ids));
   const missing = body.client_ids.filter((id) => !visible.has(id));
   if (missing.length)
     throw new AppError(
@@ -55,7 +56,7 @@ async function checkReferences(ctx: Ctx, body: BulkMemberActionBody): Promise<vo
 
 /** One chunk in one transaction, on the chunk's clients still live and visible. Fires no events (spec). */
 async function applyChunk(ctx: Ctx, ids: number[], body: BulkMemberActionBody): Promise<void> {
-  const clients = await repo.lockClients(ctx, ids);
+  const clients = await lockVisibleClients(ctx, ids);
   if (body.action === 'add') {
     await ensureMembers(ctx, clients, body.person_id, () => body.workflow_role_id);
     return;
@@ -85,7 +86,7 @@ export async function runBulkMemberJob(ctx: Ctx, job: ClaimedJob, signal?: Abort
     job,
     {
       size: MEMBER_CHUNK,
-      select: (tx) => repo.visibleClientIds(tx, body.client_ids),
+      select: (tx) => visibleClientIds(tx, body.client_ids),
       step: (tx, ids) => applyChunk(tx, ids, body),
     },
     signal,

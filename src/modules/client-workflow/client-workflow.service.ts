@@ -5,22 +5,22 @@ import { AppError, domainValidation, invalidReference } from '../../platform/err
 import { recordEvent } from '../../platform/events.ts';
 import { orNotFound } from '../../platform/mutate.ts';
 import { liveIds } from '../../platform/references.ts';
-import { findClient, leanClient } from '../clients/index.ts';
+import { findClient, leanClient, lockClientManager, setClientManager, visibleClient } from '../clients/index.ts';
+import { workingMembers } from '../members/index.ts';
 import type { ManagerPutBody, MemberRolesPutBody, MemberRolesRecord } from './client-workflow.schemas.ts';
 import { clearRolesExcept, ensureMembers, liveMembers } from '../client-members/index.ts';
 import * as repo from './client-workflow.repository.ts';
 
 /** The path's client, live and visible to the caller, or 404 (routes call it before validating the body). */
 export async function assertClientVisible(ctx: Ctx, clientId: number): Promise<void> {
-  orNotFound(await repo.clientRows.base(ctx).where('c.id', '=', clientId).select('c.id').executeTakeFirst(), 'Client');
+  orNotFound(await visibleClient(ctx, clientId), 'Client');
 }
 
-const lockClient = async (ctx: Ctx, clientId: number) =>
-  orNotFound(await repo.clientRows.lock(ctx, clientId), 'Client');
+const lockClient = async (ctx: Ctx, clientId: number) => orNotFound(await lockClientManager(ctx, clientId), 'Client');
 
 /** 400 INVALID_PERSON naming the field, unless every id is a member who can take work. */
 async function assertWorkingMembers(ctx: Ctx, field: (index: number) => string, ids: readonly number[]) {
-  const found = await repo.workingMembers(ctx, ids);
+  const found = await workingMembers(ctx, ids);
   const index = ids.findIndex((id) => !found.has(id));
   if (index >= 0) throw invalidReference('person', field(index), ids[index]);
 }
@@ -34,7 +34,7 @@ export async function setManager(ctx: Ctx, clientId: number, body: ManagerPutBod
     const locked = await lockClient(tx, clientId);
     if (body.person_id !== null) await assertWorkingMembers(tx, () => 'person_id', [body.person_id]);
     if (locked.default_person_id !== body.person_id) {
-      await repo.clientRows.update(tx, clientId, { default_person_id: body.person_id });
+      await setClientManager(tx, clientId, body.person_id);
       // Read as the company sees it: a plain member who hands the client on may lose sight of it.
       const client = orNotFound(
         await findClient({ ...tx, actor: { ...tx.actor, restricted: false } }, clientId),

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { nextStamp } from '../../platform/sql.ts';
-import { scoped } from '../../platform/tenant-table.ts';
+import { scoped, tenantTable } from '../../platform/tenant-table.ts';
 import { idVisible, rowVisible } from '../../platform/visibility.ts';
 
 // What other modules ask of a client, answered here so that only this module names the clients table.
@@ -93,4 +93,42 @@ export async function setHasMonitor(ctx: Ctx, ids: readonly number[], flag: RawB
     .where(sql<boolean>`id = any(${unique}::int[])`)
     .where(sql<boolean>`has_monitor <> ${flag}`)
     .execute();
+}
+
+/** The clients the client workflow writes under: live, and for a plain member's key only those they see. */
+const workflowClients = tenantTable('clients', { alias: 'c', softDelete: true, lockColumns: ['default_person_id'] });
+
+/** The live client, if the caller sees it (a client workflow route's path client). */
+export const visibleClient = (ctx: Ctx, id: number) =>
+  workflowClients.base(ctx).where('c.id', '=', id).select('c.id').executeTakeFirst();
+
+/** Locks the live, visible client with its manager (default_person_id) for the rest of the transaction. */
+export const lockClientManager = (ctx: Ctx, id: number) => workflowClients.lock(ctx, id);
+
+/** Sets the client's manager (its default_person_id, the responsible person the visibility rules read). */
+export const setClientManager = (ctx: Ctx, id: number, personId: number | null) =>
+  workflowClients.update(ctx, id, { default_person_id: personId });
+
+/** Locks the live clients among `ids` that the actor sees (serialising with membership writes on them). */
+export async function lockVisibleClients(ctx: Ctx, ids: readonly number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await workflowClients
+    .base(ctx)
+    .where('c.id', 'in', [...ids])
+    .select('c.id')
+    .forUpdate()
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** The live clients among `ids` the actor sees, in id order (a bulk job's targets). */
+export async function visibleClientIds(ctx: Ctx, ids: readonly number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await workflowClients
+    .base(ctx)
+    .where('c.id', 'in', [...ids])
+    .select('c.id')
+    .orderBy('c.id')
+    .execute();
+  return rows.map((r) => r.id);
 }

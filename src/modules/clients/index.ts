@@ -13,9 +13,14 @@ export {
   clientSeen,
   liveClientIds,
   liveClientSql,
+  lockClientManager,
   lockClientRows,
+  lockVisibleClients,
   mailClient,
+  setClientManager,
   setHasMonitor,
+  visibleClient,
+  visibleClientIds,
 } from './clients.facts.ts';
 
 export default defineModule({

@@ -15,3 +15,5 @@ export { isActiveMemberPerson, isMemberPerson, personOfMember, personWithRole } 
 export { addPendingMember, cancelPendingMember, lockMemberBy, renameInvited } from './members.invited.ts';
 // For company creation, the demo owner and accepted invitations: people and members written by their owner.
 export { activateInvited, addPersonMember, initialsOf, linkAccount, type FirstMember } from './members.people.ts';
+// Who can take work (the client workflow's managers and members).
+export { workingMembers } from './members.working.ts';

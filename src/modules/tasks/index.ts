@@ -63,5 +63,5 @@ export {
   updateSourceTask,
 } from './tasks.copies.ts';
 export type { CopyPairs, TaskCopy } from './tasks.copies.ts';
-// One source of GET /search.
-export { taskSearchHits } from './tasks.search.ts';
+// A source of GET /search, the base of the client workflow's task list.
+export { clientWorkRows, taskSearchHits } from './tasks.sources.ts';

@@ -1,4 +1,4 @@
--- src/modules/tasks/tasks.search.ts: its raw SQL, written by npm run sql:snapshots (do not edit)
+-- src/modules/tasks/tasks.sources.ts: its raw SQL, written by npm run sql:snapshots (do not edit)
 
 -- taskSearchHits
 'task'

@@ -63,10 +63,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   contracts: {
     companies: 'owned by companies; used in contracts.repository.ts',
   },
-  // a digitization's status and error are its job's
-  documents: {
-    jobs: 'owned by jobs; used in digitizations.repository.ts',
-  },
   // the events API reads the platform's outbox
   events: {
     events: 'owned by platform; used in events.repository.ts',

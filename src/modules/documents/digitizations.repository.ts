@@ -4,15 +4,18 @@ import { listPage } from '../../platform/lists.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { DIGITIZATION_LIST_OPTIONS, type DigitizationRecord } from './digitizations.schemas.ts';
 import { firstRecord } from '../../platform/sql.ts';
+import { jobStates } from '../jobs/index.ts';
 
 /** Digitizations follow their document's client's visibility (the `visibility` its module declares). */
 export const digitizations = tenantTable('digitizations', { alias: 'dg' });
 type Query = BaseQuery<'digitizations', 'dg'>;
 
 /** Status and error are the job's: one source of truth, also right when the job stopped on an internal error. */
-const project = (query: Query) =>
+const project = (ctx: Ctx, query: Query) =>
   query
-    .innerJoin('jobs as j', (join) => join.onRef('j.company_id', '=', 'dg.company_id').onRef('j.id', '=', 'dg.job_id'))
+    .innerJoin(jobStates(ctx), (join) =>
+      join.onRef('j.company_id', '=', 'dg.company_id').onRef('j.id', '=', 'dg.job_id'),
+    )
     .select([
       'dg.id',
       'dg.document_id',
@@ -32,7 +35,7 @@ export function listDigitizations(ctx: Ctx, params: DigitizationListParams) {
     params,
     options: DIGITIZATION_LIST_OPTIONS,
     idColumn: 'dg.id',
-    project,
+    project: (query) => project(ctx, query),
     base: (filters) => {
       const q = digitizations.base(ctx);
       return filters.document_id === undefined ? q : q.where('dg.document_id', '=', filters.document_id);
@@ -41,7 +44,7 @@ export function listDigitizations(ctx: Ctx, params: DigitizationListParams) {
 }
 
 export const findDigitization = (ctx: Ctx, id: number) =>
-  firstRecord<DigitizationRecord>(project(digitizations.base(ctx).where('dg.id', '=', id)));
+  firstRecord<DigitizationRecord>(project(ctx, digitizations.base(ctx).where('dg.id', '=', id)));
 
 /** The digitization of a job and the document it reads (a document deleted meanwhile is reported, not crashed on). */
 export const digitizationSource = (ctx: Ctx, jobId: number) =>

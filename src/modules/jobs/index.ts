@@ -11,6 +11,8 @@ export { runJobsOnce, startJobRunner, type JobHandlers } from './jobs.loop.ts';
 export { Job, type JobRecord } from './jobs.schemas.ts';
 // The job backlog, for the operator's status view (GET /metrics reads it through `readings`).
 export { jobBacklog, type JobBacklog } from './jobs.backlog.ts';
+// A job's status and error for the records that show them (digitizations).
+export { jobStates } from './jobs.states.ts';
 
 export default defineModule({
   name: 'jobs',

@@ -44,12 +44,14 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     tasks: "tasks; spent time walks the project's tasks, correlated on the budget row",
     time_entries: 'time-entries; spent time sums entries of those tasks in the same correlated subquery',
   },
-  // the client list filters by group and template in one query; visibility goes through client members
+  // a client's groups are part of its record; visibility goes through client members
   clients: {
-    client_group_links: 'owned by client-groups; used in clients.repository.ts',
-    client_groups: 'owned by client-groups; used in clients.repository.ts',
+    client_group_links:
+      "client-groups; the record's groups are read (a correlated subquery of every read and list) and replaced by PATCH here; client-groups imports clients (the client events of a group delete, liveClientIds), so an export back would make a loop",
+    client_groups: 'client-groups; the same subquery skips deleted groups (the same loop)',
     client_members: 'owned by client-members; used in clients.visibility.ts (a member sees the clients they belong to)',
-    workflow_templates: 'owned by workflow-templates; used in clients.repository.ts',
+    workflow_templates:
+      "workflow-templates; which template owns a plan client (templateOfPlanClient, for READ_ONLY's path): workflow-templates is to read clients through clients' exports, so clients importing it would make a loop",
   },
   // the apps' switches live on the company row
   'company-apps': {

@@ -1,12 +1,12 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { Dec, moneyOut } from '../../platform/money.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { companyCurrencySql } from '../companies/index.ts';
 import { billedStatus } from '../invoices/index.ts';
-import { BUDGET_LIST_OPTIONS, type BudgetRecord } from './budgets.schemas.ts';
+import { BUDGET_LIST_OPTIONS, type BudgetListParams, type BudgetRecord } from './budgets.schemas.ts';
 
 export const budgets = tenantTable('budgets', {
   alias: 'b',
@@ -92,17 +92,17 @@ function toRecord(row: BudgetRow): BudgetRecord {
   };
 }
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<BudgetListParams>) {
   let q = query;
-  if (filters.client_id !== undefined) q = q.where('b.client_id', '=', filters.client_id as number);
-  if (filters.project_id !== undefined) q = q.where('b.project_id', '=', filters.project_id as number);
-  const statuses = splitList(filters.status as string | undefined);
+  if (filters.client_id !== undefined) q = q.where('b.client_id', '=', filters.client_id);
+  if (filters.project_id !== undefined) q = q.where('b.project_id', '=', filters.project_id);
+  const statuses = splitList(filters.status);
   if (statuses) q = q.where('b.status', 'in', statuses as Array<'active' | 'closed'>);
   return q;
 }
 
-export async function listBudgets(ctx: Ctx, params: object) {
-  const page = await listPage<BudgetRow>(ctx, {
+export async function listBudgets(ctx: Ctx, params: BudgetListParams) {
+  const page = await listPage<BudgetRow, BudgetListParams>(ctx, {
     listId: 'budgets',
     params,
     options: BUDGET_LIST_OPTIONS,

@@ -91,3 +91,4 @@ export const BudgetListQuery = listQuery(
   },
   BUDGET_LIST_OPTIONS,
 );
+export type BudgetListParams = Static<typeof BudgetListQuery>;

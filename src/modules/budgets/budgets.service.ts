@@ -5,7 +5,13 @@ import { AMOUNT, decimalInput } from '../../platform/money.ts';
 import { orNotFound } from '../../platform/mutate.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
 import { assertReference } from '../../platform/references.ts';
-import { ADMIN_FIELDS, type BudgetCreateBody, type BudgetRecord, type BudgetUpdateBody } from './budgets.schemas.ts';
+import {
+  ADMIN_FIELDS,
+  type BudgetCreateBody,
+  type BudgetListParams,
+  type BudgetRecord,
+  type BudgetUpdateBody,
+} from './budgets.schemas.ts';
 import * as repo from './budgets.repository.ts';
 
 /** If-Match as the route reads it: required (428 when absent) or only honoured when sent. */
@@ -76,7 +82,7 @@ async function resolveScope(
   return clientId;
 }
 
-export const listBudgets = (ctx: Ctx, params: object) => repo.listBudgets(ctx, params);
+export const listBudgets = (ctx: Ctx, params: BudgetListParams) => repo.listBudgets(ctx, params);
 
 export async function getBudget(ctx: Ctx, id: number): Promise<BudgetRecord> {
   return orNotFound(await repo.findBudget(ctx, id), 'Budget');

@@ -4,6 +4,7 @@ import { listPage } from '../../platform/lists.ts';
 import { isoz } from '../../platform/sql.ts';
 import { scoped, tenantTable, type NewRow, tenant } from '../../platform/tenant-table.ts';
 import type { ContractRowRecord } from './contracts.row-schemas.ts';
+import type { ContractRowListParams } from './contracts.schemas.ts';
 
 export const contractRows = tenantTable('contract_rows', { alias: 'r' });
 export const rowPrices = tenantTable('contract_row_prices', { alias: 'rp' });
@@ -38,8 +39,8 @@ export async function rowExists(ctx: Ctx, contractId: number, rowId: number): Pr
   return (await rowsOf(ctx, contractId).where('r.id', '=', rowId).select('r.id').executeTakeFirst()) !== undefined;
 }
 
-export async function listRows(ctx: Ctx, contractId: number, params: object) {
-  const page = await listPage<{ id: number; row: ContractRowRecord }>(ctx, {
+export async function listRows(ctx: Ctx, contractId: number, params: ContractRowListParams) {
+  const page = await listPage<{ id: number; row: ContractRowRecord }, ContractRowListParams>(ctx, {
     listId: 'contract-rows',
     params,
     options: { cursor: false },

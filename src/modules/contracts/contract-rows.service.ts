@@ -8,6 +8,7 @@ import { assertFresh, type Precondition } from '../../platform/preconditions.ts'
 import * as rows from './contract-rows.repository.ts';
 import { createColumns, loadFacts, rowWarnings, updateColumns } from './contract-rows.rules.ts';
 import type { RowCreateBody, RowPriceCreateBody, RowUpdateBody } from './contracts.row-schemas.ts';
+import type { ContractRowListParams } from './contracts.schemas.ts';
 import { assertPriceRoom, assertRowRoom } from './contracts.limits.ts';
 import * as repo from './contracts.repository.ts';
 
@@ -21,7 +22,8 @@ export async function assertRowExists(ctx: Ctx, contractId: number, rowId: numbe
   if (!(await rows.rowExists(ctx, contractId, rowId))) throw notFound('Contract row');
 }
 
-export const listRows = (ctx: Ctx, contractId: number, params: object) => rows.listRows(ctx, contractId, params);
+export const listRows = (ctx: Ctx, contractId: number, params: ContractRowListParams) =>
+  rows.listRows(ctx, contractId, params);
 
 export async function getRow(ctx: Ctx, contractId: number, rowId: number) {
   return orNotFound(await rows.findRow(ctx, contractId, rowId), 'Contract row');

@@ -2,13 +2,14 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { likeContains, nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { ROW_JSON } from './contract-rows.repository.ts';
 import {
   CONTRACT_LIST_OPTIONS,
   ROWS_INLINE_CAP,
+  type ContractListParams,
   type ContractRecord,
   type ContractStatus,
 } from './contracts.schemas.ts';
@@ -77,19 +78,19 @@ function withTruncation(row: ContractRow): ContractRecord {
   return { ...row, rows: truncated ? row.rows.slice(0, ROWS_INLINE_CAP) : row.rows, rows_truncated: truncated };
 }
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<ContractListParams>) {
   let q = query;
-  const statuses = splitList(filters.status as string | undefined);
+  const statuses = splitList(filters.status);
   if (statuses) q = q.where('k.status', 'in', statuses as ContractStatus[]);
-  const types = splitList(filters.type as string | undefined);
+  const types = splitList(filters.type);
   if (types) q = q.where('k.type', 'in', types as Array<'contract' | 'template'>);
-  if (filters.client_id !== undefined) q = q.where('k.client_id', '=', filters.client_id as number);
-  if (filters.q !== undefined) q = q.where('k.name', 'ilike', likeContains(filters.q as string));
+  if (filters.client_id !== undefined) q = q.where('k.client_id', '=', filters.client_id);
+  if (filters.q !== undefined) q = q.where('k.name', 'ilike', likeContains(filters.q));
   return q;
 }
 
-export async function listContracts(ctx: Ctx, params: object) {
-  const page = await listPage<ContractRow>(ctx, {
+export async function listContracts(ctx: Ctx, params: ContractListParams) {
+  const page = await listPage<ContractRow, ContractListParams>(ctx, {
     listId: 'contracts',
     params,
     options: CONTRACT_LIST_OPTIONS,

@@ -231,5 +231,7 @@ export const ContractListQuery = listQuery(
   },
   CONTRACT_LIST_OPTIONS,
 );
+export type ContractListParams = Static<typeof ContractListQuery>;
 
 export const RowListQuery = listQuery({}, { cursor: false });
+export type ContractRowListParams = Static<typeof RowListQuery>;

@@ -12,6 +12,7 @@ import { createColumns, loadFacts, rejectionOf, rowWarnings, shapedRow } from '.
 import * as repo from './contracts.repository.ts';
 import type {
   ContractCreateBody,
+  ContractListParams,
   ContractRecord,
   ContractStatus,
   ContractUpdateBody,
@@ -23,7 +24,7 @@ import { assertDeletable, assertStatusMove, settleStatus } from './contracts.sta
 
 type WarningRecord = Static<typeof Warning>;
 
-export const listContracts = (ctx: Ctx, params: object) => repo.listContracts(ctx, params);
+export const listContracts = (ctx: Ctx, params: ContractListParams) => repo.listContracts(ctx, params);
 
 export async function getContract(ctx: Ctx, id: number): Promise<ContractRecord> {
   return orNotFound(await repo.findContract(ctx, id), 'Contract');

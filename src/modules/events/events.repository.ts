@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { splitList } from '../../platform/fields.ts';
 import { EVENT_RETENTION_DAYS, eventData, type EventShapes } from '../../platform/events.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { FEED_OPTIONS, type FeedEventRecord } from './events.schemas.ts';
+import { FEED_OPTIONS, type FeedEventRecord, type FeedListParams } from './events.schemas.ts';
 
 export const events = tenantTable('events', { alias: 'e' });
 
@@ -19,13 +19,13 @@ function feed(ctx: Ctx) {
     .where(sql<boolean>`e.xact_id < pg_snapshot_xmin(pg_current_snapshot())`);
 }
 
-function applyFilters(query: BaseQuery<'events', 'e'>, f: Record<string, unknown>) {
+function applyFilters(query: BaseQuery<'events', 'e'>, f: ListFilters<FeedListParams>) {
   let q = query;
-  const names = splitList(f.event as string | undefined);
+  const names = splitList(f.event);
   if (names) q = q.where('e.event', 'in', names);
-  if (f.record_id !== undefined) q = q.where('e.record_id', '=', f.record_id as number);
-  if (f.occurred_from !== undefined) q = q.where('e.occurred_at', '>=', f.occurred_from as string);
-  if (f.occurred_to !== undefined) q = q.where('e.occurred_at', '<', f.occurred_to as string);
+  if (f.record_id !== undefined) q = q.where('e.record_id', '=', f.record_id);
+  if (f.occurred_from !== undefined) q = q.where('e.occurred_at', '>=', f.occurred_from);
+  if (f.occurred_to !== undefined) q = q.where('e.occurred_at', '<', f.occurred_to);
   return q;
 }
 
@@ -46,8 +46,8 @@ const project = (q: BaseQuery<'events', 'e'>) =>
   ]);
 
 /** `shapes`: the modules' event shapes, so the feed carries exactly what a delivery of the event carries. */
-export async function listEvents(ctx: Ctx, params: object, shapes: EventShapes) {
-  const page = await listPage<Row>(ctx, {
+export async function listEvents(ctx: Ctx, params: FeedListParams, shapes: EventShapes) {
+  const page = await listPage<Row, FeedListParams>(ctx, {
     listId: 'events',
     params,
     options: FEED_OPTIONS,

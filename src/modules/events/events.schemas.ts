@@ -36,3 +36,5 @@ export const feedQuery = (eventNames: readonly string[]) =>
     },
     { defaultLimit: 50 },
   );
+/** The feed's query as the route passes it (the event names are checked by the schema, typed as text here). */
+export type FeedListParams = Static<ReturnType<typeof feedQuery>>;

@@ -5,7 +5,7 @@ import { assertFresh, type Precondition } from '../../platform/preconditions.ts'
 import type { Written } from '../../platform/http.ts';
 import { loadLookups, rowColumns } from './invoice-rows.rules.ts';
 import { assertAdmin, fireUpdated, lockOr404, recomputeTotals, rowEditWarning } from './invoice-writes.ts';
-import type { InvoiceRowInput, InvoiceRowRecord } from './invoices.schemas.ts';
+import type { InvoiceRowInput, InvoiceRowListParams, InvoiceRowRecord } from './invoices.schemas.ts';
 import * as repo from './invoices.repository.ts';
 
 /**
@@ -15,7 +15,7 @@ import * as repo from './invoices.repository.ts';
  */
 const noSuchRow = 'Invoice row';
 
-export async function listRows(ctx: Ctx, invoiceId: number, params: object) {
+export async function listRows(ctx: Ctx, invoiceId: number, params: InvoiceRowListParams) {
   orNotFound(await repo.findInvoiceHeader(ctx, invoiceId), 'Invoice');
   return repo.listRows(ctx, invoiceId, params);
 }

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import {
   scoped,
   tenantTable,
@@ -14,7 +14,9 @@ import {
   INVOICE_LIST_OPTIONS,
   ROW_LIST_OPTIONS,
   ROWS_INLINE_CAP,
+  type InvoiceListParams,
   type InvoiceRecord,
+  type InvoiceRowListParams,
   type InvoiceRowRecord,
   type InvoiceStatus,
 } from './invoices.schemas.ts';
@@ -118,19 +120,19 @@ function project(query: Query) {
   ]);
 }
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<InvoiceListParams>) {
   let q = query;
-  const statuses = splitList(filters.status as string | undefined);
+  const statuses = splitList(filters.status);
   if (statuses) q = q.where('i.status', 'in', statuses as InvoiceStatus[]);
-  if (filters.client_id !== undefined) q = q.where('i.client_id', '=', filters.client_id as number);
-  if (filters.invoice_date_from !== undefined) q = q.where('i.invoice_date', '>=', filters.invoice_date_from as string);
-  if (filters.invoice_date_to !== undefined) q = q.where('i.invoice_date', '<=', filters.invoice_date_to as string);
+  if (filters.client_id !== undefined) q = q.where('i.client_id', '=', filters.client_id);
+  if (filters.invoice_date_from !== undefined) q = q.where('i.invoice_date', '>=', filters.invoice_date_from);
+  if (filters.invoice_date_to !== undefined) q = q.where('i.invoice_date', '<=', filters.invoice_date_to);
   return q;
 }
 
 /** A page of invoices, each as its JSON text. */
-export async function listInvoiceTexts(ctx: Ctx, params: object) {
-  const page = await listPage<{ record: string }>(ctx, {
+export async function listInvoiceTexts(ctx: Ctx, params: InvoiceListParams) {
+  const page = await listPage<{ record: string }, InvoiceListParams>(ctx, {
     listId: 'invoices',
     params,
     options: INVOICE_LIST_OPTIONS,
@@ -190,8 +192,8 @@ export const insertInvoice = (ctx: Ctx, values: NewRow<'invoices'>) => invoices.
 /** Changes the header and moves updated_at on (a new ETag). */
 export const updateInvoice = (ctx: Ctx, id: number, values: RowUpdate<'invoices'>) => invoices.update(ctx, id, values);
 
-export async function listRows(ctx: Ctx, invoiceId: number, params: object) {
-  const page = await listPage<{ id: number; record: InvoiceRowRecord }>(ctx, {
+export async function listRows(ctx: Ctx, invoiceId: number, params: InvoiceRowListParams) {
+  const page = await listPage<{ id: number; record: InvoiceRowRecord }, InvoiceRowListParams>(ctx, {
     listId: 'invoice_rows',
     params,
     options: ROW_LIST_OPTIONS,

@@ -183,6 +183,8 @@ export const InvoiceListQuery = listQuery(
   },
   INVOICE_LIST_OPTIONS,
 );
+export type InvoiceListParams = Static<typeof InvoiceListQuery>;
 
 export const ROW_LIST_OPTIONS = { sortable: { id: 'r.id' }, defaultSort: 'id', cursor: false, defaultLimit: 50 };
 export const InvoiceRowListQuery = listQuery({}, ROW_LIST_OPTIONS);
+export type InvoiceRowListParams = Static<typeof InvoiceRowListQuery>;

@@ -31,13 +31,14 @@ import {
 import {
   HEADER_FIELDS,
   type InvoiceCreateBody,
+  type InvoiceListParams,
   type InvoiceRecord,
   type InvoiceUpdateBody,
 } from './invoices.schemas.ts';
 import * as repo from './invoices.repository.ts';
 
 /** Reads answer the JSON text PostgreSQL built (see the repository). */
-export const listInvoices = (ctx: Ctx, params: object) => repo.listInvoiceTexts(ctx, params);
+export const listInvoices = (ctx: Ctx, params: InvoiceListParams) => repo.listInvoiceTexts(ctx, params);
 export const getInvoice = async (ctx: Ctx, id: number) => orNotFound(await repo.findInvoiceText(ctx, id), 'Invoice');
 
 /** due_date arrives as a date or a date-time; the day is the date part as written (what GET answers round-trips). */

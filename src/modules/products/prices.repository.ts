@@ -4,7 +4,7 @@ import { listPage } from '../../platform/lists.ts';
 import { moneyOut } from '../../platform/money.ts';
 import { tenantTable, type BaseQuery, tenant } from '../../platform/tenant-table.ts';
 import { companyCurrency } from '../companies/index.ts';
-import { PRICE_LIST_OPTIONS, type ProductPriceRecord } from './products.schemas.ts';
+import { PRICE_LIST_OPTIONS, type ProductPriceListParams, type ProductPriceRecord } from './products.schemas.ts';
 
 export const prices = tenantTable('product_prices', { alias: 'pp', lockColumns: ['product_id'] });
 type Query = BaseQuery<'product_prices', 'pp'>;
@@ -26,8 +26,8 @@ const toRecord = (row: PriceRow): ProductPriceRecord => ({ ...row, net_price: mo
 
 const ofProduct = (ctx: Ctx, productId: number) => prices.base(ctx).where('pp.product_id', '=', productId);
 
-export async function listPrices(ctx: Ctx, productId: number, params: object) {
-  const page = await listPage<PriceRow>(ctx, {
+export async function listPrices(ctx: Ctx, productId: number, params: ProductPriceListParams) {
+  const page = await listPage<PriceRow, ProductPriceListParams>(ctx, {
     listId: 'product-prices',
     params,
     options: PRICE_LIST_OPTIONS,

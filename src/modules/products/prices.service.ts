@@ -6,7 +6,12 @@ import { orNotFound } from '../../platform/mutate.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
 import type { RowChanges } from '../../platform/tenant-table.ts';
 import { assertCurrency } from '../billing-settings/index.ts';
-import type { ProductPriceCreateBody, ProductPriceRecord, ProductPriceUpdateBody } from './products.schemas.ts';
+import type {
+  ProductPriceCreateBody,
+  ProductPriceListParams,
+  ProductPriceRecord,
+  ProductPriceUpdateBody,
+} from './products.schemas.ts';
 import { productExists, products } from './products.repository.ts';
 import { assertNotInUse } from './products.service.ts';
 import * as repo from './prices.repository.ts';
@@ -54,7 +59,7 @@ export async function assertProduct(ctx: Ctx, productId: number): Promise<void> 
   if (!(await productExists(ctx, productId))) throw notFound('Product');
 }
 
-export async function listPrices(ctx: Ctx, productId: number, params: object) {
+export async function listPrices(ctx: Ctx, productId: number, params: ProductPriceListParams) {
   await assertProduct(ctx, productId);
   return repo.listPrices(ctx, productId, params);
 }

@@ -1,11 +1,16 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { moneyOut } from '../../platform/money.ts';
 import { likeContains } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { PRODUCT_LIST_OPTIONS, type ProductPriceRecord, type ProductRecord } from './products.schemas.ts';
+import {
+  PRODUCT_LIST_OPTIONS,
+  type ProductListParams,
+  type ProductPriceRecord,
+  type ProductRecord,
+} from './products.schemas.ts';
 
 export const products = tenantTable('products', {
   alias: 'p',
@@ -62,18 +67,18 @@ function toRecord(row: ProductRow): ProductRecord {
   return { ...row, tax_rate: moneyOut(row.tax_rate), topics: row.topics ?? [] };
 }
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<ProductListParams>) {
   let q = query;
-  const statuses = splitList(filters.status as string | undefined);
+  const statuses = splitList(filters.status);
   if (statuses) q = q.where('p.status', 'in', statuses as Array<'active' | 'inactive'>);
-  const types = splitList(filters.type as string | undefined);
+  const types = splitList(filters.type);
   if (types) q = q.where('p.type', 'in', types);
-  if (filters.q !== undefined) q = q.where('p.name', 'ilike', likeContains(filters.q as string));
+  if (filters.q !== undefined) q = q.where('p.name', 'ilike', likeContains(filters.q));
   return q;
 }
 
-export async function listProducts(ctx: Ctx, params: object) {
-  const page = await listPage<ProductRow>(ctx, {
+export async function listProducts(ctx: Ctx, params: ProductListParams) {
+  const page = await listPage<ProductRow, ProductListParams>(ctx, {
     listId: 'products',
     params,
     options: PRODUCT_LIST_OPTIONS,

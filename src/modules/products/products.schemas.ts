@@ -135,6 +135,7 @@ export const ProductListQuery = listQuery(
   },
   PRODUCT_LIST_OPTIONS,
 );
+export type ProductListParams = Static<typeof ProductListQuery>;
 
 const priceFields = {
   net_price: Type.Number({ description: 'Unit price without tax; up to 4 decimals, below 10^10 in size' }),
@@ -159,3 +160,4 @@ export const PRICE_LIST_OPTIONS = {
   cursor: false,
 };
 export const ProductPriceListQuery = listQuery({}, PRICE_LIST_OPTIONS);
+export type ProductPriceListParams = Static<typeof ProductPriceListQuery>;

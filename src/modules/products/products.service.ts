@@ -9,6 +9,7 @@ import { assertProductReferences, assertTypeArgs } from './products.checks.ts';
 import {
   MONEY_FIELDS,
   type ProductCreateBody,
+  type ProductListParams,
   type ProductRecord,
   type ProductType,
   type ProductUpdateBody,
@@ -29,7 +30,7 @@ function columnsFrom(body: ProductUpdateBody): RowChanges<'products'> {
   return columns;
 }
 
-export async function listProducts(ctx: Ctx, params: object) {
+export async function listProducts(ctx: Ctx, params: ProductListParams) {
   const page = await repo.listProducts(ctx, params);
   return { data: page.data.map((product) => forKey(ctx, product)), meta: page.meta };
 }

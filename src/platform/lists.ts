@@ -74,6 +74,9 @@ export type ListFilters<P> = [keyof P] extends [never]
   ? Record<string, unknown>
   : Omit<P, 'limit' | 'offset' | 'sort' | 'cursor'>;
 
+/** What a page reads of the request's query besides the filters and the sort. */
+type Paging = Pick<ListParams, 'limit' | 'offset' | 'cursor'>;
+
 export interface ListParams {
   limit?: number;
   offset?: number;
@@ -148,7 +151,8 @@ export function resolveList<P extends object>(ctx: Ctx, listId: string, input: P
     after = payload.v;
   }
   // A cursor's filters were this list's own when it was issued (signed, and refused for another list).
-  return { filters: filters as ListFilters<P> & Record<string, unknown>, sort, after };
+  const paging: Paging = { limit: params.limit, offset: params.offset, cursor: params.cursor };
+  return { filters: filters as ListFilters<P> & Record<string, unknown>, sort, after, paging };
 }
 
 type AnyQuery = SelectQueryBuilder<any, any, any>;
@@ -239,7 +243,7 @@ interface PaginateSpec {
   idColumn: string;
   project: (q: AnyQuery) => AnyQuery;
   options: ListOptions;
-  params: object;
+  paging: Paging;
   filters: Record<string, unknown>;
   sort: string;
   after?: [unknown, number];
@@ -250,15 +254,14 @@ export async function paginate<R extends Record<string, unknown>>(
   ctx: Ctx,
   spec: PaginateSpec,
 ): Promise<{ data: R[]; meta: ListMeta }> {
-  const { options } = spec;
-  const params = spec.params as ListParams;
-  const limit = params.limit ?? options.defaultLimit ?? 50;
+  const { options, paging } = spec;
+  const limit = paging.limit ?? options.defaultLimit ?? 50;
   const descending = spec.sort.startsWith('-');
   const field = descending ? spec.sort.slice(1) : spec.sort;
   const column = field === 'id' ? spec.idColumn : options.sortable?.[field];
   if (!column)
     throw new AppError('VALIDATION_ERROR', `Cannot sort by ${field}`, { reason: 'UNKNOWN_SORT_FIELD', field });
-  const offset = spec.after ? 0 : (params.offset ?? 0);
+  const offset = spec.after ? 0 : (paging.offset ?? 0);
   const shape = {
     column,
     idColumn: spec.idColumn,
@@ -267,7 +270,7 @@ export async function paginate<R extends Record<string, unknown>>(
     project: spec.project,
   };
   const values = { limit: limit + 1, offset, lastValue: spec.after?.[0], lastId: spec.after?.[1] };
-  const { rows, total } = await pageRows<R>(ctx, spec, shape, values, params.cursor === undefined);
+  const { rows, total } = await pageRows<R>(ctx, spec, shape, values, paging.cursor === undefined);
   const hasMore = rows.length > limit;
   const data = hasMore ? rows.slice(0, limit) : rows;
   const last = data[data.length - 1];
@@ -281,7 +284,7 @@ export async function paginate<R extends Record<string, unknown>>(
           v: [sortValue(last[field]), last.id as number],
         })
       : null;
-  if (params.cursor !== undefined) return { data, meta: { limit, has_more: hasMore, next_cursor: nextCursor } };
+  if (paging.cursor !== undefined) return { data, meta: { limit, has_more: hasMore, next_cursor: nextCursor } };
   const meta: ListMeta = { total, limit, offset, has_more: hasMore };
   if (options.cursor === true) meta.next_cursor = nextCursor;
   return { data, meta };
@@ -318,7 +321,7 @@ export async function listPage<R extends Record<string, unknown>, P extends obje
   ctx: Ctx,
   spec: ListPageSpec<P>,
 ): Promise<{ data: R[]; meta: ListMeta }> {
-  const { filters, sort, after } = resolveList(ctx, spec.listId, spec.params, spec.options);
+  const { filters, sort, after, paging } = resolveList(ctx, spec.listId, spec.params, spec.options);
   return paginate<R>(ctx, {
     listId: spec.listId,
     // The cache fills numeric filters back in by name; the values keep the types the list's query gave them.
@@ -327,7 +330,7 @@ export async function listPage<R extends Record<string, unknown>, P extends obje
     idColumn: spec.idColumn,
     project: spec.project as (q: AnyQuery) => AnyQuery,
     options: spec.options,
-    params: spec.params,
+    paging,
     filters,
     sort,
     after,

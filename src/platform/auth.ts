@@ -6,6 +6,7 @@ import type { Actor, Ctx, CompanyInfo } from './context.ts';
 import { hashKey, KEY_PREFIX } from './keys.ts';
 import { addressAllowed } from './network.ts';
 import type { KeyCache } from './key-cache.ts';
+import { firstRecord } from './sql.ts';
 import { companyJson } from './system-actor.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -57,29 +58,30 @@ async function findKey(
   companyId: string,
   match: { hash: string } | { id: number },
 ): Promise<KeyRow | undefined> {
-  return db
-    .selectFrom('api_keys as k')
-    .innerJoin('companies as c', 'c.id', 'k.company_id')
-    .leftJoin('members as m', (join) =>
-      join.onRef('m.company_id', '=', 'k.company_id').onRef('m.person_id', '=', 'k.person_id'),
-    )
-    .select([
-      'k.id',
-      'k.kind',
-      'k.scopes',
-      'k.person_id',
-      'k.is_active',
-      'k.expires_at',
-      'k.grace_expires_at',
-      'k.ip_allowlist',
-      'k.last_used_at',
-      sql<'member' | 'admin' | 'owner' | null>`m.role`.as('member_role'),
-      'm.status as member_status',
-      companyJson().as('company'),
-    ])
-    .where('k.company_id', '=', companyId)
-    .where((eb) => ('hash' in match ? eb('k.key_hash', '=', match.hash) : eb('k.id', '=', match.id)))
-    .executeTakeFirst() as Promise<KeyRow | undefined>;
+  return firstRecord<KeyRow>(
+    db
+      .selectFrom('api_keys as k')
+      .innerJoin('companies as c', 'c.id', 'k.company_id')
+      .leftJoin('members as m', (join) =>
+        join.onRef('m.company_id', '=', 'k.company_id').onRef('m.person_id', '=', 'k.person_id'),
+      )
+      .select([
+        'k.id',
+        'k.kind',
+        'k.scopes',
+        'k.person_id',
+        'k.is_active',
+        'k.expires_at',
+        'k.grace_expires_at',
+        'k.ip_allowlist',
+        'k.last_used_at',
+        sql<'member' | 'admin' | 'owner' | null>`m.role`.as('member_role'),
+        'm.status as member_status',
+        companyJson().as('company'),
+      ])
+      .where('k.company_id', '=', companyId)
+      .where((eb) => ('hash' in match ? eb('k.key_hash', '=', match.hash) : eb('k.id', '=', match.id))),
+  );
 }
 
 const unauthorized = (message: string) => new AppError('UNAUTHORIZED', message);

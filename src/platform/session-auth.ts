@@ -6,6 +6,7 @@ import { AppError } from './errors.ts';
 import type { CompanyInfo, Ctx } from './context.ts';
 import type { KeyCache } from './key-cache.ts';
 import { sessionScopes } from './scopes.ts';
+import { firstRecord } from './sql.ts';
 import { companyJson } from './system-actor.ts';
 import { checkCsrf, clearedSessionCookie, secretTokenHash, sessionTokenOf } from './session-credential.ts';
 
@@ -45,26 +46,27 @@ const ended = (request: FastifyRequest, message: string) =>
 
 function findSession(db: Db, hash: Buffer, companyId: string | null): Promise<SessionRow | undefined> {
   // tenant: deliberate SQL: a session belongs to an account; the company is only joined to find its member.
-  return db
-    .selectFrom('sessions as s')
-    .leftJoin('members as m', (join) =>
-      join.onRef('m.account_id', '=', 's.account_id').on('m.company_id', '=', companyId ?? sql<string>`null`),
-    )
-    .leftJoin('companies as c', (join) => join.on('c.id', '=', companyId ?? sql<string>`null`))
-    .select([
-      's.id',
-      's.account_id',
-      's.last_seen_at',
-      's.idle_expires_at',
-      's.absolute_expires_at',
-      's.ended_at',
-      'm.person_id',
-      sql<SessionRow['role']>`m.role`.as('role'),
-      'm.status as member_status',
-      sql<CompanyInfo | null>`case when c.id is null then null else ${companyJson()} end`.as('company'),
-    ])
-    .where('s.token_hash', '=', hash)
-    .executeTakeFirst() as Promise<SessionRow | undefined>;
+  return firstRecord<SessionRow>(
+    db
+      .selectFrom('sessions as s')
+      .leftJoin('members as m', (join) =>
+        join.onRef('m.account_id', '=', 's.account_id').on('m.company_id', '=', companyId ?? sql<string>`null`),
+      )
+      .leftJoin('companies as c', (join) => join.on('c.id', '=', companyId ?? sql<string>`null`))
+      .select([
+        's.id',
+        's.account_id',
+        's.last_seen_at',
+        's.idle_expires_at',
+        's.absolute_expires_at',
+        's.ended_at',
+        'm.person_id',
+        sql<SessionRow['role']>`m.role`.as('role'),
+        'm.status as member_status',
+        sql<CompanyInfo | null>`case when c.id is null then null else ${companyJson()} end`.as('company'),
+      ])
+      .where('s.token_hash', '=', hash),
+  );
 }
 
 async function lookup(deps: SessionDeps, hash: Buffer, companyId: string | null) {

@@ -4,7 +4,7 @@ import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
-import { likeContains } from '../../platform/sql.ts';
+import { firstRecord, likeContains } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import {
   PRODUCT_FIELD_LIST_OPTIONS,
@@ -65,9 +65,7 @@ export function listProductFields(ctx: Ctx, params: ProductFieldListParams) {
 }
 
 export async function findProductField(ctx: Ctx, id: number): Promise<ProductFieldRecord | undefined> {
-  return project(productFields.base(ctx).where('pf.id', '=', id)).executeTakeFirst() as Promise<
-    ProductFieldRecord | undefined
-  >;
+  return firstRecord<ProductFieldRecord>(project(productFields.base(ctx).where('pf.id', '=', id)));
 }
 
 /** Another live entry of the kind already has the code (case-insensitive), as the unique index would say. */

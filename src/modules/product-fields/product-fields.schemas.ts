@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TLiteral } from 'typebox';
 import { EnumList, mapOptional, Name, Timestamp } from '../../platform/fields.ts';
 import { listQuery, type ListOptions } from '../../platform/lists.ts';
 
@@ -12,14 +12,13 @@ export const SYSTEM_PRODUCT_FIELDS: ReadonlyArray<{ kind: ProductFieldKind; code
   { kind: 'billing_project', code: 'INTERNAL', name: 'Internal work' },
 ];
 
-const Kind = Type.Union(
-  PRODUCT_FIELD_KINDS.map((k) => Type.Literal(k)),
-  {
-    description:
-      'Which lookup the entry belongs to: article (article_id), resource (resource_id), billing_project ' +
-      '(billing_project_id) of products, contract rows and invoice rows; cost_center (a lookup for accounting exports)',
-  },
-);
+// Typed as one literal of the kinds: a union over a mapped array is `never` to Static (it reads tuples only),
+// which hid ProductFieldRecord's kind from the compiler; the schema is the same.
+const Kind = Type.Union(PRODUCT_FIELD_KINDS.map((k) => Type.Literal(k)) as [TLiteral<ProductFieldKind>], {
+  description:
+    'Which lookup the entry belongs to: article (article_id), resource (resource_id), billing_project ' +
+    '(billing_project_id) of products, contract rows and invoice rows; cost_center (a lookup for accounting exports)',
+});
 
 const editableFields = {
   code: Type.String({

@@ -153,8 +153,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     invoice_row_entries: 'invoices; which billed invoice holds each entry, read in the same query as the entries',
     invoices: 'invoices; the billing invoice of each entry, status tested with billedStatus from invoices/index.ts',
     tasks: 'tasks; the work task is locked FOR UPDATE with the reclaim (lockWorkTask) and entries are found through it',
-    time_entries:
-      "time-entries; a reclaim reads and moves its entries (select and update) under the reclaim's lock (not yet a time-entries export)",
   },
   // the reports aggregate a window in one statement per figure (time × cost × revenue); reports tests pin the results
   reports: {

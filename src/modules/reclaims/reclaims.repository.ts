@@ -84,33 +84,6 @@ export async function lockWorkTask(ctx: Ctx, id: number): Promise<boolean> {
   return row !== undefined;
 }
 
-export interface EntryRow {
-  id: number;
-  task_id: number;
-  seconds: number;
-  live: boolean;
-}
-
-/**
- * Time entries, locked until commit: the live ones of `taskId` (all, or only `ids`), or with `taskId`
- * undefined the given ids wherever they are now (deleted ones included, flagged by `live`).
- */
-export async function lockEntries(ctx: Ctx, ids: readonly number[] | undefined, taskId?: number): Promise<EntryRow[]> {
-  let query = scoped
-    .select(ctx, 'time_entries', 'e')
-    .select([
-      'e.id',
-      'e.task_id',
-      sql<number>`coalesce(e.duration, floor(extract(epoch from e."end" - e.start)), 0)::int`.as('seconds'),
-      sql<boolean>`e.deleted_at is null`.as('live'),
-    ])
-    .orderBy('e.id')
-    .forUpdate();
-  if (ids !== undefined) query = query.where('e.id', '=', sql<number>`any(${[...ids]}::int[])`);
-  if (taskId !== undefined) query = query.where('e.task_id', '=', taskId).where('e.deleted_at', 'is', null);
-  return query.execute();
-}
-
 export interface InvoiceLink {
   time_entry_id: number;
   invoice_id: number;
@@ -128,16 +101,6 @@ export async function invoiceLinks(ctx: Ctx, entryIds: readonly number[]): Promi
     .select(['l.time_entry_id', 'l.invoice_id', 'i.status'])
     .where('l.time_entry_id', '=', sql<number>`any(${[...entryIds]}::int[])`)
     .orderBy('l.time_entry_id')
-    .execute();
-}
-
-/** Moves entries to a task; their updated_at moves on, so their ETags change. */
-export async function moveEntries(ctx: Ctx, ids: readonly number[], taskId: number): Promise<void> {
-  if (ids.length === 0) return;
-  await scoped
-    .update(ctx, 'time_entries')
-    .set({ task_id: taskId, updated_at: nextStamp() })
-    .where('id', '=', sql<number>`any(${[...ids]}::int[])`)
     .execute();
 }
 

@@ -5,6 +5,7 @@ import { mutate, orNotFound } from '../../platform/mutate.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
 import { liveIds, lockLive } from '../../platform/references.ts';
 import { isBilled } from '../invoices/index.ts';
+import { lockEntriesToMove, moveEntries, type MovableEntry } from '../time-entries/index.ts';
 import type { ReclaimCreateBody, ReclaimListParams, ReclaimRecord, ReclaimUpdateBody } from './reclaims.schemas.ts';
 import * as repo from './reclaims.repository.ts';
 
@@ -48,8 +49,8 @@ async function lockTasks(ctx: Ctx, sourceId: number, targetId: number): Promise<
 }
 
 /** The entries to move: the named ones (each must be a live entry of the source, none billed), else all unbilled. */
-async function entriesToMove(ctx: Ctx, sourceId: number, named: number[] | undefined): Promise<repo.EntryRow[]> {
-  const entries = await repo.lockEntries(ctx, named, sourceId);
+async function entriesToMove(ctx: Ctx, sourceId: number, named: number[] | undefined): Promise<MovableEntry[]> {
+  const entries = await lockEntriesToMove(ctx, named, sourceId);
   const links = await repo.invoiceLinks(
     ctx,
     entries.map((e) => e.id),
@@ -91,7 +92,7 @@ export async function createReclaim(ctx: Ctx, sourceId: number, body: ReclaimCre
         field: 'time_entry_ids',
       });
     const ids = entries.map((e) => e.id);
-    await repo.moveEntries(tx, ids, body.target_task_id);
+    await moveEntries(tx, ids, body.target_task_id);
     const id = await repo.insertReclaim(
       tx,
       {
@@ -126,12 +127,12 @@ export async function undoReclaim(ctx: Ctx, id: number, precondition: Preconditi
       throw notUndoable('source_task_gone', `The source task ${reclaim.source_task_id} no longer exists`, {
         source_task_id: reclaim.source_task_id,
       });
-    const entries = await repo.lockEntries(tx, await repo.entryIdsOf(tx, id));
+    const entries = await lockEntriesToMove(tx, await repo.entryIdsOf(tx, id));
     const movable = entries.filter((e) => e.live && e.task_id === reclaim.target_task_id).map((e) => e.id);
     const refusal = billedRefusal(await repo.invoiceLinks(tx, movable));
     if (refusal)
       throw notUndoable(refusal.reason, 'Time entries of this reclaim are billed by an invoice', refusal.details);
-    await repo.moveEntries(tx, movable, reclaim.source_task_id);
+    await moveEntries(tx, movable, reclaim.source_task_id);
     const moved = new Set(movable);
     await repo.markUndone(
       tx,

@@ -3,6 +3,9 @@ import { timeEntryVisible } from './time-entries.visibility.ts';
 import timeEntryRoutes from './time-entries.routes.ts';
 import { SAMPLE_STAMP as STAMP } from '../../platform/events.ts';
 
+/** Reclaims lock the entries they move and move them between tasks. */
+export { lockEntriesToMove, moveEntries, type MovableEntry } from './time-entries.moves.ts';
+
 export default defineModule({
   name: 'time-entries',
   tables: ['time_entries'],

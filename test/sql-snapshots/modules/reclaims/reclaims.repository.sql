@@ -11,17 +11,5 @@ cardinality(${entryIds})
 exists (select 1 from reclaim_entries re where re.company_id = r.company_id
 and re.reclaim_id = r.id and re.time_entry_id = ${filters.time_entry_id})
 
--- lockEntries
-coalesce(e.duration, floor(extract(epoch from e."end" - e.start)), 0)::int
-
--- lockEntries
-e.deleted_at is null
-
--- lockEntries
-any(${[...ids]}::int[])
-
 -- invoiceLinks
 any(${[...entryIds]}::int[])
-
--- moveEntries
-any(${[...ids]}::int[])

@@ -40,7 +40,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
       'invoices; the project spend sums invoice rows, correlated on the budget row (an export would be invoices\' "billed amount of a project", not written yet)',
     invoices:
       'invoices; the client spend sums billed invoices (billedStatus from invoices/index.ts) correlated on the budget row',
-    projects: 'projects; a budget is checked against a live project of the company',
     tasks: "tasks; spent time walks the project's tasks, correlated on the budget row",
     time_entries: 'time-entries; spent time sums entries of those tasks in the same correlated subquery',
   },

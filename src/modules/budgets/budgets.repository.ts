@@ -3,7 +3,7 @@ import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { Dec, moneyOut } from '../../platform/money.ts';
-import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { companyCurrencySql } from '../companies/index.ts';
 import { billedStatus } from '../invoices/index.ts';
 import { BUDGET_LIST_OPTIONS, type BudgetListParams, type BudgetRecord } from './budgets.schemas.ts';
@@ -119,13 +119,3 @@ export async function findBudget(ctx: Ctx, id: number): Promise<BudgetRecord | u
 }
 
 export const lockBudget = (ctx: Ctx, id: number) => budgets.lock(ctx, id) as Promise<LockedBudget | undefined>;
-
-/** A live project of this company with its client (null when it has none), or undefined. */
-export async function findProject(ctx: Ctx, id: number): Promise<{ client_id: number | null } | undefined> {
-  return scoped
-    .select(ctx, 'projects', 'p')
-    .where('p.id', '=', id)
-    .where('p.deleted_at', 'is', null)
-    .select('p.client_id')
-    .executeTakeFirst();
-}

@@ -5,6 +5,7 @@ import { AMOUNT, decimalInput } from '../../platform/money.ts';
 import { orNotFound } from '../../platform/mutate.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
 import { assertReference } from '../../platform/references.ts';
+import { liveProjectClient } from '../projects/index.ts';
 import {
   ADMIN_FIELDS,
   type BudgetCreateBody,
@@ -68,7 +69,7 @@ async function resolveScope(
   await assertReference(ctx, 'clients', 'client', 'client_id', clientSent);
   const projectId = body.project_id === undefined ? current.project_id : body.project_id;
   if (projectId === null) return clientSent === undefined ? current.client_id : clientSent;
-  const project = await repo.findProject(ctx, projectId);
+  const project = await liveProjectClient(ctx, projectId);
   if (!project) throw invalidReference('project', 'project_id', projectId);
   const projectSent = body.project_id !== undefined;
   const clientId = clientSent !== undefined ? clientSent : projectSent ? project.client_id : current.client_id;

@@ -5,6 +5,8 @@ import { SAMPLE_STAMP as STAMP } from '../../platform/events.ts';
 
 // One source of GET /search.
 export { projectSearchHits } from './projects.search.ts';
+/** Budgets: a live project and its client. */
+export { liveProjectClient } from './projects.facts.ts';
 
 export default defineModule({
   name: 'projects',

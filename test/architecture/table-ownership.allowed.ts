@@ -96,16 +96,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     members: 'owned by members; used in invitations.accept.ts invitations.repository.ts',
     people: 'owned by members; used in invitations.accept.ts invitations.repository.ts',
   },
-  // the invoice document is rendered from its stored snapshot, its rows and the client's live address
-  'invoice-documents': {
-    clients: "clients; the client's address parts join the invoice header in one query (the snapshot keeps one line)",
-    contacts:
-      "contacts; the primary contact's e-mail is the fallback recipient (not yet a contacts export; contacts is another engineer's part)",
-    invoice_rows:
-      "invoices; every row of the document (not yet an invoices export: invoices' findInvoice truncates rows)",
-    invoices:
-      "invoices; the header with the client's address, the lock for exporting and exported_at (not yet moved to invoices' lockInvoice)",
-  },
   // an invoice copies its parties from their live records at create and finalization (invoice-parties.ts)
   invoices: {
     clients: 'clients; the client snapshot with its primary contact in one query (not yet a clients export)',

@@ -22,6 +22,8 @@ export {
   visibleClient,
   visibleClientIds,
 } from './clients.facts.ts';
+/** Invoice documents show the buyer's address in its parts. */
+export { clientAddressParts, type ClientAddressParts } from './clients.address.ts';
 
 export default defineModule({
   name: 'clients',

@@ -1,10 +1,11 @@
 import type { Config } from '../../config.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { deliverMail, type Delivery, type RenderedTemplate } from '../content-templates/index.ts';
+import { primaryContactEmail } from '../contacts/index.ts';
 import { contractRecipients } from '../contracts/index.ts';
+import type { StoredInvoice } from '../invoices/index.ts';
 import { formatDecimal, localeOf } from './invoice-documents.labels.ts';
 import { shownPlaces, type InvoiceDocument } from './invoice-documents.model.ts';
-import * as repo from './invoice-documents.repository.ts';
 
 export interface InvoiceMail {
   to: string[];
@@ -30,14 +31,17 @@ function addresses(value: unknown): string[] {
  * Who receives the invoice: the addresses stored on the invoice itself, else its contract's
  * settings.invoice_recipients, else the client's primary contact. Empty when there is none.
  */
-export async function recipientsOf(ctx: Ctx, invoice: repo.InvoiceHeader): Promise<string[]> {
+export async function recipientsOf(
+  ctx: Ctx,
+  invoice: Pick<StoredInvoice, 'recipients' | 'contract_id' | 'client_id'>,
+): Promise<string[]> {
   const own = addresses(invoice.recipients);
   if (own.length > 0) return own;
   if (invoice.contract_id !== null) {
     const contract = addresses(await contractRecipients(ctx, invoice.contract_id));
     if (contract.length > 0) return contract;
   }
-  const primary = await repo.primaryContactEmail(ctx, invoice.client_id);
+  const primary = await primaryContactEmail(ctx, invoice.client_id);
   return addresses(primary ? [primary] : []);
 }
 

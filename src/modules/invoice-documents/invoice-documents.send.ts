@@ -1,6 +1,6 @@
 import { inTransaction, type Ctx } from '../../platform/context.ts';
 import type { ClaimedJob, JobServices } from '../../platform/modules.ts';
-import { isSendable, recordSendFailure, recordSent, type InvoiceStatus } from '../invoices/index.ts';
+import { allStoredRows, isSendable, recordSendFailure, recordSent, type InvoiceStatus } from '../invoices/index.ts';
 import * as jobs from '../jobs/index.ts';
 import { recordMail, renderCompanyTemplate } from '../content-templates/index.ts';
 import {
@@ -43,7 +43,7 @@ async function prepare(ctx: Ctx, invoiceId: number): Promise<InvoiceMail> {
   // Checked when the send was asked for too; a contact removed since leaves none.
   const to = await recipientsOf(ctx, invoice);
   if (to.length === 0) throw new jobs.JobFailed(noRecipient(invoiceId));
-  const model = buildDocument(invoice, await repo.findRows(ctx, invoiceId));
+  const model = buildDocument(invoice, await allStoredRows(ctx, invoiceId));
   const template = await renderCompanyTemplate(ctx, 'invoice_email', invoice.locale_code, mailValues(model));
   return composeMail(model, to, await renderPdf(model), template);
 }

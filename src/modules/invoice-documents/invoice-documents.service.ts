@@ -3,7 +3,16 @@ import { fail, notFound } from '../../platform/errors.ts';
 import { V3_PREFIX } from '../../platform/http.ts';
 import type { JobServices } from '../../platform/modules.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
-import { assertExportable, assertSendable, recordInvoiceUpdated, type InvoiceStatus } from '../invoices/index.ts';
+import {
+  allStoredRows,
+  assertExportable,
+  assertSendable,
+  lockInvoice,
+  recordExported,
+  recordInvoiceUpdated,
+  storedInvoice,
+  type InvoiceStatus,
+} from '../invoices/index.ts';
 import * as jobs from '../jobs/index.ts';
 import { fileNameOf, noRecipient, recipientsOf } from './invoice-documents.mail.ts';
 import { buildDocument } from './invoice-documents.model.ts';
@@ -30,7 +39,7 @@ export const documentLinks = (id: number) => ({
 export async function invoiceDocument(ctx: Ctx, id: number, format: DocumentFormat): Promise<RenderedDocument> {
   const invoice = await repo.findHeader(ctx, id);
   if (!invoice) throw notFound('Invoice');
-  const model = buildDocument(invoice, await repo.findRows(ctx, id));
+  const model = buildDocument(invoice, await allStoredRows(ctx, id));
   if (format === 'ubl')
     return {
       body: Buffer.from(renderUbl(model), 'utf8'),
@@ -49,12 +58,12 @@ export async function invoiceDocument(ctx: Ctx, id: number, format: DocumentForm
 /** Marks the invoice exported (exported_at: now, each time) and answers where its documents are. Drafts are not exported. */
 export async function exportInvoice(ctx: Ctx, id: number): Promise<ExportResult> {
   return inTransaction(ctx, async (tx) => {
-    const current = await repo.lockInvoice(tx, id);
+    const current = await lockInvoice(tx, id);
     if (!current) throw notFound('Invoice');
     assertExportable(current.status);
-    await repo.setExported(tx, id);
+    await recordExported(tx, id);
     await recordInvoiceUpdated(tx, id);
-    const header = (await repo.findHeader(tx, id))!;
+    const header = (await storedInvoice(tx, id))!;
     return {
       invoice_id: id,
       exported_at: header.exported_at!,
@@ -70,8 +79,8 @@ export async function exportInvoice(ctx: Ctx, id: number): Promise<ExportResult>
  */
 async function assertDeliverable(ctx: Ctx, id: number, status: InvoiceStatus): Promise<void> {
   assertSendable(status);
-  const header = await repo.findHeader(ctx, id);
-  if (header && (await recipientsOf(ctx, header)).length > 0) return;
+  const invoice = await storedInvoice(ctx, id);
+  if (invoice && (await recipientsOf(ctx, invoice)).length > 0) return;
   fail('INVOICE_NOT_SENDABLE', noRecipient(id), { status, reason: 'NO_RECIPIENT' });
 }
 
@@ -86,9 +95,9 @@ export async function sendInvoice(
   services: JobServices,
 ): Promise<SendResult> {
   return inTransaction(ctx, async (tx) => {
-    const current = await repo.lockInvoice(tx, id);
+    const current = await lockInvoice(tx, id);
     if (!current) throw notFound('Invoice');
-    await assertDeliverable(tx, id, current.status as InvoiceStatus);
+    await assertDeliverable(tx, id, current.status);
     assertFresh(precondition(), current.updated_at);
     const params: SendParams = { invoice_id: id };
     const jobId = await jobs.insertJob(tx, SEND_JOB, params);

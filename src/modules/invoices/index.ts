@@ -17,7 +17,9 @@ export { fireUpdated as recordInvoiceUpdated, readInvoice } from './invoice-writ
 export { assertExportable, assertSendable, isSendable } from './invoice-status.ts';
 /** Which invoices are billed (revenue, spend, locked time, exports) and which are locked: one definition each. */
 export { BILLED_STATUSES, billedStatus, isBilled, LOCKED_STATUSES } from './invoice-status.ts';
-export { recordSendFailure, recordSent } from './invoice-delivery.ts';
+export { recordExported, recordSendFailure, recordSent } from './invoice-delivery.ts';
+/** Documents (invoice-documents) render the stored invoice with every row. */
+export { allStoredRows, storedInvoice, type StoredInvoice, type StoredInvoiceRow } from './invoices.stored.ts';
 /** The billing engine writes drafts through the same rules as POST /invoices. */
 export { insertDraft, type DraftExtras } from './invoices.service.ts';
 export {

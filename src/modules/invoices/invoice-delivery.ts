@@ -24,6 +24,11 @@ export async function recordSent(ctx: Ctx, id: number): Promise<boolean> {
   return true;
 }
 
+/** The invoice was exported (invoice-documents, under lockInvoice): exported_at is now, each time. */
+export async function recordExported(ctx: Ctx, id: number): Promise<void> {
+  await repo.updateInvoice(ctx, id, { exported_at: nowStamp() });
+}
+
 /** The send gave up: why and when show on the invoice (its status does not change), with invoice.updated. */
 export async function recordSendFailure(ctx: Ctx, id: number, reason: string): Promise<void> {
   if (!(await repo.lockInvoice(ctx, id))) return;

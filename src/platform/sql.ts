@@ -13,6 +13,16 @@ export const nowStamp = (): RawBuilder<string> => sql<string>`date_trunc('millis
 export const isoz = (column: string): RawBuilder<string> =>
   sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
+/**
+ * "Name Surname <e-mail>" of a row with name, surname and email (a contact, a person), leaving out whatever part is
+ * missing; null when nothing is left. The one wording of a party's contact on an invoice, whoever owns the row.
+ */
+export const nameAndEmail = (alias: string): RawBuilder<string | null> => {
+  const email = sql.ref(`${alias}.email`);
+  return sql<string | null>`nullif(trim(concat_ws(' ', ${sql.ref(`${alias}.name`)}, ${sql.ref(`${alias}.surname`)},
+  case when ${email} is not null and ${email} <> '' then '<' || ${email} || '>' end)), '')`;
+};
+
 /** Escapes LIKE wildcards so a `q` search matches the text literally. */
 export const likeContains = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 

@@ -96,14 +96,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     members: 'owned by members; used in invitations.accept.ts invitations.repository.ts',
     people: 'owned by members; used in invitations.accept.ts invitations.repository.ts',
   },
-  // an invoice copies its parties from their live records at create and finalization (invoice-parties.ts)
-  invoices: {
-    clients: 'clients; the client snapshot with its primary contact in one query (not yet a clients export)',
-    contacts: "contacts; the primary (else first) contact's text, a subquery of the client snapshot",
-    contracts: "contracts; the contract's invoice defaults (settings) and that it belongs to the client",
-    invoice_sellers: 'invoice-sellers; the seller snapshot (archived ones only when asked)',
-    people: "members; the acting key's person as the seller contact",
-  },
   // a job's actor: its member and company, read with the job
   jobs: {
     companies: 'owned by companies; used in jobs.repository.ts',

@@ -22,8 +22,9 @@ export {
   visibleClient,
   visibleClientIds,
 } from './clients.facts.ts';
-/** Invoice documents show the buyer's address in its parts. */
+/** Invoices copy the client (clientSnapshot); their documents show its address in its parts. */
 export { clientAddressParts, type ClientAddressParts } from './clients.address.ts';
+export { clientSnapshot, type ClientSnapshot } from './clients.snapshot.ts';
 
 export default defineModule({
   name: 'clients',

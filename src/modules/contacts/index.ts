@@ -10,8 +10,8 @@ export { Contact } from './contacts.schemas.ts';
 export { mailContacts, type MailContact } from './contacts.mail.ts';
 // One source of GET /search.
 export { contactSearchHits } from './contacts.search.ts';
-/** Invoice sending: the primary contact's e-mail is the last-resort recipient. */
-export { primaryContactEmail } from './contacts.primary.ts';
+/** Invoices: the primary contact's e-mail is the last-resort recipient, its line the client's contact. */
+export { primaryContactEmail, primaryContactLine } from './contacts.primary.ts';
 
 export default defineModule({
   name: 'contacts',

@@ -184,3 +184,36 @@ export async function contractRecipients(ctx: Ctx, contractId: number): Promise<
     .executeTakeFirst();
   return (row?.settings as Record<string, unknown> | undefined)?.invoice_recipients;
 }
+
+/** ContractSettings an invoice takes its defaults from (all optional, free-form in storage). */
+export interface ContractInvoiceDefaults {
+  currency?: unknown;
+  invoice_due_date_period?: unknown;
+  invoice_number_format?: unknown;
+  locale_code?: unknown;
+  reference_number?: unknown;
+}
+
+/** A live contract's client and the settings an invoice of it defaults from; undefined when absent or deleted. */
+export async function liveContractDefaults(
+  ctx: Ctx,
+  contractId: number,
+): Promise<{ client_id: number | null; settings: ContractInvoiceDefaults } | undefined> {
+  const row = await scoped
+    .select(ctx, 'contracts', 'k')
+    .where('k.id', '=', contractId)
+    .where('k.deleted_at', 'is', null)
+    .select(['k.client_id', 'k.settings'])
+    .executeTakeFirst();
+  return row && { client_id: row.client_id, settings: (row.settings ?? {}) as ContractInvoiceDefaults };
+}
+
+/** The settings of a contract, deleted or not (an invoice finalized later still takes its contract's). */
+export async function contractDefaults(ctx: Ctx, contractId: number): Promise<ContractInvoiceDefaults> {
+  const row = await scoped
+    .select(ctx, 'contracts', 'k')
+    .where('k.id', '=', contractId)
+    .select('k.settings')
+    .executeTakeFirst();
+  return (row?.settings ?? {}) as ContractInvoiceDefaults;
+}

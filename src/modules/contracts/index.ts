@@ -12,8 +12,13 @@ const HOUR = 60 * 60 * 1000;
 export type { ContractRecord, ContractRowRecord, ContractStatus } from './contracts.schemas.ts';
 export type { ContractSettingsValues } from './contracts.settings.ts';
 export { INVOICE_PERIODS } from './contracts.schemas.ts';
-// For invoice mail: whom a contract's invoices go to.
-export { contractRecipients } from './contracts.repository.ts';
+// For invoice mail: whom a contract's invoices go to; for invoices: the defaults they take from their contract.
+export {
+  contractDefaults,
+  contractRecipients,
+  liveContractDefaults,
+  type ContractInvoiceDefaults,
+} from './contracts.repository.ts';
 /** For the billing engine: a contract row's own price in effect on a day, and the days it can change. */
 export { rowPriceInEffectSql, rowPriceStartsSql } from './contract-rows.repository.ts';
 // For the reports' bi_state: whether any row of a live contract is priced.

@@ -60,3 +60,29 @@ export async function isActiveSeller(ctx: Ctx, sellerId: number): Promise<boolea
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** The seller as an invoice copies it, so later edits never change an issued invoice. */
+export interface SellerSnapshot {
+  seller_name: string | null;
+  seller_reg_code: string | null;
+  seller_vat_code: string | null;
+  seller_address: string | null;
+  seller_bank: string | null;
+  seller_iban: string | null;
+}
+
+/** The company's seller (archived ones only when `activeOnly` is false), or undefined. */
+export async function sellerSnapshot(ctx: Ctx, sellerId: number, activeOnly: boolean) {
+  let query = scoped.select(ctx, 'invoice_sellers', 's').where('s.id', '=', sellerId);
+  if (activeOnly) query = query.where('s.status', '=', 'active');
+  return firstRecord<SellerSnapshot>(
+    query.select([
+      's.name as seller_name',
+      's.company_number as seller_reg_code',
+      's.vat_number as seller_vat_code',
+      's.address as seller_address',
+      's.bank_1 as seller_bank',
+      's.iban_1 as seller_iban',
+    ]),
+  );
+}

@@ -17,3 +17,5 @@ export { addPendingMember, cancelPendingMember, lockMemberBy, renameInvited } fr
 export { activateInvited, addPersonMember, initialsOf, linkAccount, type FirstMember } from './members.people.ts';
 // Who can take work (the client workflow's managers and members).
 export { workingMembers } from './members.working.ts';
+// For invoices: the acting person as the seller's contact.
+export { personContactLine } from './members.contact.ts';

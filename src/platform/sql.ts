@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 
 /**
  * The next updated_at: now to the millisecond, and always later than the previous value,
@@ -32,3 +32,21 @@ export const likeContains = (text: string): string => `%${text.replace(/[\\%_]/g
  */
 export const firstRecord = <R>(query: { executeTakeFirst(): Promise<R | undefined> }): Promise<R | undefined> =>
   query.executeTakeFirst();
+
+/** How many rows, and the first ids by id: capped, so a summary stays small whatever the company's size. */
+export interface CappedIds {
+  count: number;
+  ids: number[];
+  ids_truncated: boolean;
+}
+
+/** The count and the first `cap` ids of the rows of a query aliased `x`, in one statement (a window count). */
+export async function cappedIds(query: SelectQueryBuilder<any, 'x', object>, cap: number): Promise<CappedIds> {
+  const rows: Array<{ id: number; total: number | string }> = await query
+    .select(['x.id', sql<number>`count(*) over ()`.as('total')])
+    .orderBy('x.id')
+    .limit(cap)
+    .execute();
+  const count = Number(rows[0]?.total ?? 0);
+  return { count, ids: rows.map((r) => r.id), ids_truncated: count > rows.length };
+}

@@ -76,19 +76,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     members: 'owned by members; used in flextime.balance.ts flextime.repository.ts',
     time_entries: 'owned by time-entries; used in flextime.balance.ts',
   },
-  // the accounting export lists ready invoices in one keyset page, summarizes the reference data and records its job
-  integrations: {
-    clients: 'clients; the sync summary counts live clients and lists capped ids in one query per entity (summarize)',
-    invoice_rows: 'invoices; the row count per invoice is a correlated subquery of the page',
-    invoice_sellers:
-      'invoice-sellers; the sync summary counts sellers and lists capped ids in one query per entity (summarize)',
-    invoices:
-      'invoices; the ready-to-export list is a keyset page over exportable invoices not exported yet, projected as GET /invoices answers',
-    jobs: "jobs; the sync job's summary is written on the job row the job engine claimed (not yet a jobs export)",
-    products:
-      'products; the sync summary counts live products and lists capped ids in one query per entity (summarize)',
-    taxes: 'taxes; the sync summary counts taxes and lists capped ids in one query per entity (summarize)',
-  },
   // accepting an invitation creates the member, person and account under one lock
   invitations: {
     accounts: 'owned by sessions; used in invitations.accept.ts',

@@ -25,6 +25,8 @@ export {
 /** Invoices copy the client (clientSnapshot); their documents show its address in its parts. */
 export { clientAddressParts, type ClientAddressParts } from './clients.address.ts';
 export { clientSnapshot, type ClientSnapshot } from './clients.snapshot.ts';
+// For the accounting sync's summary.
+export { clientsForSync } from './clients.sync.ts';
 
 export default defineModule({
   name: 'clients',

@@ -4,8 +4,11 @@ import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { moneyOut } from '../../platform/money.ts';
-import { nextStamp } from '../../platform/sql.ts';
-import { scoped } from '../../platform/tenant-table.ts';
+import { clientsForSync } from '../clients/index.ts';
+import { invoiceRowCount, notExportedInvoices, type NotExportedQuery } from '../invoices/index.ts';
+import { sellersForSync } from '../invoice-sellers/index.ts';
+import { productsForSync } from '../products/index.ts';
+import { taxesForSync } from '../taxes/index.ts';
 import {
   EXPORTABLE_STATUSES,
   INTEGRATION_INVOICE_LIST_OPTIONS,
@@ -13,18 +16,11 @@ import {
   type EntitySummary,
   type IntegrationInvoiceRecord,
   type SyncEntity,
-  type SyncSummary,
 } from './integrations.schemas.ts';
 
 type Status = (typeof EXPORTABLE_STATUSES)[number];
 
-/** Finalized invoices not exported yet: what an accounting system still has to take. */
-const ready = (ctx: Ctx) =>
-  scoped
-    .select(ctx, 'invoices', 'i')
-    .where('i.status', 'in', [...EXPORTABLE_STATUSES])
-    .where('i.exported_at', 'is', null);
-type Query = ReturnType<typeof ready>;
+type Query = NotExportedQuery;
 
 function project(query: Query) {
   return query.select([
@@ -46,9 +42,7 @@ function project(query: Query) {
     'i.total_sum',
     'i.paid_sum',
     'i.reference_number',
-    sql<number>`(select count(*)::int from invoice_rows r where r.company_id = i.company_id and r.invoice_id = i.id)`.as(
-      'row_count',
-    ),
+    invoiceRowCount().as('row_count'),
     'i.exported_at',
     'i.sent_at',
     'i.paid_at',
@@ -89,52 +83,22 @@ export async function listReadyInvoices(ctx: Ctx, params: IntegrationInvoiceList
     options: INTEGRATION_INVOICE_LIST_OPTIONS,
     idColumn: 'i.id',
     project,
-    base: (filters) => applyFilters(ready(ctx), filters),
+    base: (filters) => applyFilters(notExportedInvoices(ctx), filters),
   });
   return { data: page.data.map(toRecord), meta: page.meta };
 }
 
 /**
- * The rows of one kind of reference data an accounting system keeps in step: every tax and seller (old
- * invoices name inactive and archived ones too), live products, live clients that are not template rows.
+ * One kind of reference data an accounting system keeps in step, as its owner counts it: every tax and seller
+ * (old invoices name inactive and archived ones too), live products, live clients that are not template rows.
  */
-function referenceRows(ctx: Ctx, entity: SyncEntity) {
-  switch (entity) {
-    case 'taxes':
-      return scoped.select(ctx, 'taxes', 'x');
-    case 'invoice_sellers':
-      return scoped.select(ctx, 'invoice_sellers', 'x');
-    case 'products':
-      return scoped.select(ctx, 'products', 'x').where('x.deleted_at', 'is', null);
-    case 'clients':
-      return scoped.select(ctx, 'clients', 'x').where('x.deleted_at', 'is', null).where('x.type', '<>', 'plan');
-  }
-}
+const SUMMARIES: Record<SyncEntity, (ctx: Ctx, cap: number) => Promise<EntitySummary>> = {
+  taxes: taxesForSync,
+  invoice_sellers: sellersForSync,
+  products: productsForSync,
+  clients: clientsForSync,
+};
 
 /** A count and the first ids (capped, so one summary stays small whatever the company's size). */
-export async function summarize(ctx: Ctx, entity: SyncEntity): Promise<EntitySummary> {
-  const rows = await (referenceRows(ctx, entity) as ReturnType<typeof scoped.select<'taxes', 'x'>>)
-    .select(['x.id', sql<number>`count(*) over ()`.as('total')])
-    .orderBy('x.id')
-    .limit(SUMMARY_ID_CAP)
-    .execute();
-  const count = Number(rows[0]?.total ?? 0);
-  return { count, ids: rows.map((r) => r.id), ids_truncated: count > rows.length };
-}
-
-/** Stores the summary on a running job and counts what it collected as processed; false when the job moved on. */
-export async function recordResult(ctx: Ctx, jobId: number, summary: SyncSummary, total: number): Promise<boolean> {
-  const result = await scoped
-    .update(ctx, 'jobs')
-    .set({
-      result: JSON.stringify(summary),
-      total_count: total,
-      processed_count: total,
-      failed_count: 0,
-      updated_at: nextStamp(),
-    })
-    .where('id', '=', jobId)
-    .where('status', '=', 'running')
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
+export const summarize = (ctx: Ctx, entity: SyncEntity): Promise<EntitySummary> =>
+  SUMMARIES[entity](ctx, SUMMARY_ID_CAP);

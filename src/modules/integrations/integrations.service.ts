@@ -47,7 +47,7 @@ export async function runSyncJob(ctx: Ctx, job: ClaimedJob): Promise<void> {
       entities: collected,
     };
     const total = Object.values(collected).reduce((sum, e) => sum + e.count, 0);
-    if (!(await repo.recordResult(tx, job.id, summary, total)))
+    if (!(await jobs.recordJobResult(tx, job.id, summary, total)))
       throw new jobs.LostClaim(`job ${job.id} is no longer running here`);
   });
 }

@@ -6,6 +6,8 @@ import invoiceSellerRoutes from './invoice-sellers.routes.ts';
 export { isActiveSeller } from './invoice-sellers.repository.ts';
 // For invoices: the seller they copy.
 export { sellerSnapshot, type SellerSnapshot } from './invoice-sellers.repository.ts';
+// For the accounting sync's summary.
+export { sellersForSync } from './invoice-sellers.repository.ts';
 
 export default defineModule({
   name: 'invoice-sellers',

@@ -2,7 +2,7 @@ import type { InvoiceSellerListParams } from './invoice-sellers.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
-import { likeContains, firstRecord } from '../../platform/sql.ts';
+import { cappedIds, likeContains, firstRecord } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { SELLER_LIST_OPTIONS, type InvoiceSellerRecord } from './invoice-sellers.schemas.ts';
 
@@ -86,3 +86,6 @@ export async function sellerSnapshot(ctx: Ctx, sellerId: number, activeOnly: boo
     ]),
   );
 }
+
+/** For an accounting sync: every seller (old invoices name archived ones too), counted, with the first ids. */
+export const sellersForSync = (ctx: Ctx, cap: number) => cappedIds(scoped.select(ctx, 'invoice_sellers', 'x'), cap);

@@ -20,6 +20,8 @@ export { BILLED_STATUSES, billedStatus, isBilled, LOCKED_STATUSES } from './invo
 export { recordExported, recordSendFailure, recordSent } from './invoice-delivery.ts';
 /** Documents (invoice-documents) render the stored invoice with every row. */
 export { allStoredRows, storedInvoice, type StoredInvoice, type StoredInvoiceRow } from './invoices.stored.ts';
+/** Accounting integrations page the invoices they still have to take, with each one's row count. */
+export { invoiceRowCount, notExportedInvoices, type NotExportedQuery } from './invoices.exportable.ts';
 /** The billing engine writes drafts through the same rules as POST /invoices. */
 export { insertDraft, type DraftExtras } from './invoices.service.ts';
 export {

@@ -13,6 +13,8 @@ export { Job, type JobRecord } from './jobs.schemas.ts';
 export { jobBacklog, type JobBacklog } from './jobs.backlog.ts';
 // A job's status and error for the records that show them (digitizations).
 export { jobStates } from './jobs.states.ts';
+// For a job done in one step: its result, stored on the job.
+export { recordJobResult } from './jobs.results.ts';
 
 export default defineModule({
   name: 'jobs',

@@ -3,7 +3,7 @@ import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { moneyOut } from '../../platform/money.ts';
-import { likeContains } from '../../platform/sql.ts';
+import { cappedIds, likeContains } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import {
   PRODUCT_LIST_OPTIONS,
@@ -151,3 +151,7 @@ export async function productFacts(ctx: Ctx, ids: readonly number[]): Promise<Ma
     .execute();
   return new Map(rows.map((row) => [row.id, row]));
 }
+
+/** For an accounting sync: the live products, counted, with the first ids. */
+export const productsForSync = (ctx: Ctx, cap: number) =>
+  cappedIds(scoped.select(ctx, 'products', 'x').where('x.deleted_at', 'is', null), cap);

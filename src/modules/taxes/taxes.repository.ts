@@ -3,7 +3,7 @@ import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { Dec, moneyOut } from '../../platform/money.ts';
-import { likeContains } from '../../platform/sql.ts';
+import { cappedIds, likeContains } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { TAX_LIST_OPTIONS, type TaxRecord } from './taxes.schemas.ts';
 
@@ -62,3 +62,6 @@ export async function taxFacts(ctx: Ctx, ids: readonly number[]): Promise<Map<nu
     .execute();
   return new Map(rows.map((row) => [row.id, row]));
 }
+
+/** For an accounting sync: every tax (old invoices name inactive ones too), counted, with the first ids. */
+export const taxesForSync = (ctx: Ctx, cap: number) => cappedIds(scoped.select(ctx, 'taxes', 'x'), cap);

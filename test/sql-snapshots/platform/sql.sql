@@ -12,3 +12,6 @@ to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
 -- nameAndEmail
 nullif(trim(concat_ws(' ', ${sql.ref(`${alias}.name`)}, ${sql.ref(`${alias}.surname`)},
 case when ${email} is not null and ${email} <> '' then '<' || ${email} || '>' end)), '')
+
+-- cappedIds
+count(*) over ()

@@ -2,9 +2,3 @@
 
 -- project
 to_char(i.due_date, 'YYYY-MM-DD"T00:00:00.000Z"')
-
--- project
-(select count(*)::int from invoice_rows r where r.company_id = i.company_id and r.invoice_id = i.id)
-
--- summarize
-count(*) over ()

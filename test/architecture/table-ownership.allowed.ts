@@ -116,12 +116,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     tasks:
       "tasks; the move counts the tasks the caller cannot see and moves the rest (not yet a tasks export: tasks' list is to read projects through projects' exports, and projects importing tasks would then make a loop)",
   },
-  // reclaimable time is found over entries, their tasks and the invoices that billed them in one query per request
-  reclaims: {
-    invoice_row_entries: 'invoices; which billed invoice holds each entry, read in the same query as the entries',
-    invoices: 'invoices; the billing invoice of each entry, status tested with billedStatus from invoices/index.ts',
-    tasks: 'tasks; the work task is locked FOR UPDATE with the reclaim (lockWorkTask) and entries are found through it',
-  },
   // the reports aggregate a window in one statement per figure (time × cost × revenue); reports tests pin the results
   reports: {
     agreements:

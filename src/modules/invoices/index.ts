@@ -17,6 +17,8 @@ export { fireUpdated as recordInvoiceUpdated, readInvoice } from './invoice-writ
 export { assertExportable, assertSendable, isSendable } from './invoice-status.ts';
 /** Which invoices are billed (revenue, spend, locked time, exports) and which are locked: one definition each. */
 export { BILLED_STATUSES, billedStatus, isBilled, LOCKED_STATUSES } from './invoice-status.ts';
+/** Reclaims: which invoices bill the entries they would move. */
+export { invoiceLinks, type InvoiceLink } from './invoice-entries.ts';
 export { recordExported, recordSendFailure, recordSent } from './invoice-delivery.ts';
 /** Documents (invoice-documents) render the stored invoice with every row. */
 export { allStoredRows, storedInvoice, type StoredInvoice, type StoredInvoiceRow } from './invoices.stored.ts';

@@ -71,39 +71,6 @@ export interface LockedReclaim {
 }
 export const lockReclaim = (ctx: Ctx, id: number) => reclaims.lock(ctx, id) as Promise<LockedReclaim | undefined>;
 
-/** A live task of the company that takes time entries (template rows do not), locked until commit. */
-export async function lockWorkTask(ctx: Ctx, id: number): Promise<boolean> {
-  const row = await scoped
-    .select(ctx, 'tasks', 't')
-    .select('t.id')
-    .where('t.id', '=', id)
-    .where('t.deleted_at', 'is', null)
-    .where('t.template_kind', 'is', null)
-    .forUpdate()
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-export interface InvoiceLink {
-  time_entry_id: number;
-  invoice_id: number;
-  status: string;
-}
-
-/** Which of these entries an invoice bills (annulled invoices drop their links, so every link is live). */
-export async function invoiceLinks(ctx: Ctx, entryIds: readonly number[]): Promise<InvoiceLink[]> {
-  if (entryIds.length === 0) return [];
-  return scoped
-    .select(ctx, 'invoice_row_entries', 'l')
-    .innerJoin('invoices as i', (join) =>
-      join.onRef('i.company_id', '=', 'l.company_id').onRef('i.id', '=', 'l.invoice_id'),
-    )
-    .select(['l.time_entry_id', 'l.invoice_id', 'i.status'])
-    .where('l.time_entry_id', '=', sql<number>`any(${[...entryIds]}::int[])`)
-    .orderBy('l.time_entry_id')
-    .execute();
-}
-
 export async function insertReclaim(ctx: Ctx, values: NewRow<'reclaims'>, entryIds: readonly number[]) {
   const id = await reclaims.insert(ctx, values);
   await scoped

@@ -4,7 +4,8 @@ import { AppError, domainValidation, fail, invalidReference, notFound } from '..
 import { mutate, orNotFound } from '../../platform/mutate.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
 import { liveIds, lockLive } from '../../platform/references.ts';
-import { isBilled } from '../invoices/index.ts';
+import { invoiceLinks, isBilled, type InvoiceLink } from '../invoices/index.ts';
+import { lockWorkTask } from '../tasks/index.ts';
 import { lockEntriesToMove, moveEntries, type MovableEntry } from '../time-entries/index.ts';
 import type { ReclaimCreateBody, ReclaimListParams, ReclaimRecord, ReclaimUpdateBody } from './reclaims.schemas.ts';
 import * as repo from './reclaims.repository.ts';
@@ -26,7 +27,7 @@ export async function assertReclaimExists(ctx: Ctx, id: number): Promise<void> {
 const unique = (values: number[]) => [...new Set(values)];
 
 /** The refusal for entries an invoice bills: finalized ones are locked, a draft's must leave the draft first. */
-function billedRefusal(links: repo.InvoiceLink[]): { reason: string; details: Record<string, unknown> } | undefined {
+function billedRefusal(links: InvoiceLink[]): { reason: string; details: Record<string, unknown> } | undefined {
   if (links.length === 0) return undefined;
   const finalized = links.filter((link) => isBilled(link.status));
   const chosen = finalized.length > 0 ? finalized : links;
@@ -44,14 +45,14 @@ async function lockTasks(ctx: Ctx, sourceId: number, targetId: number): Promise<
   for (const id of [sourceId, targetId].sort((a, b) => a - b)) {
     if (id === sourceId) {
       if (!(await lockLive(ctx, 'tasks', id))) throw notFound('Task');
-    } else if (!(await repo.lockWorkTask(ctx, id))) throw invalidReference('task', 'target_task_id', id);
+    } else if (!(await lockWorkTask(ctx, id))) throw invalidReference('task', 'target_task_id', id);
   }
 }
 
 /** The entries to move: the named ones (each must be a live entry of the source, none billed), else all unbilled. */
 async function entriesToMove(ctx: Ctx, sourceId: number, named: number[] | undefined): Promise<MovableEntry[]> {
   const entries = await lockEntriesToMove(ctx, named, sourceId);
-  const links = await repo.invoiceLinks(
+  const links = await invoiceLinks(
     ctx,
     entries.map((e) => e.id),
   );
@@ -129,7 +130,7 @@ export async function undoReclaim(ctx: Ctx, id: number, precondition: Preconditi
       });
     const entries = await lockEntriesToMove(tx, await repo.entryIdsOf(tx, id));
     const movable = entries.filter((e) => e.live && e.task_id === reclaim.target_task_id).map((e) => e.id);
-    const refusal = billedRefusal(await repo.invoiceLinks(tx, movable));
+    const refusal = billedRefusal(await invoiceLinks(tx, movable));
     if (refusal)
       throw notUndoable(refusal.reason, 'Time entries of this reclaim are billed by an invoice', refusal.details);
     await moveEntries(tx, movable, reclaim.source_task_id);

@@ -5,6 +5,9 @@ import { BULK_JOB_TYPE, runBulkJob } from './tasks.bulk.ts';
 import { extendOccurrenceHorizons } from './tasks.horizon.ts';
 import { SAMPLE_STAMP as STAMP } from '../../platform/events.ts';
 
+// For reclaims: the task entries move to, locked.
+export { lockWorkTask } from './tasks.work.ts';
+
 const HOUR = 60 * 60 * 1000;
 
 export default defineModule({

@@ -10,6 +10,3 @@ cardinality(${entryIds})
 -- applyFilters
 exists (select 1 from reclaim_entries re where re.company_id = r.company_id
 and re.reclaim_id = r.id and re.time_entry_id = ${filters.time_entry_id})
-
--- invoiceLinks
-any(${[...entryIds]}::int[])

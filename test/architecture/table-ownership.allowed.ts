@@ -60,10 +60,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   'content-templates': {
     mail_outbox: 'owned by background; used in client-emails.repository.ts content-templates.mail.ts',
   },
-  // the maintenance pass finishes ended contracts in one statement over all companies, each by its own time zone
-  contracts: {
-    companies: 'owned by companies; used in contracts.repository.ts',
-  },
   // the events API reads the platform's outbox
   events: {
     events: 'owned by platform; used in events.repository.ts',

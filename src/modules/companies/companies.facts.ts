@@ -17,6 +17,14 @@ export function companyCurrencySql(companyId: RawBuilder<unknown>): RawBuilder<s
   return sql<string>`(select co.currency from companies co where co.id = ${companyId})`;
 }
 
+/**
+ * The company's own today (its time zone), as a scalar subquery correlated on a company column (e.g. k.company_id):
+ * for maintenance passes over all companies at once.
+ */
+export function companyTodaySql(companyId: RawBuilder<unknown>): RawBuilder<string> {
+  return sql<string>`(select (now() at time zone co.timezone)::date from companies co where co.id = ${companyId})`;
+}
+
 /** Whether an app (billing, analytics, drive) is switched on for the caller's company, as a boolean column. */
 export function companyFeatureSql(ctx: Ctx, feature: 'billing' | 'analytics' | 'drive'): RawBuilder<boolean> {
   // tenant: deliberate SQL — the company row is the tenant itself.

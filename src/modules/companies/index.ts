@@ -4,7 +4,7 @@ import { defineModule } from '../../platform/modules.ts';
 export default defineModule({ name: 'companies', tables: ['companies'] });
 
 // For products, budgets and reports: the company's currency and app switches, read in the caller's SQL.
-export { companyCurrency, companyCurrencySql, companyFeatureSql } from './companies.facts.ts';
+export { companyCurrency, companyCurrencySql, companyFeatureSql, companyTodaySql } from './companies.facts.ts';
 export { addMember, assertTimezone, createCompany, getCompany, updateCompany } from './companies.service.ts';
 export {
   Company,

@@ -5,6 +5,7 @@ import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { likeContains, nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { companyTodaySql } from '../companies/index.ts';
 import { ROW_JSON } from './contract-rows.repository.ts';
 import {
   CONTRACT_LIST_OPTIONS,
@@ -169,8 +170,8 @@ export async function endContracts(ctx: Ctx, ids: readonly number[], dateUntil: 
 export async function finishEndedContracts(db: Executor): Promise<number> {
   // tenant: deliberate SQL (a maintenance pass over all companies, each by its own time zone)
   const result = await sql`update contracts k set status = 'finished', updated_at = ${nextStamp('k.updated_at')}
-    from companies co where co.id = k.company_id and k.status = 'active' and k.deleted_at is null
-    and k.date_until is not null and k.date_until <= (now() at time zone co.timezone)::date`.execute(db);
+    where k.status = 'active' and k.deleted_at is null
+    and k.date_until is not null and k.date_until <= ${companyTodaySql(sql.ref('k.company_id'))}`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
 

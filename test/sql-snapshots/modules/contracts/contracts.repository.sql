@@ -13,5 +13,5 @@ case when status = 'active' and ${dateUntil}::date <= ${today}::date then 'finis
 
 -- finishEndedContracts
 update contracts k set status = 'finished', updated_at = ${nextStamp('k.updated_at')}
-from companies co where co.id = k.company_id and k.status = 'active' and k.deleted_at is null
-and k.date_until is not null and k.date_until <= (now() at time zone co.timezone)::date
+where k.status = 'active' and k.deleted_at is null
+and k.date_until is not null and k.date_until <= ${companyTodaySql(sql.ref('k.company_id'))}

@@ -3,6 +3,7 @@ import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { Dec, moneyOut } from '../../platform/money.ts';
+import { firstRecord } from '../../platform/sql.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { companyCurrencySql } from '../companies/index.ts';
 import { billedStatus } from '../invoices/index.ts';
@@ -114,7 +115,7 @@ export async function listBudgets(ctx: Ctx, params: BudgetListParams) {
 }
 
 export async function findBudget(ctx: Ctx, id: number): Promise<BudgetRecord | undefined> {
-  const row = (await project(budgets.base(ctx).where('b.id', '=', id)).executeTakeFirst()) as BudgetRow | undefined;
+  const row = await firstRecord<BudgetRow>(project(budgets.base(ctx).where('b.id', '=', id)));
   return row && toRecord(row);
 }
 

@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { moneyOut } from '../../platform/money.ts';
+import { firstRecord } from '../../platform/sql.ts';
 import { tenantTable, type BaseQuery, tenant } from '../../platform/tenant-table.ts';
 import { companyCurrency } from '../companies/index.ts';
 import { PRICE_LIST_OPTIONS, type ProductPriceListParams, type ProductPriceRecord } from './products.schemas.ts';
@@ -39,8 +40,8 @@ export async function listPrices(ctx: Ctx, productId: number, params: ProductPri
 }
 
 export async function findPrice(ctx: Ctx, productId: number, id: number): Promise<ProductPriceRecord | undefined> {
-  const row = await project(ofProduct(ctx, productId).where('pp.id', '=', id)).executeTakeFirst();
-  return row && toRecord(row as PriceRow);
+  const row = await firstRecord<PriceRow>(project(ofProduct(ctx, productId).where('pp.id', '=', id)));
+  return row && toRecord(row);
 }
 
 /** Locks a price of this product for the rest of the transaction. */

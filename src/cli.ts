@@ -4,7 +4,7 @@
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { sql } from 'kysely';
 import type { TSchema } from 'typebox';
-import { connectDatabase, type Connection } from './db/connect.ts';
+import { connectDatabase } from './db/connect.ts';
 import { openDatabase, type Db } from './db/database.ts';
 import { loadConfig } from './config.ts';
 import { AppError } from './platform/errors.ts';
@@ -13,6 +13,8 @@ import * as companies from './modules/companies/index.ts';
 import { loadModules } from './modules/index.ts';
 import { MCP_USAGE, runMcpStdio } from './cli-mcp.ts';
 import { API_USAGE, runApiCli } from './cli-api/index.ts';
+import { BACKUP_COMMANDS, BACKUP_USAGE } from './cli-backup.ts';
+import { UsageError, type Command, type Output, type Values } from './cli-command.ts';
 
 const USAGE = `Usage: npm run svc -- <command> [options]
 
@@ -24,6 +26,7 @@ Commands:
   member add     --company <company uuid> --name <text> [--surname <text>] --email <email>
                  --role member|admin|owner --status active|inactive|pending|limited
   migrate        apply pending database migrations
+${BACKUP_USAGE}
 ${MCP_USAGE}
   help           show this text
 
@@ -37,20 +40,7 @@ used whether or not the service is running.
 ${API_USAGE}`;
 
 /** The operator commands; any other first word is an API command (src/cli-api). */
-const OPERATOR_WORDS = new Set(['company', 'member', 'migrate', 'mcp', 'help']);
-
-class UsageError extends Error {}
-
-type Values = Record<string, string | boolean | string[] | undefined>;
-type Output = { json: unknown; text: string };
-
-interface Command {
-  options: ParseArgsOptionsConfig;
-  required?: string[];
-  /** Builds and validates the input before any database work, so a typo never starts a server. */
-  input(values: Values): unknown;
-  run(db: Db, input: never, connection: Connection): Promise<Output>;
-}
+const OPERATOR_WORDS = new Set(['company', 'member', 'migrate', 'backup', 'restore', 'mcp', 'help']);
 
 const GLOBAL: ParseArgsOptionsConfig = {
   json: { type: 'boolean' },
@@ -253,6 +243,7 @@ const COMMANDS: Record<string, Command> = {
       };
     },
   },
+  ...BACKUP_COMMANDS,
 };
 
 interface Invocation {
@@ -264,21 +255,25 @@ interface Invocation {
 /** Command words come first (`company create`), options after; each command accepts only its own options. */
 function parseInvocation(argv: string[]): Invocation | 'help' {
   const firstOption = argv.findIndex((a) => a.startsWith('-'));
-  const words = firstOption === -1 ? argv : argv.slice(0, firstOption);
+  const all = firstOption === -1 ? argv : argv.slice(0, firstOption);
+  // A command that takes a FILE (backup, restore) is one word; the file may come before or after its options.
+  const words = COMMANDS[argv[0] ?? '']?.file ? argv.slice(0, 1) : all;
   const name = words.join(' ');
   if (name === '' || name === 'help') return 'help';
   const command = COMMANDS[name];
   if (!command) throw new UsageError(`unknown command "${name}"`);
   let values: Values;
   try {
-    values = parseArgs({
+    const parsed = parseArgs({
       args: argv.slice(words.length),
       options: { ...GLOBAL, ...command.options },
       strict: true,
-      allowPositionals: false,
-    }).values as Values;
+      allowPositionals: command.file === true,
+    });
+    values = parsed.values as Values;
+    if (command.file && !values.help) values.file = onePositional(name, parsed.positionals);
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw error instanceof UsageError ? error : new UsageError((error as Error).message);
   }
   if (values.help) return 'help';
   const missing = (command.required ?? []).filter((option) => values[option] === undefined);
@@ -286,12 +281,20 @@ function parseInvocation(argv: string[]): Invocation | 'help' {
   return { name, command, values };
 }
 
+function onePositional(name: string, positionals: string[]): string {
+  if (positionals.length !== 1) throw new UsageError(`${name}: give exactly one FILE (got ${positionals.length})`);
+  return positionals[0]!;
+}
+
 async function execute({ command, values }: Invocation): Promise<Output> {
-  const input = command.input(values);
+  const input = await command.input(values);
+  const offline = command.offline?.(input as never);
+  if (offline) return offline;
   const log = values.verbose
     ? (msg: string, extra?: object) => console.error(msg, extra ? JSON.stringify(extra) : '')
     : () => {};
-  const connection = await connectDatabase(loadConfig(), log);
+  const config = loadConfig();
+  const connection = await connectDatabase(config, log, { migrate: command.migrate !== false });
   const database = openDatabase(connection.url, {
     max: 2,
     pooled: connection.pooled,
@@ -299,7 +302,7 @@ async function execute({ command, values }: Invocation): Promise<Output> {
   });
   try {
     // Each command's run() names its own input type, which its input() builds; the table of commands cannot.
-    const output = await command.run(database.db, input as never, connection);
+    const output = await command.run(database.db, input as never, connection, config);
     return {
       ...output,
       text: `${output.text}\n(database: ${connection.embedded ? `embedded PostgreSQL in ${connection.location}` : connection.location})`,

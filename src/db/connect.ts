@@ -38,14 +38,20 @@ export function redactUrl(url: string): string {
  * to when another process already runs it: never a second server on one directory).
  * Migrations run either way.
  */
-export async function connectDatabase(config: Config, log: ConnectLog): Promise<Connection> {
+export async function connectDatabase(
+  config: Config,
+  log: ConnectLog,
+  options: { migrate?: boolean } = {},
+): Promise<Connection> {
+  // Backup and restore take the schema as it is: a backup must not upgrade what it copies, a restore migrates itself.
+  const migrateAt = async (url: string) => (options.migrate === false ? [] : migrate(url));
   if (config.databaseUrl) {
     const location = redactUrl(config.databaseUrl);
     log(`using the database at DATABASE_URL ${location}`);
     const directUrl = config.databaseDirectUrl ?? config.databaseUrl;
     const pooled = directUrl !== config.databaseUrl;
     if (pooled) log(`migrations and change listeners use DATABASE_DIRECT_URL ${redactUrl(directUrl)}`);
-    const applied = await migrate(directUrl);
+    const applied = await migrateAt(directUrl);
     if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
     const base = { url: config.databaseUrl, directUrl, pooled, embedded: false, owned: false, applied, location };
     return { ...base, stop: async () => {} };
@@ -59,7 +65,7 @@ export async function connectDatabase(config: Config, log: ConnectLog): Promise<
   ];
   log(`embedded PostgreSQL data lives in ${location}${notes.length ? ` (${notes.join('; ')})` : ''}`);
   try {
-    const applied = await migrate(server.url);
+    const applied = await migrateAt(server.url);
     if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
     const base = { url: server.url, directUrl: server.url, pooled: false, embedded: true, owned: server.owned };
     return { ...base, applied, location, stop: () => server.stop() };

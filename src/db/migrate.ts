@@ -30,8 +30,9 @@ function refuseNewerDatabase(done: Set<string>, known: readonly string[]): void 
 /**
  * Applies the plain, ordered SQL files not yet applied, each in its own transaction.
  * An advisory lock makes concurrent starts (several instances, CLI) wait instead of racing.
+ * `only`: apply just these (a restore first rebuilds the schema its backup was made at, then migrates forward).
  */
-export async function migrate(url: string): Promise<string[]> {
+export async function migrate(url: string, only?: ReadonlySet<string>): Promise<string[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -46,7 +47,7 @@ export async function migrate(url: string): Promise<string[]> {
     refuseNewerDatabase(done, known);
     const applied: string[] = [];
     for (const file of known) {
-      if (done.has(file)) continue;
+      if (done.has(file) || (only && !only.has(file))) continue;
       const sql = await readFile(path.join(MIGRATIONS_DIR, file), 'utf8');
       await client.query('BEGIN');
       try {

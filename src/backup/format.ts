@@ -38,6 +38,9 @@ export const SESSION_SETTINGS = [
   'SET extra_float_digits = 3',
   "SET bytea_output = 'hex'",
   "SET client_encoding = 'UTF8'",
+  // A time-out set on the role (README: ALTER ROLE ... SET statement_timeout) must not cut a long COPY short.
+  'SET statement_timeout = 0',
+  'SET idle_in_transaction_session_timeout = 0',
 ];
 
 export interface TableInfo {

@@ -40,6 +40,8 @@ export async function* entries(file: string): AsyncGenerator<Entry> {
     }
   } catch (error) {
     throw damaged(error);
+  } finally {
+    extract.destroy(); // a reader that stopped early leaves no file open behind it
   }
 }
 

@@ -67,16 +67,14 @@ async function quietTriggers(client: pg.Client): Promise<() => Promise<void>> {
       join pg_namespace n on n.oid = c.relnamespace and n.nspname = 'public'
      where not t.tgisinternal and t.tgenabled <> 'D'`,
   );
-  const alter = (verb: string) =>
-    Promise.all(
-      triggers.rows.map((t) =>
-        client.query(
-          `ALTER TABLE ${client.escapeIdentifier(t.tbl)} ${verb} TRIGGER ${client.escapeIdentifier(t.name)}`,
-        ),
-      ),
-    );
+  const alter = async (verb: string) => {
+    for (const t of triggers.rows)
+      await client.query(
+        `ALTER TABLE ${client.escapeIdentifier(t.tbl)} ${verb} TRIGGER ${client.escapeIdentifier(t.name)}`,
+      );
+  };
   await alter('DISABLE');
-  return async () => void (await alter('ENABLE'));
+  return () => alter('ENABLE');
 }
 
 interface Load {
@@ -96,6 +94,8 @@ function startCopy(client: pg.Client, manifest: Manifest, table: string): Load {
     stream.on('finish', resolve);
     stream.on('error', reject);
   });
+  // Awaited in finishCopy; a COPY cut short by a failure elsewhere must not surface as an unhandled rejection.
+  done.catch(() => {});
   return { table, stream, done, hash: createHash('sha256') };
 }
 

@@ -138,6 +138,7 @@ export async function writeBackup(
   const out = createWriteStream(temp, { flags: 'wx' });
   // Level 1: most of the size gain for a fraction of the time (the decision has the figures).
   const written = pipeline(pack, createGzip({ level: 1, memLevel: 9, strategy: zlib.Z_DEFAULT_STRATEGY }), out);
+  written.catch(() => {}); // awaited below; an early failure must not be an unhandled rejection meanwhile
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY');
     for (const setting of SESSION_SETTINGS) await client.query(setting);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { Manifest } from '../../src/backup/format.ts';
 import { startEmbedded } from '../../src/db/embedded.ts';
+import { cloneDatabase } from '../clone.ts';
 import { makeDataDir, runCli, startService } from '../main/support.ts';
 import {
   PNG,
@@ -167,3 +168,15 @@ test('a non-empty target is refused and left as it was', { timeout: 120_000 }, a
   assert.match(refused.stderr, /the target database is not empty \(rows in .*clients/);
   assert.deepEqual(await withUrl(embeddedSource, (url) => tableChecksums(url, manifest)), before);
 });
+
+test(
+  'a migrated database holding only the rows its migrations seed counts as empty',
+  { timeout: 120_000 },
+  async () => {
+    const url = await cloneDatabase();
+    const restore = await runCli(await makeDataDir(), ['restore', embeddedFile, '--json'], { DATABASE_URL: url });
+    assert.equal(restore.code, 0, restore.stderr);
+    const manifest = await verified(embeddedFile);
+    assert.deepEqual(await tableChecksums(url, manifest), expectedChecksums(manifest));
+  },
+);

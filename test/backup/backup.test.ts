@@ -23,8 +23,8 @@ import {
   writeLoad,
 } from './support.ts';
 
-/** The load writes faster than the default 30 writes a minute per key. */
-const LOAD = { SVC_RATE_LIMIT_WRITE: '100000', SVC_RATE_LIMIT_READ: '100000' };
+/** The load writes faster than the default limits (30 writes a minute per key, 300 requests per address). */
+const LOAD = { SVC_RATE_LIMIT_WRITE: '100000', SVC_RATE_LIMIT_READ: '100000', SVC_RATE_LIMIT_ADDRESS: '100000' };
 
 interface Place {
   dir: string;

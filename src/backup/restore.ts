@@ -180,7 +180,7 @@ export interface RestoreResult {
   attachments: number;
 }
 
-/** The target is checked empty and the file verified by the caller (restoreBackup in cli-backup). */
+/** The caller verified the file and checked the target empty (restore in src/cli-backup.ts). */
 export async function loadBackup(
   client: pg.Client,
   url: string,

@@ -180,3 +180,18 @@ test(
     assert.deepEqual(await tableChecksums(url, manifest), expectedChecksums(manifest));
   },
 );
+
+test('usage: backup and restore take exactly one FILE; a file that is not a backup is named as such', async () => {
+  const dir = await makeDataDir();
+  const [none, two, notGzip] = await Promise.all([
+    runCli(dir, ['backup']),
+    runCli(dir, ['restore', 'a.tar.gz', 'b.tar.gz']),
+    runCli(dir, ['backup', '--verify', path.join(import.meta.dirname, 'support.ts')]),
+  ]);
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /backup: give exactly one FILE \(got 0\)/);
+  assert.equal(two.code, 2);
+  assert.equal(notGzip.code, 1);
+  assert.match(notGzip.stderr, /the backup file is damaged or incomplete/);
+  assert.deepEqual(await fs.readdir(dir), [], 'no database was started');
+});

@@ -129,7 +129,7 @@ export const BACKUP_COMMANDS: Record<string, Command> = {
     file: true,
     migrate: false,
     input: fileInput,
-    offline: (input: FileInput) => (input.verify ? verify(input) : undefined),
+    offline: (values) => (values.verify ? verify(fileInput(values)) : undefined),
     async run(_db, input: FileInput, connection, config) {
       return backup(connection, config, input);
     },

@@ -23,6 +23,6 @@ export interface Command {
    */
   input(values: Values): unknown;
   /** Work that needs no database (backup --verify): when it answers, no server is started. */
-  offline?(input: never): Promise<Output> | undefined;
+  offline?(values: Values): Promise<Output> | undefined;
   run(db: Db, input: never, connection: Connection, config: Config): Promise<Output>;
 }

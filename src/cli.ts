@@ -288,7 +288,7 @@ function onePositional(name: string, positionals: string[]): string {
 
 async function execute({ command, values }: Invocation): Promise<Output> {
   const input = await command.input(values);
-  const offline = command.offline?.(input as never);
+  const offline = command.offline?.(values);
   if (offline) return offline;
   const log = values.verbose
     ? (msg: string, extra?: object) => console.error(msg, extra ? JSON.stringify(extra) : '')

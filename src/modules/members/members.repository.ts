@@ -1,10 +1,10 @@
 import { customFieldConditions } from '../custom-fields/index.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { likeContains } from '../../platform/sql.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { MEMBER_LIST_OPTIONS, type MemberRecord } from './members.schemas.ts';
+import { MEMBER_LIST_OPTIONS, type MemberListParams, type MemberRecord } from './members.schemas.ts';
 
 /** Members are visible to every key of the company, personal keys included (the team list). */
 export const members = tenantTable('members', { alias: 'm' });
@@ -66,14 +66,14 @@ function toRecord(row: MemberRow): MemberRecord {
   } as MemberRecord;
 }
 
-function applyFilters(query: Query, filters: Record<string, unknown>) {
+function applyFilters(query: Query, filters: ListFilters<MemberListParams>) {
   let q = query;
-  const statuses = splitList(filters.status as string | undefined);
+  const statuses = splitList(filters.status);
   if (statuses) q = q.where('m.status', 'in', statuses);
-  const roles = splitList(filters.role as string | undefined);
+  const roles = splitList(filters.role);
   if (roles) q = q.where('m.role', 'in', roles);
   if (filters.q !== undefined) {
-    const like = likeContains(filters.q as string);
+    const like = likeContains(filters.q);
     q = q.where((eb) =>
       eb.or([eb('p.name', 'ilike', like), eb('p.surname', 'ilike', like), eb('p.email', 'ilike', like)]),
     );
@@ -82,8 +82,8 @@ function applyFilters(query: Query, filters: Record<string, unknown>) {
   return q;
 }
 
-export async function listMembers(ctx: Ctx, params: object) {
-  const page = await listPage<MemberRow>(ctx, {
+export async function listMembers(ctx: Ctx, params: MemberListParams) {
+  const page = await listPage<MemberRow, MemberListParams>(ctx, {
     listId: 'members',
     params,
     options: MEMBER_LIST_OPTIONS,

@@ -8,7 +8,13 @@ import type { RowChanges } from '../../platform/tenant-table.ts';
 import { assertCustomFieldValues } from '../custom-fields/index.ts';
 import { initialsOf } from './members.people.ts';
 import { customFieldsInput } from '../../platform/fields.ts';
-import { CREDIT_LIMIT, type MemberCreateBody, type MemberRecord, type MemberUpdateBody } from './members.schemas.ts';
+import {
+  CREDIT_LIMIT,
+  type MemberCreateBody,
+  type MemberListParams,
+  type MemberRecord,
+  type MemberUpdateBody,
+} from './members.schemas.ts';
 import { checkManagementAccess, managementColumns } from './members.management.ts';
 import * as repo from './members.repository.ts';
 
@@ -96,7 +102,7 @@ async function checkHrLead(ctx: Ctx, hrLeadId: number | null | undefined): Promi
   if (!(await repo.isMemberPerson(ctx, hrLeadId))) throw invalidReference('person', 'hr_lead_id', hrLeadId);
 }
 
-export async function listMembers(ctx: Ctx, params: object) {
+export async function listMembers(ctx: Ctx, params: MemberListParams) {
   const page = await repo.listMembers(ctx, params);
   return { data: page.data.map((member) => forKey(ctx, member)), meta: page.meta };
 }

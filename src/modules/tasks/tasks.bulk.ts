@@ -4,7 +4,7 @@ import { AppError, domainValidation, invalidReference } from '../../platform/err
 import { liveIds } from '../../platform/references.ts';
 import type { ClaimedJob } from '../../platform/modules.ts';
 import * as jobs from '../jobs/index.ts';
-import { BULK_ACTIONS, type BulkActionBody, type BulkFilterBody } from './tasks.schemas.ts';
+import { BULK_ACTIONS, type BulkActionBody, type BulkFilterBody, type TaskListFilters } from './tasks.schemas.ts';
 import * as repo from './tasks.repository.ts';
 import { assertNoTemplateRows, assertWorkClient } from './tasks.templates.ts';
 
@@ -59,7 +59,7 @@ async function checkReferences(ctx: Ctx, body: BulkActionBody): Promise<void> {
   }
 }
 
-const filtersOf = (filter: BulkFilterBody): Record<string, unknown> => ({
+const filtersOf = (filter: BulkFilterBody): TaskListFilters => ({
   status: filter.status?.join(','),
   client_id: filter.client_id,
   project_id: filter.project_id,

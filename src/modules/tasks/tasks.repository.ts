@@ -13,6 +13,8 @@ import {
   OPEN_STATUSES,
   TASK_LIST_OPTIONS,
   type CommentRecord,
+  type TaskListFilters,
+  type TaskListParams,
   type TaskRecord,
   type TaskStatus,
 } from './tasks.schemas.ts';
@@ -53,12 +55,12 @@ const notTemplate = sql<boolean>`(t.template_kind is null and not exists (
   select 1 from clients pc where pc.company_id = t.company_id and pc.id = t.client_id and pc.type = 'plan'))`;
 
 /** Whether a client_id filter names a template client, whose template (master) rows it then lists. */
-export async function isTemplateClient(ctx: Ctx, clientId: unknown): Promise<boolean> {
+export async function isTemplateClient(ctx: Ctx, clientId: number | undefined): Promise<boolean> {
   if (clientId === undefined) return false;
   const row = await scoped
     .select(ctx, 'clients', 'c')
     .select('c.id')
-    .where('c.id', '=', clientId as number)
+    .where('c.id', '=', clientId)
     .where('c.type', '=', 'plan')
     .executeTakeFirst();
   return row !== undefined;
@@ -68,22 +70,22 @@ export async function isTemplateClient(ctx: Ctx, clientId: unknown): Promise<boo
  * The list rule: without a type filter only task and request rows; template rows are left out unless
  * the client filter names a template client; `fenced` false (explicit ids in a bulk action) reaches any row.
  */
-function applyFilters(query: Query, filters: Record<string, unknown>, templateClient: boolean, fenced = true) {
+function applyFilters(query: Query, filters: TaskListFilters, templateClient: boolean, fenced = true) {
   let q = query;
-  if (filters.type !== undefined) q = q.where('t.type', '=', filters.type as string);
+  if (filters.type !== undefined) q = q.where('t.type', '=', filters.type);
   else if (fenced) q = q.where('t.type', 'in', ['task', 'request']);
   if (fenced && !templateClient) q = q.where(notTemplate);
-  const statuses = splitList(filters.status as string | undefined);
+  const statuses = splitList(filters.status);
   if (statuses) q = q.where('t.status', 'in', statuses);
-  if (filters.client_id !== undefined) q = q.where('t.client_id', '=', filters.client_id as number);
-  if (filters.project_id !== undefined) q = q.where('t.project_id', '=', filters.project_id as number);
-  if (filters.topic_id !== undefined) q = q.where('t.topic_id', '=', filters.topic_id as number);
+  if (filters.client_id !== undefined) q = q.where('t.client_id', '=', filters.client_id);
+  if (filters.project_id !== undefined) q = q.where('t.project_id', '=', filters.project_id);
+  if (filters.topic_id !== undefined) q = q.where('t.topic_id', '=', filters.topic_id);
   if (filters.assignee_id !== undefined) {
     q = q.where(
-      sql<boolean>`exists (select 1 from task_assignees fa where fa.company_id = t.company_id and fa.task_id = t.id and fa.person_id = ${filters.assignee_id as number})`,
+      sql<boolean>`exists (select 1 from task_assignees fa where fa.company_id = t.company_id and fa.task_id = t.id and fa.person_id = ${filters.assignee_id})`,
     );
   }
-  if (filters.q !== undefined) q = q.where('t.title', 'ilike', likeContains(filters.q as string));
+  if (filters.q !== undefined) q = q.where('t.title', 'ilike', likeContains(filters.q));
   if (filters.is_important !== undefined)
     q = q.where('t.is_important', '=', filters.is_important === 'true' || filters.is_important === '1');
   for (const condition of customFieldConditions(filters, 't')) q = q.where(condition);
@@ -92,14 +94,14 @@ function applyFilters(query: Query, filters: Record<string, unknown>, templateCl
 
 const listShapes = new ShapeCache();
 
-export async function listTasks(ctx: Ctx, params: object) {
+export async function listTasks(ctx: Ctx, params: TaskListParams) {
   // The template rule needs one lookup before the query is built, so the effective filters (a cursor's
   // own, when it carries them) are resolved here first; listPage resolves them again, the same way.
   const templateClient = await isTemplateClient(
     ctx,
     resolveList(ctx, 'tasks', params, TASK_LIST_OPTIONS).filters.client_id,
   );
-  const page = await listPage<TaskRow>(ctx, {
+  const page = await listPage<TaskRow, TaskListParams>(ctx, {
     listId: 'tasks',
     params,
     options: TASK_LIST_OPTIONS,
@@ -112,11 +114,7 @@ export async function listTasks(ctx: Ctx, params: object) {
 }
 
 /** Ids a bulk action selects: the list's rows for those filters, or exactly the given (visible) ids. */
-export async function selectTaskIds(
-  ctx: Ctx,
-  filters: Record<string, unknown>,
-  ids?: readonly number[],
-): Promise<number[]> {
+export async function selectTaskIds(ctx: Ctx, filters: TaskListFilters, ids?: readonly number[]): Promise<number[]> {
   const fenced = ids === undefined;
   let query = applyFilters(base(ctx), filters, fenced && (await isTemplateClient(ctx, filters.client_id)), fenced);
   if (ids) query = query.where('t.id', 'in', [...ids]);

@@ -1,5 +1,5 @@
 import { customFieldFilterSchema } from '../custom-fields/index.ts';
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TLiteral } from 'typebox';
 import {
   CustomFields,
   DateOnly,
@@ -13,7 +13,7 @@ import {
   Nullable,
   Timestamp,
 } from '../../platform/fields.ts';
-import { listQuery } from '../../platform/lists.ts';
+import { listQuery, type ListFilters } from '../../platform/lists.ts';
 
 export const TASK_STATUSES = ['new', 'in_progress', 'finished', 'inactive', 'archived'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -26,14 +26,12 @@ export const TASK_TYPES = ['task', 'chat', 'button', 'request'] as const;
 export const COMMENTS_INLINE_CAP = 20;
 export const CHECKLIST_MAX_ITEMS = 200;
 
-const Status = Type.Union(
-  TASK_STATUSES.map((s) => Type.Literal(s)),
-  { description: 'new (default), in_progress, finished, inactive or archived' },
-);
-const TaskType = Type.Union(
-  TASK_TYPES.map((s) => Type.Literal(s)),
-  { description: 'task (default), chat, button (timer rows) or request' },
-);
+// Tuple types, so that Static names the values (a mapped array would type each union never).
+const Status = Type.Union(TASK_STATUSES.map((s) => Type.Literal(s)) as [TLiteral<TaskStatus>], {
+  description: 'new (default), in_progress, finished, inactive or archived',
+});
+const TaskTypeValue = TASK_TYPES.map((s) => Type.Literal(s)) as [TLiteral<(typeof TASK_TYPES)[number]>];
+const TaskType = Type.Union(TaskTypeValue, { description: 'task (default), chat, button (timer rows) or request' });
 const When = (description: string) => Nullable(Timestamp(description));
 
 export const ChecklistItem = Type.Object(
@@ -232,10 +230,9 @@ export const TaskListQuery = {
     {
       status: Type.Optional(EnumList(TASK_STATUSES, 'Status filter')),
       type: Type.Optional(
-        Type.Union(
-          TASK_TYPES.map((s) => Type.Literal(s)),
-          { description: 'Without it only task and request rows are listed; button lists timer rows' },
-        ),
+        Type.Union(TaskTypeValue, {
+          description: 'Without it only task and request rows are listed; button lists timer rows',
+        }),
       ),
       client_id: Type.Optional(Id('Client id; a template client (type plan) lists its template rows')),
       project_id: Type.Optional(Id('Project id')),
@@ -252,6 +249,9 @@ export const TaskListQuery = {
   ),
   ...customFieldFilterSchema,
 };
+/** The named filters; the custom_fields[…] ones ride along untyped (customFieldConditions reads them by pattern). */
+export type TaskListParams = Static<typeof TaskListQuery>;
+export type TaskListFilters = ListFilters<TaskListParams>;
 
 export const BULK_ACTIONS = ['status', 'assignee', 'delete'] as const;
 export const ASSIGNEE_MODES = ['add', 'remove', 'replace'] as const;

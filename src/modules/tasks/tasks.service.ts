@@ -16,6 +16,7 @@ import {
   type CommentCreateBody,
   type CommentRecord,
   type TaskCreateBody,
+  type TaskListParams,
   type TaskRecord,
   type TaskUpdateBody,
 } from './tasks.schemas.ts';
@@ -132,7 +133,7 @@ async function checkReferences(ctx: Ctx, body: TaskInput, assignees: number[] | 
   checkTimezone(body.timezone);
 }
 
-export const listTasks = (ctx: Ctx, params: object) => repo.listTasks(ctx, params);
+export const listTasks = (ctx: Ctx, params: TaskListParams) => repo.listTasks(ctx, params);
 
 /** Reaches any row by id, templates and timers included, within the actor's visibility. */
 export async function getTask(ctx: Ctx, id: number): Promise<TaskRecord> {

@@ -1,13 +1,13 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
-import { listPage } from '../../platform/lists.ts';
+import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { ShapeCache } from '../../platform/query-cache.ts';
 import { toIso } from '../../db/database.ts';
 import { lockedPeriodsQuery, workClient, workClientIs, type BillingLock } from '../billing/index.ts';
 import { scoped, tenantTable, type NewRow, tenant } from '../../platform/tenant-table.ts';
 import { rowVisible } from '../../platform/visibility.ts';
 import type { DateTimeInput } from './time-entries.rules.ts';
-import { TIME_ENTRY_LIST_OPTIONS, type TimeEntryRecord } from './time-entries.schemas.ts';
+import { TIME_ENTRY_LIST_OPTIONS, type TimeEntryListParams, type TimeEntryRecord } from './time-entries.schemas.ts';
 
 export const timeEntries = tenantTable('time_entries', { alias: 'te', softDelete: true });
 
@@ -46,30 +46,33 @@ export function instant(ctx: Ctx, value: DateTimeInput): RawBuilder<string> {
     : sql<string>`${value.text}::timestamptz`;
 }
 
-function applyFilters(ctx: Ctx, query: Query, filters: Record<string, unknown>) {
+/** The list's filters as the query reads them: the instants parsed (the cursor keeps the caller's raw text). */
+export type EntryFilters = Omit<ListFilters<TimeEntryListParams>, 'start_from' | 'start_to'> & {
+  start_from?: DateTimeInput | undefined;
+  start_to?: DateTimeInput | undefined;
+};
+
+function applyFilters(ctx: Ctx, query: Query, filters: EntryFilters) {
   let q = query;
-  if (filters.task_id !== undefined) q = q.where('te.task_id', '=', filters.task_id as number);
-  if (filters.person_id !== undefined) q = q.where('te.person_id', '=', filters.person_id as number);
-  if (filters.client_id !== undefined) q = q.where(workClientIs('te', 't', ctx.companyId, filters.client_id as number));
-  if (filters.topic_id !== undefined) q = q.where('t.topic_id', '=', filters.topic_id as number);
-  if (filters.billable !== undefined)
-    q = q.where('te.billable', '=', ['1', 'true'].includes(String(filters.billable)) ? 1 : 0);
-  if (filters.start_from !== undefined)
-    q = q.where(sql<boolean>`te.start >= ${instant(ctx, filters.start_from as DateTimeInput)}`);
-  if (filters.start_to !== undefined)
-    q = q.where(sql<boolean>`te.start <= ${instant(ctx, filters.start_to as DateTimeInput)}`);
+  if (filters.task_id !== undefined) q = q.where('te.task_id', '=', filters.task_id);
+  if (filters.person_id !== undefined) q = q.where('te.person_id', '=', filters.person_id);
+  if (filters.client_id !== undefined) q = q.where(workClientIs('te', 't', ctx.companyId, filters.client_id));
+  if (filters.topic_id !== undefined) q = q.where('t.topic_id', '=', filters.topic_id);
+  if (filters.billable !== undefined) q = q.where('te.billable', '=', ['1', 'true'].includes(filters.billable) ? 1 : 0);
+  if (filters.start_from !== undefined) q = q.where(sql<boolean>`te.start >= ${instant(ctx, filters.start_from)}`);
+  if (filters.start_to !== undefined) q = q.where(sql<boolean>`te.start <= ${instant(ctx, filters.start_to)}`);
   return q;
 }
 
 const listShapes = new ShapeCache();
 
-/** `filters` carries start_from/start_to already parsed (the cursor keeps the caller's raw text). */
+/** Two stages: `parse` turns the effective filters (a cursor's own included) into what the query reads. */
 export function listEntries(
   ctx: Ctx,
-  params: object,
-  parse: (filters: Record<string, unknown>) => Record<string, unknown>,
+  params: TimeEntryListParams,
+  parse: (filters: ListFilters<TimeEntryListParams>) => EntryFilters,
 ) {
-  return listPage<TimeEntryRecord>(ctx, {
+  return listPage<TimeEntryRecord, TimeEntryListParams>(ctx, {
     listId: 'time-entries',
     params,
     options: TIME_ENTRY_LIST_OPTIONS,

@@ -4,11 +4,17 @@ import { inTransaction } from '../../platform/context.ts';
 import { AppError, invalidReference } from '../../platform/errors.ts';
 import { recordEvents } from '../../platform/events.ts';
 import { toFlag } from '../../platform/fields.ts';
+import type { ListFilters } from '../../platform/lists.ts';
 import type { Warning as WarningSchema, Written } from '../../platform/http.ts';
 import { mutateQuietly, orNotFound } from '../../platform/mutate.ts';
 import type { NewRow, RowChanges } from '../../platform/tenant-table.ts';
 import { entryLocks, lockedPeriods, type BillingLock } from '../billing/index.ts';
-import type { TimeEntryCreateBody, TimeEntryRecord, TimeEntryUpdateBody } from './time-entries.schemas.ts';
+import type {
+  TimeEntryCreateBody,
+  TimeEntryListParams,
+  TimeEntryRecord,
+  TimeEntryUpdateBody,
+} from './time-entries.schemas.ts';
 import {
   atIndex,
   parseTimes,
@@ -59,23 +65,23 @@ function overlapWarning(ids: number[] | undefined, index?: number): Warning[] {
   return [index === undefined ? warning : { ...warning, index }];
 }
 
-const parseFilters = (filters: Record<string, unknown>): Record<string, unknown> => {
-  const out = { ...filters };
-  for (const field of ['start_from', 'start_to']) {
-    if (typeof filters[field] !== 'string') continue;
-    try {
-      out[field] = requireDateTime(field, filters[field] as string);
-    } catch {
-      throw new AppError('INVALID_FILTER_VALUE', `Filter ${field} is not a valid date-time`, {
-        field,
-        value: filters[field],
-      });
-    }
+/** A start_from/start_to filter as an instant; one that does not parse is 400 INVALID_FILTER_VALUE. */
+function instantFilter(field: 'start_from' | 'start_to', value: string | undefined): DateTimeInput | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return requireDateTime(field, value);
+  } catch {
+    throw new AppError('INVALID_FILTER_VALUE', `Filter ${field} is not a valid date-time`, { field, value });
   }
-  return out;
-};
+}
 
-export const listEntries = (ctx: Ctx, params: object) => repo.listEntries(ctx, params, parseFilters);
+const parseFilters = (filters: ListFilters<TimeEntryListParams>): repo.EntryFilters => ({
+  ...filters,
+  start_from: instantFilter('start_from', filters.start_from),
+  start_to: instantFilter('start_to', filters.start_to),
+});
+
+export const listEntries = (ctx: Ctx, params: TimeEntryListParams) => repo.listEntries(ctx, params, parseFilters);
 
 export async function getEntry(ctx: Ctx, id: number): Promise<TimeEntryRecord> {
   return orNotFound(await repo.findEntry(ctx, id), 'Time entry');

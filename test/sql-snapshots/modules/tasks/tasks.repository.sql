@@ -11,7 +11,7 @@ order by c.id desc limit ${COMMENTS_INLINE_CAP + 1}) x)
 select 1 from clients pc where pc.company_id = t.company_id and pc.id = t.client_id and pc.type = 'plan'))
 
 -- applyFilters
-exists (select 1 from task_assignees fa where fa.company_id = t.company_id and fa.task_id = t.id and fa.person_id = ${filters.assignee_id as number})
+exists (select 1 from task_assignees fa where fa.company_id = t.company_id and fa.task_id = t.id and fa.person_id = ${filters.assignee_id})
 
 -- setStatus
 date_trunc('milliseconds', clock_timestamp())

@@ -7,10 +7,10 @@
 ${value.text}::timestamptz
 
 -- applyFilters
-te.start >= ${instant(ctx, filters.start_from as DateTimeInput)}
+te.start >= ${instant(ctx, filters.start_from)}
 
 -- applyFilters
-te.start <= ${instant(ctx, filters.start_to as DateTimeInput)}
+te.start <= ${instant(ctx, filters.start_to)}
 
 -- findEntries
 any(${[...ids]}::int[])

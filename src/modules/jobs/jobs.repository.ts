@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { Ctx } from '../../platform/context.ts';
 import type { ClaimedJob } from '../../platform/modules.ts';
-import { isoz, nextStamp, nowStamp } from '../../platform/sql.ts';
+import { firstRecord, isoz, nextStamp, nowStamp } from '../../platform/sql.ts';
 import { scoped, type RowUpdate } from '../../platform/tenant-table.ts';
 import { companyJson, companyRefusal } from '../../platform/system-actor.ts';
 import { sessionScopes } from '../../platform/scopes.ts';
@@ -45,7 +45,7 @@ export async function findJob(ctx: Ctx, id: number): Promise<JobRecord | undefin
       ctx.key.kind === 'session'
         ? query.where('j.api_key_id', 'is', null).where('j.session_person_id', '=', ctx.key.personId)
         : query.where('j.api_key_id', '=', ctx.key.id);
-  return query.executeTakeFirst() as Promise<JobRecord | undefined>;
+  return firstRecord<JobRecord>(query);
 }
 
 export async function insertJob(ctx: Ctx, type: string, params: object): Promise<number> {

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
+import { firstRecord } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery, tenant } from '../../platform/tenant-table.ts';
 import { TASK_AUTOMATION_LIST_OPTIONS, type TaskAutomationRecord, type Trigger } from './task-automations.schemas.ts';
 
@@ -51,9 +52,7 @@ export function listAutomations(ctx: Ctx, params: TaskAutomationListParams) {
 }
 
 export async function findAutomation(ctx: Ctx, id: number): Promise<TaskAutomationRecord | undefined> {
-  return project(automations.base(ctx).where('ta.id', '=', id)).executeTakeFirst() as Promise<
-    TaskAutomationRecord | undefined
-  >;
+  return firstRecord<TaskAutomationRecord>(project(automations.base(ctx).where('ta.id', '=', id)));
 }
 
 /** The company's live, active rules for a trigger, oldest first (the order they run in). */

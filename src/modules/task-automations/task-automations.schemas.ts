@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TLiteral } from 'typebox';
 import { EnumList, Id, mapOptional, Name, Nullable, Timestamp } from '../../platform/fields.ts';
 import { listQuery, type ListOptions } from '../../platform/lists.ts';
 import { TASK_STATUSES, TASK_TYPES } from '../tasks/index.ts';
@@ -6,11 +6,9 @@ import { TASK_STATUSES, TASK_TYPES } from '../tasks/index.ts';
 export const TRIGGERS = ['task_created', 'status_changed', 'due_date_reached', 'occurrence_created'] as const;
 export type Trigger = (typeof TRIGGERS)[number];
 
-const literals = (values: readonly string[], description: string) =>
-  Type.Union(
-    values.map((v) => Type.Literal(v)),
-    { description },
-  );
+// Typed as a tuple so that Static names the values (a mapped array would type the union never).
+const literals = <V extends string>(values: readonly V[], description: string) =>
+  Type.Union(values.map((v) => Type.Literal(v)) as [TLiteral<V>], { description });
 
 const Trigger = literals(TRIGGERS, 'When the rule runs');
 const TaskStatus = literals(TASK_STATUSES, 'Task status');

@@ -2,7 +2,7 @@ import type { TopicListParams } from './topics.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
-import { likeContains } from '../../platform/sql.ts';
+import { firstRecord, likeContains } from '../../platform/sql.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { TOPIC_LIST_OPTIONS, type TopicRecord } from './topics.schemas.ts';
 
@@ -10,7 +10,16 @@ export const topics = tenantTable('topics', { alias: 'tp', softDelete: true });
 type Query = BaseQuery<'topics', 'tp'>;
 
 function project(query: Query) {
-  return query.select(['tp.id', 'tp.name', 'tp.status', 'tp.billable', 'tp.color', 'tp.created_at', 'tp.updated_at']);
+  // The columns admit more than the record: status is checked to its two values, billable is written 0 or 1 only.
+  return query.select((eb) => [
+    'tp.id',
+    'tp.name',
+    eb.ref('tp.status').$castTo<TopicRecord['status']>().as('status'),
+    eb.ref('tp.billable').$castTo<TopicRecord['billable']>().as('billable'),
+    'tp.color',
+    'tp.created_at',
+    'tp.updated_at',
+  ]);
 }
 
 function applyFilters(query: Query, filters: ListFilters<TopicListParams>) {
@@ -33,5 +42,5 @@ export function listTopics(ctx: Ctx, params: TopicListParams) {
 }
 
 export async function findTopic(ctx: Ctx, id: number): Promise<TopicRecord | undefined> {
-  return project(topics.base(ctx).where('tp.id', '=', id)).executeTakeFirst() as Promise<TopicRecord | undefined>;
+  return firstRecord<TopicRecord>(project(topics.base(ctx).where('tp.id', '=', id)));
 }

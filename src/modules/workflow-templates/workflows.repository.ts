@@ -1,14 +1,16 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
-import { likeContains, nextStamp } from '../../platform/sql.ts';
+import { firstRecord, likeContains, nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { deleteSourceTasks, insertSourceTask, updateSourceTask } from '../tasks/index.ts';
 import {
   MASTER_LIST_OPTIONS,
   TEMPLATE_LIST_OPTIONS,
+  type MasterListParams,
   type MasterTaskInput,
   type MasterTaskRecord,
+  type TemplateListParams,
   type TemplateRecord,
   type WorkflowKind,
 } from './workflows.schemas.ts';
@@ -41,8 +43,8 @@ function projectTemplate(query: TemplateQuery) {
   ]);
 }
 
-export function listTemplates(ctx: Ctx, kind: WorkflowKind, params: object) {
-  return listPage<TemplateRecord>(ctx, {
+export function listTemplates(ctx: Ctx, kind: WorkflowKind, params: TemplateListParams) {
+  return listPage<TemplateRecord, TemplateListParams>(ctx, {
     listId: LIST_ID[kind],
     params,
     options: TEMPLATE_LIST_OPTIONS,
@@ -50,12 +52,13 @@ export function listTemplates(ctx: Ctx, kind: WorkflowKind, params: object) {
     project: projectTemplate,
     base: (filters) => {
       const q = ofKind(ctx, kind);
-      return filters.q === undefined ? q : q.where('w.name', 'ilike', likeContains(filters.q as string));
+      return filters.q === undefined ? q : q.where('w.name', 'ilike', likeContains(filters.q));
     },
   });
 }
 
 export async function findTemplate(ctx: Ctx, kind: WorkflowKind, id: number): Promise<TemplateRecord | undefined> {
+  // A cast, not firstRecord: the row has both engines' ids, one of them null; each route's schema keeps its own.
   return projectTemplate(ofKind(ctx, kind).where('w.id', '=', id)).executeTakeFirst() as Promise<
     TemplateRecord | undefined
   >;
@@ -112,12 +115,13 @@ const masters = (ctx: Ctx, templateId: number) =>
     .where('t.deleted_at', 'is', null);
 
 const projectMaster = (query: ReturnType<typeof masters>) =>
-  query.select([
+  query.select((eb) => [
     't.id',
     'm.template_id',
     't.title',
     't.description',
-    't.type',
+    // Master rows are written as task or request only (MasterTaskCreate); the column admits every task type.
+    eb.ref('t.type').$castTo<MasterTaskRecord['type']>().as('type'),
     't.topic_id',
     't.is_important',
     't.is_extra',
@@ -128,8 +132,8 @@ const projectMaster = (query: ReturnType<typeof masters>) =>
     't.updated_at',
   ]);
 
-export function listMasters(ctx: Ctx, templateId: number, params: object) {
-  return listPage<MasterTaskRecord>(ctx, {
+export function listMasters(ctx: Ctx, templateId: number, params: MasterListParams) {
+  return listPage<MasterTaskRecord, MasterListParams>(ctx, {
     listId: 'workflow-master-tasks',
     params,
     options: MASTER_LIST_OPTIONS,
@@ -140,9 +144,7 @@ export function listMasters(ctx: Ctx, templateId: number, params: object) {
 }
 
 export async function findMaster(ctx: Ctx, templateId: number, taskId: number) {
-  return projectMaster(masters(ctx, templateId).where('t.id', '=', taskId)).executeTakeFirst() as Promise<
-    MasterTaskRecord | undefined
-  >;
+  return firstRecord<MasterTaskRecord>(projectMaster(masters(ctx, templateId).where('t.id', '=', taskId)));
 }
 
 /** The task columns a master task input sets (due_in_days lives on the link row). */

@@ -133,9 +133,11 @@ export const TemplateListQuery = listQuery(
   { q: Type.Optional(Type.String({ maxLength: 255, description: 'Name contains (case-insensitive)' })) },
   TEMPLATE_LIST_OPTIONS,
 );
+export type TemplateListParams = Static<typeof TemplateListQuery>;
 export const MASTER_LIST_OPTIONS: ListOptions = {
   cursor: false,
   sortable: { id: 't.id', title: 't.title' },
   defaultSort: 'id',
 };
 export const MasterListQuery = listQuery({}, MASTER_LIST_OPTIONS);
+export type MasterListParams = Static<typeof MasterListQuery>;

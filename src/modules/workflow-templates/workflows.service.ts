@@ -9,10 +9,12 @@ import { JOB_TYPES, workflowJob, type JobParams, type Operation } from './workfl
 import * as repo from './workflows.repository.ts';
 import type {
   ApplyInput,
+  MasterListParams,
   MasterTaskInput,
   MasterTaskRecord,
   PushInput,
   TemplateInput,
+  TemplateListParams,
   TemplateRecord,
   WorkflowKind,
 } from './workflows.schemas.ts';
@@ -22,7 +24,8 @@ const WHAT: Record<WorkflowKind, string> = {
   project_workflow: 'Project workflow',
 };
 
-export const listTemplates = (ctx: Ctx, kind: WorkflowKind, params: object) => repo.listTemplates(ctx, kind, params);
+export const listTemplates = (ctx: Ctx, kind: WorkflowKind, params: TemplateListParams) =>
+  repo.listTemplates(ctx, kind, params);
 
 export async function getTemplate(ctx: Ctx, kind: WorkflowKind, id: number): Promise<TemplateRecord> {
   return orNotFound(await repo.findTemplate(ctx, kind, id), WHAT[kind]);
@@ -74,7 +77,7 @@ export async function deleteTemplate(ctx: Ctx, kind: WorkflowKind, id: number): 
 
 // ---- master tasks --------------------------------------------------------------------------------------------
 
-export async function listMasterTasks(ctx: Ctx, kind: WorkflowKind, id: number, params: object) {
+export async function listMasterTasks(ctx: Ctx, kind: WorkflowKind, id: number, params: MasterListParams) {
   await getTemplate(ctx, kind, id);
   return repo.listMasters(ctx, id, params);
 }

@@ -138,10 +138,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     notifications: 'owned by background; used in task-automations.actions.ts',
     tasks: 'owned by tasks; used in task-automations.repository.ts task-automations.runner.ts',
   },
-  // relations are checked against both tasks
-  'task-relations': {
-    tasks: 'owned by tasks; used in task-relations.repository.ts',
-  },
   // the task list joins client, project, tracked time and master tasks; visibility follows delegations
   tasks: {
     clients: 'owned by clients; used in tasks.repository.ts',
@@ -158,10 +154,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   // the webhook API reads the outbox and the company's settings
   webhooks: {
     events: 'owned by platform; used in webhooks.repository.ts',
-  },
-  // role assignments are checked against tasks
-  'workflow-roles': {
-    tasks: 'owned by tasks; used in workflow-roles.repository.ts',
   },
   // applying a template reads clients, projects and tasks in its own SQL (its task writes are the tasks module's)
   'workflow-templates': {

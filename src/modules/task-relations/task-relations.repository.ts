@@ -1,11 +1,11 @@
 import type { TaskRelationListParams } from './task-relations.schemas.ts';
-import { sql, type RawBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { tenantTable, type BaseQuery, tenant, lockCompanyScope } from '../../platform/tenant-table.ts';
-import { rowVisible } from '../../platform/visibility.ts';
 import { TASK_RELATION_LIST_OPTIONS, type TaskRelationRecord } from './task-relations.schemas.ts';
 import { firstRecord } from '../../platform/sql.ts';
+import { liveTaskSql } from '../tasks/index.ts';
 
 export const taskRelations = tenantTable('task_relations', { alias: 'r', softDelete: true });
 type Query = BaseQuery<'task_relations', 'r'>;
@@ -13,16 +13,9 @@ type Query = BaseQuery<'task_relations', 'r'>;
 const project = (query: Query) =>
   query.select(['r.id', 'r.task_id', 'r.depends_on_id', 'r.created_at', 'r.updated_at']);
 
-/** The task is live and the acting person sees it. */
-function taskShown(ctx: Ctx, taskIdRef: string): RawBuilder<boolean> {
-  // tenant: deliberate SQL
-  return sql<boolean>`exists (select 1 from tasks lt where ${tenant(ctx, 'lt')} and lt.id = ${sql.ref(taskIdRef)}
-    and lt.deleted_at is null and ${rowVisible(ctx, 'tasks', 'lt')})`;
-}
-
-/** A relation shows while both of its tasks are live and visible. */
+/** A relation shows while both of its tasks are live and visible (the tasks' own condition). */
 function shown(ctx: Ctx): Query {
-  return taskRelations.base(ctx).where(taskShown(ctx, 'r.task_id')).where(taskShown(ctx, 'r.depends_on_id'));
+  return taskRelations.base(ctx).where(liveTaskSql(ctx, 'r.task_id')).where(liveTaskSql(ctx, 'r.depends_on_id'));
 }
 
 function applyFilters(query: Query, filters: ListFilters<TaskRelationListParams>) {
@@ -77,8 +70,7 @@ export async function dependsTransitively(ctx: Ctx, from: number, to: number): P
       select ${from}::int
       union
       select r.depends_on_id from task_relations r join reach on r.task_id = reach.id
-      join tasks t on t.company_id = r.company_id and t.id = r.depends_on_id and t.deleted_at is null
-      where ${tenant(ctx, 'r')} and r.deleted_at is null)
+      where ${tenant(ctx, 'r')} and r.deleted_at is null and ${liveTaskSql(ctx, 'r.depends_on_id', false)})
     select exists (select 1 from reach where id = ${to}) as found`.execute(ctx.db);
   return result.rows[0]?.found === true;
 }

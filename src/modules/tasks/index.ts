@@ -68,3 +68,5 @@ export {
 export type { CopyPairs, TaskCopy } from './tasks.copies.ts';
 // A source of GET /search, the base of the client workflow's task list.
 export { clientWorkRows, taskSearchHits } from './tasks.sources.ts';
+// For task relations and workflow roles: a task's liveness as a condition of their statements, and who still uses a role.
+export { countOpenTasksWithRole, liveTaskSql } from './tasks.facts.ts';

@@ -2,8 +2,9 @@ import type { WorkflowRoleListParams } from './workflow-roles.schemas.ts';
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
-import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { countRoleHolders } from '../client-members/index.ts';
+import { countOpenTasksWithRole } from '../tasks/index.ts';
 import { WORKFLOW_ROLE_LIST_OPTIONS, type WorkflowRoleRecord } from './workflow-roles.schemas.ts';
 import { firstRecord } from '../../platform/sql.ts';
 
@@ -43,12 +44,5 @@ export async function nextSortOrder(ctx: Ctx, cap: number): Promise<number> {
  * live client members of live clients. Counted company-wide, whatever the caller may see.
  */
 export async function countReferences(ctx: Ctx, id: number): Promise<{ tasks: number; client_members: number }> {
-  const tasks = await scoped
-    .select(ctx, 'tasks', 't')
-    .select(sql<number>`count(*)::int`.as('n'))
-    .where('t.deleted_at', 'is', null)
-    .where('t.status', 'not in', ['finished', 'archived'])
-    .where(sql<boolean>`t.workflow_role_ids @> array[${id}]::int[]`)
-    .executeTakeFirstOrThrow();
-  return { tasks: tasks.n, client_members: await countRoleHolders(ctx, id) };
+  return { tasks: await countOpenTasksWithRole(ctx, id), client_members: await countRoleHolders(ctx, id) };
 }

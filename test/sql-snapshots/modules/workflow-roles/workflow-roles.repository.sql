@@ -2,9 +2,3 @@
 
 -- nextSortOrder
 least(coalesce(max(w.sort_order), 0) + 1, ${cap})::int
-
--- countReferences
-count(*)::int
-
--- countReferences
-t.workflow_role_ids @> array[${id}]::int[]

@@ -1,0 +1,33 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { Ctx } from '../../platform/context.ts';
+import { scoped, tenant } from '../../platform/tenant-table.ts';
+import { rowVisible } from '../../platform/visibility.ts';
+
+// What other modules ask about tasks, answered here so that the tasks table is read in its own module: SQL
+// conditions for their statements (one statement stays one) and counts.
+
+/**
+ * The task `idRef` names is live, and (with `visible`, the default) the acting person sees it: a condition
+ * for a statement of another module, e.g. a relation between two tasks shows while both do.
+ */
+export function liveTaskSql(ctx: Ctx, idRef: string, visible = true): RawBuilder<boolean> {
+  const seen = visible ? rowVisible(ctx, 'tasks', 'lt') : sql<boolean>`true`;
+  // tenant: deliberate SQL
+  return sql<boolean>`exists (select 1 from tasks lt where ${tenant(ctx, 'lt')} and lt.id = ${sql.ref(idRef)}
+    and lt.deleted_at is null and ${seen})`;
+}
+
+/**
+ * Live tasks that are not finished or archived (those are history) and carry the workflow role, counted
+ * company-wide, whatever the caller may see: what still points at the role.
+ */
+export async function countOpenTasksWithRole(ctx: Ctx, roleId: number): Promise<number> {
+  const row = await scoped
+    .select(ctx, 'tasks', 't')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('t.deleted_at', 'is', null)
+    .where('t.status', 'not in', ['finished', 'archived'])
+    .where(sql<boolean>`t.workflow_role_ids @> array[${roleId}]::int[]`)
+    .executeTakeFirstOrThrow();
+  return row.n;
+}

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
-import { scoped } from '../../platform/tenant-table.ts';
+import { memberBalanceBasisSql, memberRows } from '../members/index.ts';
 import type { FlextimeBalanceParams, FlextimeBalanceRecord } from './flextime.schemas.ts';
 
 export interface Window {
@@ -98,10 +98,7 @@ async function figures(ctx: Ctx, personIds: number[], window: Window): Promise<F
   };
   // tenant: deliberate SQL (a day walk over several tables); every table is bound to company_id = b.c.
   const result = await sql<Figures>`
-    with persons as (
-      select m.person_id, m.address_country_code as country, m.flextime_credit
-      from members m where m.company_id = ${b.c} and m.person_id = any(${b.ids})
-    ), ${expectedCtes(b)}, ${workedCtes(b)}
+    with persons as (${memberBalanceBasisSql(ctx, b.ids)}), ${expectedCtes(b)}, ${workedCtes(b)}
     select p.person_id,
       round(coalesce(x.seconds, 0))::bigint as expected_seconds,
       coalesce(w.seconds, 0)::bigint as worked_seconds,
@@ -130,8 +127,6 @@ function toRecord(row: Figures, window: Window): FlextimeBalanceRecord {
   };
 }
 
-const members = (ctx: Ctx) => scoped.select(ctx, 'members', 'm');
-
 /** A page of members (offset list, by person id), each with their balance over the window. */
 export async function listBalances(ctx: Ctx, params: FlextimeBalanceParams, window: Window) {
   const page = await listPage<{ id: number }, FlextimeBalanceParams>(ctx, {
@@ -139,9 +134,9 @@ export async function listBalances(ctx: Ctx, params: FlextimeBalanceParams, wind
     params,
     options: { cursor: false },
     idColumn: 'm.person_id',
-    project: (query: ReturnType<typeof members>) => query.select('m.person_id as id'),
+    project: (query: ReturnType<typeof memberRows>) => query.select('m.person_id as id'),
     base: (filters) => {
-      const q = members(ctx);
+      const q = memberRows(ctx);
       return filters.person_id === undefined ? q : q.where('m.person_id', '=', filters.person_id);
     },
   });

@@ -19,3 +19,5 @@ export { activateInvited, addPersonMember, initialsOf, linkAccount, type FirstMe
 export { workingMembers } from './members.working.ts';
 // For invoices: the acting person as the seller's contact.
 export { personContactLine } from './members.contact.ts';
+// For flextime and time entries: members as their list's rows and as parts of their statements.
+export { memberBalanceBasisSql, memberPersonIdsSql, memberRows } from './members.facts.ts';

@@ -4,6 +4,7 @@ import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { ShapeCache } from '../../platform/query-cache.ts';
 import { toIso } from '../../db/database.ts';
 import { lockedPeriodsQuery, workClient, workClientIs, type BillingLock } from '../billing/index.ts';
+import { memberPersonIdsSql } from '../members/index.ts';
 import { scoped, tenantTable, type NewRow, tenant } from '../../platform/tenant-table.ts';
 import { rowVisible } from '../../platform/visibility.ts';
 import type { DateTimeInput } from './time-entries.rules.ts';
@@ -191,7 +192,7 @@ export async function checkInputs(
       from unnest(${values.map((v) => v.text)}::text[], ${values.map((v) => v.naive)}::boolean[]) with ordinality as u(txt, naive, i))
     select array(select at::text from instants order by i) as instants,
       array(select id from usable) as tasks,
-      array(select m.person_id from members m where ${tenant(ctx, 'm')} and m.person_id = any(${[...ids.people]}::int[])) as people,
+      array(${memberPersonIdsSql(ctx, ids.people)}) as people,
       (select coalesce(json_object_agg(te.person_id, te.id), '{}') from time_entries te
         where ${tenant(ctx, 'te')} and te.person_id = any(${[...ids.timerPeople]}::int[]) and te."end" is null
           and te.deleted_at is null) as running,

@@ -55,10 +55,7 @@ ${window.to}::date
 ${personIds}::int[]
 
 -- figures
-with persons as (
-  select m.person_id, m.address_country_code as country, m.flextime_credit
-  from members m where m.company_id = ${b.c} and m.person_id = any(${b.ids})
-), ${expectedCtes(b)}, ${workedCtes(b)}
+with persons as (${memberBalanceBasisSql(ctx, b.ids)}), ${expectedCtes(b)}, ${workedCtes(b)}
 select p.person_id,
   round(coalesce(x.seconds, 0))::bigint as expected_seconds,
   coalesce(w.seconds, 0)::bigint as worked_seconds,

@@ -43,7 +43,7 @@ instants as (
   from unnest(${values.map((v) => v.text)}::text[], ${values.map((v) => v.naive)}::boolean[]) with ordinality as u(txt, naive, i))
 select array(select at::text from instants order by i) as instants,
   array(select id from usable) as tasks,
-  array(select m.person_id from members m where ${tenant(ctx, 'm')} and m.person_id = any(${[...ids.people]}::int[])) as people,
+  array(${memberPersonIdsSql(ctx, ids.people)}) as people,
   (select coalesce(json_object_agg(te.person_id, te.id), '{}') from time_entries te
     where ${tenant(ctx, 'te')} and te.person_id = any(${[...ids.timerPeople]}::int[]) and te."end" is null
       and te.deleted_at is null) as running,

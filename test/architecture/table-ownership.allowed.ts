@@ -154,12 +154,10 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   webhooks: {
     events: 'owned by platform; used in webhooks.repository.ts',
   },
-  // applying a template reads clients, projects and tasks in its own SQL (its task writes are the tasks module's)
+  // applying a template reads clients and writes projects in its own SQL (its task reads and writes are the tasks module's)
   'workflow-templates': {
     client_group_links: 'owned by client-groups; used in workflows.jobs.ts',
     clients: 'owned by clients; used in instances.repository.ts workflows.jobs.ts workflows.repository.ts',
-    jobs: 'owned by jobs; used in workflows.jobs.ts',
     projects: 'owned by projects; used in instances.repository.ts workflows.events.ts',
-    tasks: 'owned by tasks; used in workflows.events.ts workflows.repository.ts',
   },
 };

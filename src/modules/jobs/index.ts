@@ -3,7 +3,15 @@ import jobRoutes from './jobs.routes.ts';
 import { jobReadings } from './jobs.backlog.ts';
 
 // What a module needs to queue and run jobs of its own, and the loop that polls for them (started by src/background).
-export { advance, claimNext, claimQueued, insertJob, LostClaim, setTargets } from './jobs.repository.ts';
+export {
+  advance,
+  claimNext,
+  claimQueued,
+  insertJob,
+  LostClaim,
+  recordClientOutcome,
+  setTargets,
+} from './jobs.repository.ts';
 export { assertMayRun, JobFailed, kickJob, Refused, Released, RetryLater, runClaimed } from './jobs.runner.ts';
 export { runChunkedJob, type ChunkedJob, type ChunkOutcome } from './jobs.chunks.ts';
 export { getJob } from './jobs.service.ts';

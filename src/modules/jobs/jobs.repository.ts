@@ -162,6 +162,26 @@ export const markDone = (ctx: Ctx, id: number, status: 'finished' | 'failed', er
     finished_at: sql`date_trunc('milliseconds', clock_timestamp())`,
   });
 
+/**
+ * Adds a chunk's skipped and failed clients to the job row (the project-workflow apply job's record), in the
+ * chunk's transaction; the counts of skipped clients add up, the failed ones are counted by the progress.
+ */
+export async function recordClientOutcome(
+  ctx: Ctx,
+  id: number,
+  outcome: { skipped: number[]; failed: number[] },
+): Promise<void> {
+  await scoped
+    .update(ctx, 'jobs')
+    .set({
+      skipped_count: sql<number>`coalesce(skipped_count, 0) + ${outcome.skipped.length}`,
+      skipped_client_ids: sql<number[]>`coalesce(skipped_client_ids, '{}') || ${outcome.skipped}::int[]`,
+      failed_client_ids: sql<number[]>`coalesce(failed_client_ids, '{}') || ${outcome.failed}::int[]`,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
 export type JobActor = Omit<Ctx, 'db' | 'requestId'> & {
   /** Why the key or its company may no longer run the job (the request pipeline's checks), or null. */
   refusal: string | null;

@@ -70,3 +70,6 @@ export type { CopyPairs, TaskCopy } from './tasks.copies.ts';
 export { clientWorkRows, taskSearchHits } from './tasks.sources.ts';
 // For task relations and workflow roles: a task's liveness as a condition of their statements, and who still uses a role.
 export { countOpenTasksWithRole, liveTaskSql } from './tasks.facts.ts';
+// For the workflow engines: the lean records their task events carry, and their source (master) rows to join.
+export { leanTaskRows } from './tasks.facts.ts';
+export { sourceTaskRows } from './tasks.copies.ts';

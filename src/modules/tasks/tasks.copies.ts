@@ -153,3 +153,6 @@ export async function deleteSourceTasks(ctx: Ctx, taskIds: readonly number[]): P
     .where('deleted_at', 'is', null)
     .execute();
 }
+
+/** Task rows of the company (alias t), deleted and invisible ones included: a workflow engine reads its source rows from here. */
+export const sourceTaskRows = (ctx: Ctx) => scoped.select(ctx, 'tasks', 't');

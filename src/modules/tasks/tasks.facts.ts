@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { scoped, tenant } from '../../platform/tenant-table.ts';
 import { rowVisible } from '../../platform/visibility.ts';
+import { TASK_PLAIN_COLUMNS, taskAssigneeIds, taskTrackedSeconds } from './tasks.derived.ts';
 
 // What other modules ask about tasks, answered here so that the tasks table is read in its own module: SQL
 // conditions for their statements (one statement stays one) and counts.
@@ -30,4 +31,21 @@ export async function countOpenTasksWithRole(ctx: Ctx, roleId: number): Promise<
     .where(sql<boolean>`t.workflow_role_ids @> array[${roleId}]::int[]`)
     .executeTakeFirstOrThrow();
   return row.n;
+}
+
+/**
+ * The lean records of the tasks `ids` (whatever the caller may see), by id, as their events carry them. A task
+ * just made (`fresh`) has no assignees and no time yet: its record needs no lookups for them.
+ */
+export function leanTaskRows(ctx: Ctx, ids: readonly number[], fresh: boolean) {
+  return scoped
+    .select(ctx, 'tasks', 't')
+    .select([
+      ...TASK_PLAIN_COLUMNS.map((c) => `t.${c}` as const),
+      fresh ? sql<number[]>`'{}'::int[]`.as('assignees') : taskAssigneeIds().as('assignees'),
+      fresh ? sql<number>`0`.as('tracked_time') : taskTrackedSeconds().as('tracked_time'),
+    ])
+    .where('t.id', 'in', [...ids])
+    .orderBy('t.id')
+    .execute();
 }

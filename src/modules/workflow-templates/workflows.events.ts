@@ -1,8 +1,7 @@
-import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { recordEvents, type EventAction } from '../../platform/events.ts';
 import { scoped } from '../../platform/tenant-table.ts';
-import { TASK_PLAIN_COLUMNS, taskAssigneeIds, taskTrackedSeconds } from '../tasks/index.ts';
+import { leanTaskRows } from '../tasks/index.ts';
 
 // The tasks and projects the workflow jobs write are ordinary live records, so they fire the same events as
 // when written one by one, in the same shapes (the task's lean record, the project record); read in one query
@@ -15,19 +14,8 @@ export async function taskEvents(
   ids: readonly number[],
 ): Promise<void> {
   if (ids.length === 0) return;
-  // A task just made has no assignees and no time yet: its lean record needs no lookups for them.
-  const fresh = action === 'created';
-  const rows = await scoped
-    .select(ctx, 'tasks', 't')
-    .select([
-      ...TASK_PLAIN_COLUMNS.map((c) => `t.${c}` as const),
-      fresh ? sql<number[]>`'{}'::int[]`.as('assignees') : taskAssigneeIds().as('assignees'),
-      fresh ? sql<number>`0`.as('tracked_time') : taskTrackedSeconds().as('tracked_time'),
-    ])
-    .where('t.id', 'in', [...ids])
-    .orderBy('t.id')
-    .execute();
-  await recordEvents(ctx, 'task', action, rows);
+  // A task just made has no assignees and no time yet: the tasks' read leaves those lookups out.
+  await recordEvents(ctx, 'task', action, await leanTaskRows(ctx, ids, action === 'created'));
 }
 
 export async function projectsCreated(ctx: Ctx, ids: readonly number[]): Promise<void> {

@@ -85,19 +85,6 @@ async function pushChunk(ctx: Ctx, kind: WorkflowKind, job: ClaimedJob, ids: num
   return { failed: [], skipped: [] };
 }
 
-/** Adds a chunk's client lists to the job row, in the chunk's transaction. */
-async function recordClients(ctx: Ctx, jobId: number, outcome: Outcome): Promise<void> {
-  await scoped
-    .update(ctx, 'jobs')
-    .set({
-      skipped_count: sql<number>`coalesce(skipped_count, 0) + ${outcome.skipped.length}`,
-      skipped_client_ids: sql<number[]>`coalesce(skipped_client_ids, '{}') || ${outcome.skipped}::int[]`,
-      failed_client_ids: sql<number[]>`coalesce(failed_client_ids, '{}') || ${outcome.failed}::int[]`,
-    })
-    .where('id', '=', jobId)
-    .execute();
-}
-
 async function selectTargets(ctx: Ctx, kind: WorkflowKind, op: Operation, job: ClaimedJob): Promise<number[]> {
   const params = job.params as JobParams;
   if (op === 'apply') return applyTargets(ctx, params);
@@ -121,7 +108,7 @@ export function workflowJob(kind: WorkflowKind, op: Operation): JobHandler {
         select: (tx) => selectTargets(tx, kind, op, job),
         step: (tx, ids) => step(tx, kind, job, ids),
         ...(recordsClients(kind, op)
-          ? { record: (tx: Ctx, outcome: Outcome) => recordClients(tx, job.id, outcome) }
+          ? { record: (tx: Ctx, outcome: Outcome) => jobs.recordClientOutcome(tx, job.id, outcome) }
           : {}),
       },
       signal,

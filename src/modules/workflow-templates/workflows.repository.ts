@@ -3,7 +3,7 @@ import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { firstRecord, likeContains, nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
-import { deleteSourceTasks, insertSourceTask, updateSourceTask } from '../tasks/index.ts';
+import { deleteSourceTasks, insertSourceTask, liveTaskSql, sourceTaskRows, updateSourceTask } from '../tasks/index.ts';
 import {
   MASTER_LIST_OPTIONS,
   TEMPLATE_LIST_OPTIONS,
@@ -25,15 +25,16 @@ const LIST_ID: Record<WorkflowKind, string> = {
 
 const ofKind = (ctx: Ctx, kind: WorkflowKind) => templates.base(ctx).where('w.kind', '=', kind);
 
-function projectTemplate(query: TemplateQuery) {
-  return query.select([
+/** The record's columns, with its live master rows counted (a master row is a live task of the company). */
+const projectTemplate = (ctx: Ctx) => (query: TemplateQuery) =>
+  query.select([
     'w.id',
     'w.name',
     'w.description',
     'w.plan_client_id as client_id',
     'w.project_type_id',
-    sql<number>`(select count(*)::int from workflow_master_tasks m join tasks mt on mt.company_id = m.company_id
-      and mt.id = m.task_id and mt.deleted_at is null where m.company_id = w.company_id and m.template_id = w.id)`.as(
+    sql<number>`(select count(*)::int from workflow_master_tasks m
+      where m.company_id = w.company_id and m.template_id = w.id and ${liveTaskSql(ctx, 'm.task_id', false)})`.as(
       'task_count',
     ),
     sql<number>`(select count(*)::int from workflow_applications a
@@ -41,7 +42,6 @@ function projectTemplate(query: TemplateQuery) {
     'w.created_at',
     'w.updated_at',
   ]);
-}
 
 export function listTemplates(ctx: Ctx, kind: WorkflowKind, params: TemplateListParams) {
   return listPage<TemplateRecord, TemplateListParams>(ctx, {
@@ -49,7 +49,7 @@ export function listTemplates(ctx: Ctx, kind: WorkflowKind, params: TemplateList
     params,
     options: TEMPLATE_LIST_OPTIONS,
     idColumn: 'w.id',
-    project: projectTemplate,
+    project: projectTemplate(ctx),
     base: (filters) => {
       const q = ofKind(ctx, kind);
       return filters.q === undefined ? q : q.where('w.name', 'ilike', likeContains(filters.q));
@@ -59,7 +59,7 @@ export function listTemplates(ctx: Ctx, kind: WorkflowKind, params: TemplateList
 
 export async function findTemplate(ctx: Ctx, kind: WorkflowKind, id: number): Promise<TemplateRecord | undefined> {
   // A cast, not firstRecord: the row has both engines' ids, one of them null; each route's schema keeps its own.
-  return projectTemplate(ofKind(ctx, kind).where('w.id', '=', id)).executeTakeFirst() as Promise<
+  return projectTemplate(ctx)(ofKind(ctx, kind).where('w.id', '=', id)).executeTakeFirst() as Promise<
     TemplateRecord | undefined
   >;
 }
@@ -106,8 +106,7 @@ export async function deletePlanClient(ctx: Ctx, clientId: number): Promise<void
 // ---- master tasks --------------------------------------------------------------------------------------------
 
 const masters = (ctx: Ctx, templateId: number) =>
-  scoped
-    .select(ctx, 'tasks', 't')
+  sourceTaskRows(ctx)
     .innerJoin('workflow_master_tasks as m', (join) =>
       join.onRef('m.company_id', '=', 't.company_id').onRef('m.task_id', '=', 't.id'),
     )

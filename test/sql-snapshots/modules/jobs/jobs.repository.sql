@@ -31,5 +31,14 @@ date_trunc('milliseconds', clock_timestamp()) + make_interval(secs => ${delayMs 
 -- markDone
 date_trunc('milliseconds', clock_timestamp())
 
+-- recordClientOutcome
+coalesce(skipped_count, 0) + ${outcome.skipped.length}
+
+-- recordClientOutcome
+coalesce(skipped_client_ids, '{}') || ${outcome.skipped}::int[]
+
+-- recordClientOutcome
+coalesce(failed_client_ids, '{}') || ${outcome.failed}::int[]
+
 -- sessionJobActor
 m.role

@@ -12,3 +12,9 @@ count(*)::int
 
 -- countOpenTasksWithRole
 t.workflow_role_ids @> array[${roleId}]::int[]
+
+-- leanTaskRows
+'{}'::int[]
+
+-- leanTaskRows
+0

@@ -3,12 +3,3 @@
 -- applyTargets
 exists (select 1 from client_group_links l where l.company_id = c.company_id
 and l.client_id = c.id and l.group_id = ${filter.group_id})
-
--- recordClients
-coalesce(skipped_count, 0) + ${outcome.skipped.length}
-
--- recordClients
-coalesce(skipped_client_ids, '{}') || ${outcome.skipped}::int[]
-
--- recordClients
-coalesce(failed_client_ids, '{}') || ${outcome.failed}::int[]

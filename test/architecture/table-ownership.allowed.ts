@@ -130,12 +130,10 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     members: 'owned by members; used in sessions.accounts.ts sessions.repository.ts',
     people: 'owned by members; used in sessions.repository.ts',
   },
-  // automations act on tasks, add activities and notify, fed by the outbox's events
+  // automations notify through the background's queue, fed by the outbox's events (their task reads and writes, and audit rows, are the owners')
   'task-automations': {
-    activities: 'owned by activities; used in task-automations.actions.ts',
     events: 'owned by platform; used in task-automations.runner.ts (the queue is drained with its events)',
     notifications: 'owned by background; used in task-automations.actions.ts',
-    tasks: 'owned by tasks; used in task-automations.repository.ts task-automations.runner.ts',
   },
   // the task list joins client, project, tracked time and master tasks; visibility follows delegations
   tasks: {

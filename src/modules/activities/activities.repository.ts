@@ -2,7 +2,7 @@ import type { ActivityListParams } from './activities.schemas.ts';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
 import { hasTier } from '../../platform/scopes.ts';
-import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
+import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { ACTIVITY_LIST_OPTIONS, type ActivityRecord } from './activities.schemas.ts';
 import { firstRecord } from '../../platform/sql.ts';
 
@@ -59,4 +59,20 @@ export function listActivities(ctx: Ctx, params: ActivityListParams) {
 
 export async function findActivity(ctx: Ctx, id: number) {
   return firstRecord<ActivityRecord>(project(readable(ctx).where('a.id', '=', id)));
+}
+
+/** A write no key or person made (a task automation's), for the audit trail: named by its method and path. */
+export interface UnattendedActivity {
+  entity: string;
+  record_id: number;
+  action: string;
+  fields: string[];
+  method: string;
+  path: string;
+  request_id: string;
+}
+
+/** Records an unattended write's audit row in the caller's transaction (no key and no person). */
+export async function recordUnattended(ctx: Ctx, activity: UnattendedActivity): Promise<void> {
+  await scoped.insert(ctx, 'activities', [{ ...activity, api_key_id: null, person_id: null }]).execute();
 }

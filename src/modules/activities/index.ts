@@ -9,3 +9,6 @@ export default defineModule({
   visibility: { activities: ownPerson('person_id') },
   routes: activityRoutes,
 });
+
+// For task automations: the audit row of a write that no request made.
+export { recordUnattended, type UnattendedActivity } from './activities.repository.ts';

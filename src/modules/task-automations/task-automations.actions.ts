@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { liveIds } from '../../platform/references.ts';
 import { scoped } from '../../platform/tenant-table.ts';
+import { recordUnattended } from '../activities/index.ts';
 import {
   CHECKLIST_MAX_ITEMS,
   createTask,
@@ -104,21 +105,15 @@ async function audit(
   fields: string[],
   key: string,
 ) {
-  await scoped
-    .insert(ctx, 'activities', [
-      {
-        entity: 'task',
-        record_id: taskId,
-        action,
-        fields: [...fields].sort(),
-        api_key_id: null,
-        person_id: null,
-        method: 'AUTOMATION',
-        path: `/task-automations/${rule.id}`,
-        request_id: key,
-      },
-    ])
-    .execute();
+  await recordUnattended(ctx, {
+    entity: 'task',
+    record_id: taskId,
+    action,
+    fields: [...fields].sort(),
+    method: 'AUTOMATION',
+    path: `/task-automations/${rule.id}`,
+    request_id: key,
+  });
 }
 
 /**

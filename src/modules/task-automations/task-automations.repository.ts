@@ -4,7 +4,8 @@ import type { Ctx } from '../../platform/context.ts';
 import { splitList } from '../../platform/fields.ts';
 import { listPage, type ListFilters } from '../../platform/lists.ts';
 import { firstRecord } from '../../platform/sql.ts';
-import { scoped, tenantTable, type BaseQuery, tenant } from '../../platform/tenant-table.ts';
+import { liveTaskStatusesSql } from '../tasks/index.ts';
+import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { TASK_AUTOMATION_LIST_OPTIONS, type TaskAutomationRecord, type Trigger } from './task-automations.schemas.ts';
 
 export const automations = tenantTable('task_automations', {
@@ -69,9 +70,8 @@ export async function liveRules(ctx: Ctx, trigger: Trigger): Promise<TaskAutomat
  * first status_changed rule's activation on (it keeps the table current from then on).
  */
 export async function seedTaskStates(ctx: Ctx): Promise<void> {
-  // tenant: deliberate SQL (insert-select with upsert)
-  await sql`insert into task_automation_task_states (company_id, task_id, status)
-    select company_id, id, status from tasks where ${tenant(ctx)} and deleted_at is null
+  // The rows come from the tasks' own SQL, their company predicate with them.
+  await sql`insert into task_automation_task_states (company_id, task_id, status) ${liveTaskStatusesSql(ctx)}
     on conflict (company_id, task_id) do update set status = excluded.status`.execute(ctx.db);
 }
 

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { inTransaction, type Ctx } from '../../platform/context.ts';
 import { companyRefusal, systemActor } from '../../platform/system-actor.ts';
-import { OPEN_STATUSES } from '../tasks/index.ts';
+import { dueOpenTasks, type DueTask } from '../tasks/index.ts';
 import { markAutomationWork, runRule, type Firing } from './task-automations.actions.ts';
 import { liveRules } from './task-automations.repository.ts';
 import type { TaskAutomationRecord } from './task-automations.schemas.ts';
@@ -108,32 +108,15 @@ export async function processQueue(db: Executor): Promise<RunResult> {
   return result;
 }
 
-interface DueTask {
-  id: number;
-  due_ms: number;
-  due_date: string;
-  client_id: number | null;
-  project_id: number | null;
-  topic_id: number | null;
-  type: string;
-  status: string;
-}
-
 /** Open tasks of the company whose due date has come since the rule started, not yet acted on by it. */
 async function dueTasks(ctx: Ctx, rule: TaskAutomationRecord & { created_at: string }, now: Date) {
   const since = Math.max(Date.parse(rule.created_at), now.getTime() - DUE_LOOKBACK_DAYS * 24 * 3600 * 1000);
-  // tenant: deliberate SQL (anti-join on the run markers)
-  const rows = await sql<DueTask>`select t.id, (extract(epoch from t.due_date) * 1000)::bigint as due_ms, t.due_date,
-      t.client_id, t.project_id, t.topic_id, t.type, t.status
-    from tasks t
-    where t.company_id = ${ctx.companyId} and t.deleted_at is null and t.has_due_date = 1
-      and t.status in (${sql.join([...OPEN_STATUSES])}) and t.is_recurring = 0
-      and t.due_date <= ${now.toISOString()} and t.due_date > ${new Date(since).toISOString()}
-      and not exists (select 1 from task_automation_runs r where r.company_id = t.company_id
+  // The anti-join on the run markers, on the task aliased t.
+  const ranAlready = sql<boolean>`exists (select 1 from task_automation_runs r where r.company_id = t.company_id
         and r.automation_id = ${rule.id}
-        and r.trigger_key = 'due:' || t.id || ':' || (extract(epoch from t.due_date) * 1000)::bigint)
-    order by t.due_date, t.id limit ${BATCH}`.execute(ctx.db);
-  return rows.rows;
+        and r.trigger_key = 'due:' || t.id || ':' || (extract(epoch from t.due_date) * 1000)::bigint)`;
+  const due = { since: new Date(since).toISOString(), until: now.toISOString() };
+  return dueOpenTasks(ctx, due, ranAlready, BATCH);
 }
 
 /** One rule and one task whose due date was reached: its own transaction, marked as automation work. */

@@ -73,3 +73,5 @@ export { countOpenTasksWithRole, liveTaskSql } from './tasks.facts.ts';
 // For the workflow engines: the lean records their task events carry, and their source (master) rows to join.
 export { leanTaskRows } from './tasks.facts.ts';
 export { sourceTaskRows } from './tasks.copies.ts';
+// For task automations: the live tasks' statuses (seeding their state table) and the tasks a due-date rule acts on.
+export { dueOpenTasks, liveTaskStatusesSql, type DueTask } from './tasks.facts.ts';

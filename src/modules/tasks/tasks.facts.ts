@@ -3,6 +3,7 @@ import type { Ctx } from '../../platform/context.ts';
 import { scoped, tenant } from '../../platform/tenant-table.ts';
 import { rowVisible } from '../../platform/visibility.ts';
 import { TASK_PLAIN_COLUMNS, taskAssigneeIds, taskTrackedSeconds } from './tasks.derived.ts';
+import { OPEN_STATUSES } from './tasks.schemas.ts';
 
 // What other modules ask about tasks, answered here so that the tasks table is read in its own module: SQL
 // conditions for their statements (one statement stays one) and counts.
@@ -48,4 +49,41 @@ export function leanTaskRows(ctx: Ctx, ids: readonly number[], fresh: boolean) {
     .where('t.id', 'in', [...ids])
     .orderBy('t.id')
     .execute();
+}
+
+/** (company_id, id, status) of every live task of the company: rows for another module's insert ... select. */
+export function liveTaskStatusesSql(ctx: Ctx): RawBuilder<unknown> {
+  return sql`select company_id, id, status from tasks where ${tenant(ctx)} and deleted_at is null`;
+}
+
+/** A task whose due date has come, as a due-date rule sees it (due_ms: the due instant in milliseconds). */
+export interface DueTask {
+  id: number;
+  due_ms: number;
+  due_date: string;
+  client_id: number | null;
+  project_id: number | null;
+  topic_id: number | null;
+  type: string;
+  status: string;
+}
+
+/**
+ * Open, non-recurring live tasks due after `since` and up to `until`, by due date then id, at most `limit`,
+ * leaving out those `unless` names (a condition on the task aliased t, e.g. the caller's anti-join).
+ */
+export async function dueOpenTasks(
+  ctx: Ctx,
+  due: { since: string; until: string },
+  unless: RawBuilder<boolean>,
+  limit: number,
+): Promise<DueTask[]> {
+  const rows = await sql<DueTask>`select t.id, (extract(epoch from t.due_date) * 1000)::bigint as due_ms, t.due_date,
+      t.client_id, t.project_id, t.topic_id, t.type, t.status
+    from tasks t
+    where ${tenant(ctx, 't')} and t.deleted_at is null and t.has_due_date = 1
+      and t.status in (${sql.join([...OPEN_STATUSES])}) and t.is_recurring = 0
+      and t.due_date <= ${due.until} and t.due_date > ${due.since} and not ${unless}
+    order by t.due_date, t.id limit ${limit}`.execute(ctx.db);
+  return rows.rows;
 }

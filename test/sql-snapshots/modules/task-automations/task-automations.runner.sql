@@ -15,16 +15,9 @@ from task_automation_queue where attempts < ${MAX_ATTEMPTS} and event_id > ${aft
 order by event_id limit ${BATCH}
 
 -- dueTasks
-select t.id, (extract(epoch from t.due_date) * 1000)::bigint as due_ms, t.due_date,
-  t.client_id, t.project_id, t.topic_id, t.type, t.status
-from tasks t
-where t.company_id = ${ctx.companyId} and t.deleted_at is null and t.has_due_date = 1
-  and t.status in (${sql.join([...OPEN_STATUSES])}) and t.is_recurring = 0
-  and t.due_date <= ${now.toISOString()} and t.due_date > ${new Date(since).toISOString()}
-  and not exists (select 1 from task_automation_runs r where r.company_id = t.company_id
-    and r.automation_id = ${rule.id}
-    and r.trigger_key = 'due:' || t.id || ':' || (extract(epoch from t.due_date) * 1000)::bigint)
-order by t.due_date, t.id limit ${BATCH}
+exists (select 1 from task_automation_runs r where r.company_id = t.company_id
+and r.automation_id = ${rule.id}
+and r.trigger_key = 'due:' || t.id || ':' || (extract(epoch from t.due_date) * 1000)::bigint)
 
 -- scanDueDates
 select distinct company_id from task_automations

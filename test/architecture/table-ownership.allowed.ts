@@ -140,7 +140,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     clients: 'owned by clients; used in tasks.repository.ts',
     delegations: "owned by delegations; used in tasks.visibility.ts (a delegate sees the delegator's tasks)",
     projects: 'owned by projects; used in tasks.repository.ts',
-    time_entries: 'owned by time-entries; used in tasks.copies.ts tasks.derived.ts',
     workflow_master_tasks: 'owned by workflow-templates; used in tasks.repository.ts',
   },
   // an entry is read with its task and checked against it in one statement

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { nextStamp } from '../../platform/sql.ts';
 import { scoped } from '../../platform/tenant-table.ts';
+import { timeLoggedSql } from '../time-entries/index.ts';
 import { OPEN_STATUSES } from './tasks.schemas.ts';
 
 // Live tasks kept in step with a source task (the workflow templates' master tasks), written set-based: one
@@ -90,9 +91,7 @@ export async function refreshCopies(ctx: Ctx, pairs: CopyPairs): Promise<number[
 }
 
 /** A task nobody has started: still new, no live time logged on it. */
-const untouched = (alias: string) =>
-  sql.raw(`${alias}.status = 'new' and not exists (select 1 from time_entries te
-    where te.company_id = ${alias}.company_id and te.task_id = ${alias}.id and te.deleted_at is null)`);
+const untouched = (alias: string) => sql`${sql.ref(`${alias}.status`)} = 'new' and not ${timeLoggedSql(alias)}`;
 
 /** Untouched copies whose source was deleted go too; answers their ids. */
 export async function dropCopiesOfDeleted(ctx: Ctx, pairs: CopyPairs): Promise<number[]> {

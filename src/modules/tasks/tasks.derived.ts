@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
+import { trackedSecondsSql } from '../time-entries/index.ts';
 
 // What a task record derives in SQL from rows next to it. Every reader of a task record (GET /tasks, the
 // events the workflow jobs fire) takes it from here, so a task's tracked time is the same wherever it shows.
@@ -41,11 +42,7 @@ export function taskAssigneeIds(): RawBuilder<number[]> {
 }
 
 /**
- * Seconds tracked on the task aliased `t`: a closed entry counts its duration (else end - start); a running
- * entry counts from its start up to now, never below zero (a start in the future counts nothing yet).
+ * Seconds tracked on the task aliased `t` (the time entries' own sum: running entries count up to now, never
+ * below zero).
  */
-export function taskTrackedSeconds(): RawBuilder<number> {
-  return sql<number>`(select coalesce(sum(case when te."end" is null then greatest(0, floor(extract(epoch from now() - te.start)))
-        else coalesce(te.duration, floor(extract(epoch from te."end" - te.start))) end), 0)::bigint
-      from time_entries te where te.company_id = t.company_id and te.task_id = t.id and te.deleted_at is null)`;
-}
+export const taskTrackedSeconds = (): RawBuilder<number> => trackedSecondsSql('t');

@@ -5,6 +5,8 @@ import { SAMPLE_STAMP as STAMP } from '../../platform/events.ts';
 
 /** Reclaims lock the entries they move and move them between tasks. */
 export { lockEntriesToMove, moveEntries, type MovableEntry } from './time-entries.moves.ts';
+// For tasks: a task's tracked time and whether any time is logged on it, inside the tasks' own statements.
+export { timeLoggedSql, trackedSecondsSql } from './time-entries.facts.ts';
 
 export default defineModule({
   name: 'time-entries',

@@ -36,8 +36,7 @@ where it.company_id = ${ctx.companyId}::uuid and it.id = p.task_id
 returning it.id
 
 -- untouched
-${alias}.status = 'new' and not exists (select 1 from time_entries te
-where te.company_id = ${alias}.company_id and te.task_id = ${alias}.id and te.deleted_at is null)
+${sql.ref(`${alias}.status`)} = 'new' and not ${timeLoggedSql(alias)}
 
 -- dropCopiesOfDeleted
 update tasks it set deleted_at = now(), updated_at = ${nextStamp('it.updated_at')}

@@ -138,7 +138,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   // the task list joins client, project, tracked time and master tasks; visibility follows delegations
   tasks: {
     clients: 'owned by clients; used in tasks.repository.ts',
-    delegations: "owned by delegations; used in tasks.visibility.ts (a delegate sees the delegator's tasks)",
     projects: 'owned by projects; used in tasks.repository.ts',
     workflow_master_tasks: 'owned by workflow-templates; used in tasks.repository.ts',
   },

@@ -2,7 +2,9 @@ import { defineModule } from '../../platform/modules.ts';
 import { ownPerson } from '../../platform/visibility.ts';
 import delegationRoutes from './delegations.routes.ts';
 
-// The delegation's effect lives in src/platform/visibility.ts (taskVisible): one rule for every task read and write.
+// The delegation's effect: the tasks' visibility rule (taskVisible) reads who delegates to the member from here.
+export { taskDelegatorsSql } from './delegations.facts.ts';
+
 export default defineModule({
   name: 'delegations',
   tables: ['delegations'],

@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { localToday } from '../../platform/dates.ts';
 import { idVisible } from '../../platform/visibility.ts';
+import { taskDelegatorsSql } from '../delegations/index.ts';
 
 /**
  * Tasks a plain member sees: those assigned to them, those assigned to someone who delegated their tasks
@@ -17,9 +18,8 @@ export function taskVisible(ctx: Ctx, alias: string): RawBuilder<boolean> {
       select 1 from task_assignees ta
       where ta.company_id = ${ref('company_id')} and ta.task_id = ${ref('id')} and ta.person_id = ${person})
     or exists (
-      select 1 from delegations dg join task_assignees dta on dta.company_id = dg.company_id and dta.person_id = dg.delegator_id
-      where dg.company_id = ${ref('company_id')} and dg.delegate_id = ${person} and dg.deleted_at is null
-        and dg.scope = 'tasks' and dg.date_from <= ${today}::date and dg.date_until >= ${today}::date
-        and dta.task_id = ${ref('id')})
+      select 1 from task_assignees dta
+      where dta.company_id = ${ref('company_id')} and dta.task_id = ${ref('id')}
+        and dta.person_id in (${taskDelegatorsSql(`${alias}.company_id`, person, today)}))
     or (${ref('client_id')} is not null and ${idVisible(ctx, 'clients', `${alias}.company_id`, `${alias}.client_id`)}))`;
 }

@@ -78,10 +78,11 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     members: 'owned by members; used in invitations.accept.ts invitations.repository.ts',
     people: 'owned by members; used in invitations.accept.ts invitations.repository.ts',
   },
-  // a job's actor: its member and company, read with the job
+  // a job started in the web application acts as its member: member and company read in one query (sessionJobActor)
   jobs: {
-    companies: 'owned by companies; used in jobs.repository.ts',
-    members: 'owned by members; used in jobs.repository.ts',
+    companies:
+      "companies; the session job's actor reads its company with its member; jobs cannot import companies or members (members → sessions → content-templates → jobs would be an import loop)",
+    members: "members; the same query reads the member's status and role",
   },
   // authentication reads keys, members, sessions and companies
   platform: {
@@ -135,11 +136,14 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     events: 'owned by platform; used in task-automations.runner.ts (the queue is drained with its events)',
     notifications: 'owned by background; used in task-automations.actions.ts',
   },
-  // the task list joins client, project, tracked time and master tasks; visibility follows delegations
+  // the task list leaves out template rows by their client in one query; references are checked against clients and projects
   tasks: {
-    clients: 'owned by clients; used in tasks.repository.ts',
-    projects: 'owned by projects; used in tasks.repository.ts',
-    workflow_master_tasks: 'owned by workflow-templates; used in tasks.repository.ts',
+    clients:
+      "clients; the list's template-row rule (notTemplate, isTemplateClient: a plan client) in the same statement, and a reference is checked against a live visible client (not yet a clients export)",
+    projects:
+      'projects; a reference is checked against a live (visible) project (findProjectRef; not yet a projects export)',
+    workflow_master_tasks:
+      'workflow-templates; templateRows joins a template row to its template in one query; workflow-templates imports tasks (copies, lean rows), so tasks cannot import it back',
   },
   // an entry is read with its task and checked against it in one statement
   'time-entries': {
@@ -152,8 +156,11 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   },
   // applying a template reads clients and writes projects in its own SQL (its task reads and writes are the tasks module's)
   'workflow-templates': {
-    client_group_links: 'owned by client-groups; used in workflows.jobs.ts',
-    clients: 'owned by clients; used in instances.repository.ts workflows.jobs.ts workflows.repository.ts',
-    projects: 'owned by projects; used in instances.repository.ts workflows.events.ts',
+    client_group_links:
+      "client-groups; the apply filter's group test is a condition of its one client query (not yet a client-groups export)",
+    clients:
+      'clients; the apply selects, checks and joins live visible clients set-based, and a template writes its own plan client (not yet clients exports)',
+    projects:
+      "projects; a project-workflow apply creates each client's project and its application link in one statement (createProjects), and its events read the new projects",
   },
 };

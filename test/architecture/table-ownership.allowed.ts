@@ -136,12 +136,10 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     events: 'owned by platform; used in task-automations.runner.ts (the queue is drained with its events)',
     notifications: 'owned by background; used in task-automations.actions.ts',
   },
-  // the task list leaves out template rows by their client in one query; references are checked against clients and projects
+  // the task list leaves out template rows by their client in one query; a client reference is checked against a live one
   tasks: {
     clients:
       "clients; the list's template-row rule (notTemplate, isTemplateClient: a plan client) in the same statement, and a reference is checked against a live visible client (not yet a clients export)",
-    projects:
-      'projects; a reference is checked against a live (visible) project (findProjectRef; not yet a projects export)',
     workflow_master_tasks:
       'workflow-templates; templateRows joins a template row to its template in one query; workflow-templates imports tasks (copies, lean rows), so tasks cannot import it back',
   },

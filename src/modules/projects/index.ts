@@ -31,3 +31,6 @@ export default defineModule({
     },
   },
 });
+
+// For tasks: a referenced project, live (and visible to the actor unless asked otherwise).
+export { projectRef } from './projects.refs.ts';

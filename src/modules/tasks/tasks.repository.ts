@@ -241,17 +241,6 @@ export async function visibleClient(ctx: Ctx, id: number) {
     .executeTakeFirst();
 }
 
-/** A live project; with `visible`, only one the actor may see (the projects' own rule, as GET /projects reads it). */
-export async function findProjectRef(ctx: Ctx, id: number, visible = true) {
-  const query = scoped
-    .select(ctx, 'projects', 'p')
-    .select(['p.id', 'p.client_id'])
-    .where('p.id', '=', id)
-    .where('p.deleted_at', 'is', null);
-  if (!visible) return query.executeTakeFirst();
-  return query.where(rowVisible(ctx, 'projects', 'p')).executeTakeFirst();
-}
-
 export async function insertComment(ctx: Ctx, taskId: number, body: string): Promise<CommentRecord> {
   return scoped
     .insert(ctx, 'task_comments', [{ task_id: taskId, person_id: ctx.actor.personId, body }])

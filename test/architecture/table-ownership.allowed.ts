@@ -154,8 +154,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   },
   // applying a template reads clients and writes projects in its own SQL (its task reads and writes are the tasks module's)
   'workflow-templates': {
-    client_group_links:
-      "client-groups; the apply filter's group test is a condition of its one client query (not yet a client-groups export)",
     clients:
       'clients; the apply selects, checks and joins live visible clients set-based, and a template writes its own plan client (not yet clients exports)',
     projects:

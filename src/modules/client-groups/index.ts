@@ -7,3 +7,6 @@ export default defineModule({
   entity: 'client_group',
   routes: clientGroupRoutes,
 });
+
+// For the workflow apply: whether a client is in a group, a condition of its client query.
+export { inGroupSql } from './client-groups.refs.ts';

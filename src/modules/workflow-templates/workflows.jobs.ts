@@ -1,10 +1,10 @@
-import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { localToday } from '../../platform/dates.ts';
 import type { ClaimedJob, JobHandler } from '../../platform/modules.ts';
 import { likeContains } from '../../platform/sql.ts';
 import { scoped } from '../../platform/tenant-table.ts';
 import { rowVisible } from '../../platform/visibility.ts';
+import { inGroupSql } from '../client-groups/index.ts';
 import * as jobs from '../jobs/index.ts';
 import * as instances from './instances.repository.ts';
 import { projectsCreated, taskEvents } from './workflows.events.ts';
@@ -41,11 +41,7 @@ async function applyTargets(ctx: Ctx, params: JobParams): Promise<number[]> {
     .orderBy('c.id');
   if (filter.status) query = query.where('c.status', 'in', filter.status);
   if (filter.q !== undefined) query = query.where('c.name', 'ilike', likeContains(filter.q));
-  if (filter.group_id !== undefined)
-    query = query.where(
-      sql<boolean>`exists (select 1 from client_group_links l where l.company_id = c.company_id
-        and l.client_id = c.id and l.group_id = ${filter.group_id})`,
-    );
+  if (filter.group_id !== undefined) query = query.where(inGroupSql('c', filter.group_id));
   return (await query.execute()).map((r) => r.id);
 }
 

@@ -152,11 +152,9 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   webhooks: {
     events: 'owned by platform; used in webhooks.repository.ts',
   },
-  // applying a template reads clients and writes projects in its own SQL (its task reads and writes are the tasks module's)
+  // applying a template reads clients in its own SQL (its tasks and projects are read and written by their owners)
   'workflow-templates': {
     clients:
       'clients; the apply selects, checks and joins live visible clients set-based, and a template writes its own plan client (not yet clients exports)',
-    projects:
-      "projects; a project-workflow apply creates each client's project and its application link in one statement (createProjects), and its events read the new projects",
   },
 };

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { scoped, tenant, companyValue } from '../../platform/tenant-table.ts';
 import { rowVisible } from '../../platform/visibility.ts';
+import { insertProjectsSql, nextProjectIdSql } from '../projects/index.ts';
 import { createCopies, deleteUntouched, dropCopiesOfDeleted, refreshCopies, type CopyPairs } from '../tasks/index.ts';
 import type { LockedTemplate } from './workflows.repository.ts';
 import type { WorkflowKind } from './workflows.schemas.ts';
@@ -48,12 +49,11 @@ export async function createProjects(
   clientIds: readonly number[],
 ): Promise<number[]> {
   if (clientIds.length === 0) return [];
+  const project = { name: template.name, project_type_id: template.project_type_id };
   // tenant: deliberate SQL. Ids are drawn first so the project and its application link are one statement.
   const result = await sql<{ id: number }>`with src as materialized (
-      select nextval(pg_get_serial_sequence('projects', 'id'))::int as pid, c as client_id
-      from unnest(${[...clientIds]}::int[]) c),
-    ins as (insert into projects (company_id, id, name, project_type_id, client_id)
-      select ${companyValue(ctx)}, pid, ${template.name}, ${template.project_type_id}, client_id from src),
+      select ${nextProjectIdSql()} as pid, c as client_id from unnest(${[...clientIds]}::int[]) c),
+    ins as (${insertProjectsSql(ctx, 'src', project)}),
     upd as (update workflow_applications a set project_id = src.pid from src
       where ${tenant(ctx, 'a')} and a.template_id = ${template.id} and a.client_id = src.client_id)
     select pid as id from src order by pid`.execute(ctx.db);

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../platform/context.ts';
 import { recordEvents, type EventAction } from '../../platform/events.ts';
-import { scoped } from '../../platform/tenant-table.ts';
+import { projectEventRows } from '../projects/index.ts';
 import { leanTaskRows } from '../tasks/index.ts';
 
 // The tasks and projects the workflow jobs write are ordinary live records, so they fire the same events as
@@ -20,23 +20,5 @@ export async function taskEvents(
 
 export async function projectsCreated(ctx: Ctx, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
-  const rows = await scoped
-    .select(ctx, 'projects', 'p')
-    .select([
-      'p.id',
-      'p.name',
-      'p.project_type_id',
-      'p.client_id',
-      'p.manager_id',
-      'p.status',
-      'p.status_text',
-      'p.event_date',
-      'p.custom_fields',
-      'p.created_at',
-      'p.updated_at',
-    ])
-    .where('p.id', 'in', [...ids])
-    .orderBy('p.id')
-    .execute();
-  await recordEvents(ctx, 'project', 'created', rows);
+  await recordEvents(ctx, 'project', 'created', await projectEventRows(ctx, ids));
 }

@@ -7,10 +7,8 @@ on conflict do nothing returning client_id
 
 -- createProjects
 with src as materialized (
-  select nextval(pg_get_serial_sequence('projects', 'id'))::int as pid, c as client_id
-  from unnest(${[...clientIds]}::int[]) c),
-ins as (insert into projects (company_id, id, name, project_type_id, client_id)
-  select ${companyValue(ctx)}, pid, ${template.name}, ${template.project_type_id}, client_id from src),
+  select ${nextProjectIdSql()} as pid, c as client_id from unnest(${[...clientIds]}::int[]) c),
+ins as (${insertProjectsSql(ctx, 'src', project)}),
 upd as (update workflow_applications a set project_id = src.pid from src
   where ${tenant(ctx, 'a')} and a.template_id = ${template.id} and a.client_id = src.client_id)
 select pid as id from src order by pid

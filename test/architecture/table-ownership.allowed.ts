@@ -136,10 +136,10 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     events: 'owned by platform; used in task-automations.runner.ts (the queue is drained with its events)',
     notifications: 'owned by background; used in task-automations.actions.ts',
   },
-  // the task list leaves out template rows by their client in one query; a client reference is checked against a live one
+  // a task's client reference is checked against a live client; a template row is joined to its template
   tasks: {
     clients:
-      "clients; the list's template-row rule (notTemplate, isTemplateClient: a plan client) in the same statement, and a reference is checked against a live visible client (not yet a clients export)",
+      'clients; a client reference is checked against a live client the actor sees (visibleClient; not yet a clients export)',
     workflow_master_tasks:
       'workflow-templates; templateRows joins a template row to its template in one query; workflow-templates imports tasks (copies, lean rows), so tasks cannot import it back',
   },
@@ -151,10 +151,5 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   // the webhook API reads the outbox and the company's settings
   webhooks: {
     events: 'owned by platform; used in webhooks.repository.ts',
-  },
-  // applying a template reads clients in its own SQL (its tasks and projects are read and written by their owners)
-  'workflow-templates': {
-    clients:
-      'clients; the apply selects, checks and joins live visible clients set-based, and a template writes its own plan client (not yet clients exports)',
   },
 };

@@ -65,3 +65,15 @@ export default defineModule({
   // Client events carry the lean client (no nested contacts), whatever an older row stored.
   eventShapes: { client: ({ contacts: _contacts, contacts_truncated: _truncated, ...lean }) => lean },
 });
+
+// For the workflow engines and the task list: template (plan) clients, and the customers a workflow applies to.
+export {
+  deletePlanClient,
+  insertPlanClient,
+  isPlanClient,
+  matchingCustomerIds,
+  planClientSql,
+  renamePlanClient,
+  seenClientSql,
+  visibleCustomerIds,
+} from './clients.plans.ts';

@@ -1,3 +1,4 @@
+import { isPlanClient, planClientSql } from '../clients/index.ts';
 import { customFieldConditions } from '../custom-fields/index.ts';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
@@ -51,19 +52,11 @@ function withTruncation(row: TaskRow): TaskRecord {
 }
 
 /** Template rows of either workflow engine: marked by template_kind, or hanging off a template (plan) client. */
-const notTemplate = sql<boolean>`(t.template_kind is null and not exists (
-  select 1 from clients pc where pc.company_id = t.company_id and pc.id = t.client_id and pc.type = 'plan'))`;
+const notTemplate = sql<boolean>`(t.template_kind is null and not ${planClientSql('t.company_id', 't.client_id')})`;
 
 /** Whether a client_id filter names a template client, whose template (master) rows it then lists. */
 export async function isTemplateClient(ctx: Ctx, clientId: number | undefined): Promise<boolean> {
-  if (clientId === undefined) return false;
-  const row = await scoped
-    .select(ctx, 'clients', 'c')
-    .select('c.id')
-    .where('c.id', '=', clientId)
-    .where('c.type', '=', 'plan')
-    .executeTakeFirst();
-  return row !== undefined;
+  return clientId !== undefined && (await isPlanClient(ctx, clientId));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { scoped, tenant, companyValue } from '../../platform/tenant-table.ts';
-import { rowVisible } from '../../platform/visibility.ts';
+import { seenClientSql } from '../clients/index.ts';
 import { insertProjectsSql, nextProjectIdSql } from '../projects/index.ts';
 import { createCopies, deleteUntouched, dropCopiesOfDeleted, refreshCopies, type CopyPairs } from '../tasks/index.ts';
 import type { LockedTemplate } from './workflows.repository.ts';
@@ -9,21 +9,6 @@ import type { WorkflowKind } from './workflows.schemas.ts';
 
 // Set-based SQL for the apply and push jobs: one statement per step for a whole chunk of clients, never one
 // round trip per task. Statements written as raw SQL carry the company predicate by hand (tenant: deliberate SQL).
-
-/** Of these ids, the live, non-template clients the job's key may see (the rest fail). */
-export async function usableClients(ctx: Ctx, ids: readonly number[]): Promise<number[]> {
-  if (ids.length === 0) return [];
-  const rows = await scoped
-    .select(ctx, 'clients', 'c')
-    .select('c.id')
-    .where('c.id', 'in', [...ids])
-    .where('c.deleted_at', 'is', null)
-    .where('c.type', '<>', 'plan')
-    .where(rowVisible(ctx, 'clients', 'c'))
-    .orderBy('c.id')
-    .execute();
-  return rows.map((r) => r.id);
-}
 
 /** Records the applications; answers the clients newly applied (a client already applied is left out: skipped). */
 export async function claimApplications(
@@ -161,13 +146,9 @@ export async function teardownOthers(
 export async function appliedClients(ctx: Ctx, templateId: number, only?: readonly number[]): Promise<number[]> {
   let query = scoped
     .select(ctx, 'workflow_applications', 'a')
-    .innerJoin('clients as c', (join) =>
-      join.onRef('c.company_id', '=', 'a.company_id').onRef('c.id', '=', 'a.client_id'),
-    )
     .select('a.client_id')
     .where('a.template_id', '=', templateId)
-    .where('c.deleted_at', 'is', null)
-    .where(rowVisible(ctx, 'clients', 'c'))
+    .where(seenClientSql(ctx, 'a.company_id', 'a.client_id'))
     .orderBy('a.client_id');
   if (only) query = query.where('a.client_id', 'in', only.length ? [...only] : [0]);
   return (await query.execute()).map((r) => r.client_id);

@@ -1,10 +1,8 @@
 import type { Ctx } from '../../platform/context.ts';
 import { localToday } from '../../platform/dates.ts';
 import type { ClaimedJob, JobHandler } from '../../platform/modules.ts';
-import { likeContains } from '../../platform/sql.ts';
-import { scoped } from '../../platform/tenant-table.ts';
-import { rowVisible } from '../../platform/visibility.ts';
 import { inGroupSql } from '../client-groups/index.ts';
+import { matchingCustomerIds, visibleCustomerIds } from '../clients/index.ts';
 import * as jobs from '../jobs/index.ts';
 import * as instances from './instances.repository.ts';
 import { projectsCreated, taskEvents } from './workflows.events.ts';
@@ -32,17 +30,7 @@ type Outcome = jobs.ChunkOutcome;
 async function applyTargets(ctx: Ctx, params: JobParams): Promise<number[]> {
   if (params.client_ids) return [...params.client_ids].sort((a, b) => a - b);
   const filter = params.filter ?? {};
-  let query = scoped
-    .select(ctx, 'clients', 'c')
-    .select('c.id')
-    .where('c.deleted_at', 'is', null)
-    .where('c.type', '<>', 'plan')
-    .where(rowVisible(ctx, 'clients', 'c'))
-    .orderBy('c.id');
-  if (filter.status) query = query.where('c.status', 'in', filter.status);
-  if (filter.q !== undefined) query = query.where('c.name', 'ilike', likeContains(filter.q));
-  if (filter.group_id !== undefined) query = query.where(inGroupSql('c', filter.group_id));
-  return (await query.execute()).map((r) => r.id);
+  return matchingCustomerIds(ctx, filter, filter.group_id === undefined ? undefined : inGroupSql('c', filter.group_id));
 }
 
 async function lockedTemplate(ctx: Ctx, kind: WorkflowKind, id: number) {
@@ -54,7 +42,7 @@ async function lockedTemplate(ctx: Ctx, kind: WorkflowKind, id: number) {
 async function applyChunk(ctx: Ctx, kind: WorkflowKind, job: ClaimedJob, ids: number[]): Promise<Outcome> {
   const params = job.params as JobParams;
   const template = await lockedTemplate(ctx, kind, params.template_id);
-  const usable = await instances.usableClients(ctx, ids);
+  const usable = await visibleCustomerIds(ctx, ids);
   if (params.replace) await instances.teardownOthers(ctx, kind, template.id, usable);
   const applied = await instances.claimApplications(ctx, template.id, usable, job.id);
   if (kind === 'project_workflow') await projectsCreated(ctx, await instances.createProjects(ctx, template, applied));

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
-import { firstRecord, likeContains, nextStamp } from '../../platform/sql.ts';
+import { firstRecord, likeContains } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { deleteSourceTasks, insertSourceTask, liveTaskSql, sourceTaskRows, updateSourceTask } from '../tasks/index.ts';
 import {
@@ -79,28 +79,6 @@ export function lockTemplate(ctx: Ctx, kind: WorkflowKind, id: number): Promise<
     .select(['w.id', 'w.kind', 'w.name', 'w.plan_client_id', 'w.project_type_id'])
     .forUpdate()
     .executeTakeFirst();
-}
-
-/** The template (plan) client a workflow template's master rows hang off; it is part of the template, not a customer. */
-export async function insertPlanClient(ctx: Ctx, name: string): Promise<number> {
-  const row = await scoped
-    .insert(ctx, 'clients', [{ name, type: 'plan', status: 'active' }])
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
-}
-
-export async function renamePlanClient(ctx: Ctx, clientId: number, name: string): Promise<void> {
-  await scoped.update(ctx, 'clients').set({ name, updated_at: nextStamp() }).where('id', '=', clientId).execute();
-}
-
-export async function deletePlanClient(ctx: Ctx, clientId: number): Promise<void> {
-  await scoped
-    .update(ctx, 'clients')
-    .set({ deleted_at: sql<string>`now()`, updated_at: nextStamp() })
-    .where('id', '=', clientId)
-    .where('deleted_at', 'is', null)
-    .execute();
 }
 
 // ---- master tasks --------------------------------------------------------------------------------------------

@@ -3,8 +3,8 @@ import { afterCommit, inTransaction } from '../../platform/context.ts';
 import { AppError, domainValidation } from '../../platform/errors.ts';
 import { orNotFound } from '../../platform/mutate.ts';
 import { assertReference, assertReferenceList, liveIds } from '../../platform/references.ts';
+import { deletePlanClient, insertPlanClient, renamePlanClient, visibleCustomerIds } from '../clients/index.ts';
 import * as jobs from '../jobs/index.ts';
-import * as instances from './instances.repository.ts';
 import { JOB_TYPES, workflowJob, type JobParams, type Operation } from './workflows.jobs.ts';
 import * as repo from './workflows.repository.ts';
 import type {
@@ -46,7 +46,7 @@ export async function createTemplate(ctx: Ctx, kind: WorkflowKind, body: Templat
       kind,
       name: body.name,
       description: body.description ?? '',
-      plan_client_id: kind === 'workflow_template' ? await repo.insertPlanClient(tx, body.name) : null,
+      plan_client_id: kind === 'workflow_template' ? await insertPlanClient(tx, body.name) : null,
       project_type_id: kind === 'project_workflow' ? body.project_type_id! : null,
     });
     return getTemplate(tx, kind, id);
@@ -60,7 +60,7 @@ export async function updateTemplate(ctx: Ctx, kind: WorkflowKind, id: number, b
     await assertReference(tx, 'project_types', 'project_type', 'project_type_id', body.project_type_id);
     await repo.templates.update(tx, id, body);
     if (body.name !== undefined && template.plan_client_id !== null)
-      await repo.renamePlanClient(tx, template.plan_client_id, body.name);
+      await renamePlanClient(tx, template.plan_client_id, body.name);
     return getTemplate(tx, kind, id);
   });
 }
@@ -71,7 +71,7 @@ export async function deleteTemplate(ctx: Ctx, kind: WorkflowKind, id: number): 
     const template = await lock(tx, kind, id);
     await repo.deleteMasters(tx, await repo.liveMasterIds(tx, id));
     await repo.templates.softDelete(tx, id);
-    if (template.plan_client_id !== null) await repo.deletePlanClient(tx, template.plan_client_id);
+    if (template.plan_client_id !== null) await deletePlanClient(tx, template.plan_client_id);
   });
 }
 
@@ -151,7 +151,7 @@ function checkSelection(body: ApplyInput): void {
 /** Named clients must be live, non-template clients the caller sees (else 400 INVALID_CLIENT, nothing queued). */
 async function checkClients(ctx: Ctx, body: ApplyInput): Promise<void> {
   if (body.client_ids) {
-    const usable = new Set(await instances.usableClients(ctx, body.client_ids));
+    const usable = new Set(await visibleCustomerIds(ctx, body.client_ids));
     const missing = body.client_ids.filter((id) => !usable.has(id));
     if (missing.length)
       throw new AppError(

@@ -7,8 +7,7 @@ from task_comments c where c.company_id = t.company_id and c.task_id = t.id and 
 order by c.id desc limit ${COMMENTS_INLINE_CAP + 1}) x)
 
 -- notTemplate
-(t.template_kind is null and not exists (
-select 1 from clients pc where pc.company_id = t.company_id and pc.id = t.client_id and pc.type = 'plan'))
+(t.template_kind is null and not ${planClientSql('t.company_id', 't.client_id')})
 
 -- applyFilters
 exists (select 1 from task_assignees fa where fa.company_id = t.company_id and fa.task_id = t.id and fa.person_id = ${filters.assignee_id})

@@ -7,6 +7,3 @@ where m.company_id = w.company_id and m.template_id = w.id and ${liveTaskSql(ctx
 -- projectTemplate
 (select count(*)::int from workflow_applications a
 where a.company_id = w.company_id and a.template_id = w.id)
-
--- deletePlanClient
-now()

@@ -64,13 +64,6 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   events: {
     events: 'owned by platform; used in events.repository.ts',
   },
-  // the balance walks days over agreements, calendar, holidays and time in one query
-  flextime: {
-    agreements: 'owned by agreements; used in flextime.balance.ts',
-    calendar_entries: 'owned by calendar; used in flextime.balance.ts',
-    global_holidays: 'owned by calendar; used in flextime.balance.ts',
-    time_entries: 'owned by time-entries; used in flextime.balance.ts',
-  },
   // accepting an invitation creates the member, person and account under one lock
   invitations: {
     accounts: 'owned by sessions; used in invitations.accept.ts',

@@ -9,3 +9,6 @@ export default defineModule({
   entity: 'agreement',
   routes: agreementRoutes,
 });
+
+// For the flextime balance: the time each day's agreement expects, inside its one statement.
+export { agreementDaysSql } from './agreements.facts.ts';

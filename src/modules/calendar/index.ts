@@ -9,3 +9,6 @@ export default defineModule({
   entity: 'calendar',
   routes: calendarRoutes,
 });
+
+// For the flextime balance: the days off of a window, inside its one statement.
+export { daysOffSql } from './calendar.facts.ts';

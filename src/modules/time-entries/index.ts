@@ -7,6 +7,8 @@ import { SAMPLE_STAMP as STAMP } from '../../platform/events.ts';
 export { lockEntriesToMove, moveEntries, type MovableEntry } from './time-entries.moves.ts';
 // For tasks: a task's tracked time and whether any time is logged on it, inside the tasks' own statements.
 export { timeLoggedSql, trackedSecondsSql } from './time-entries.facts.ts';
+// For the flextime balance: a person's worked time in a window, inside its one statement.
+export { closedSecondsByPersonSql } from './time-entries.facts.ts';
 
 export default defineModule({
   name: 'time-entries',

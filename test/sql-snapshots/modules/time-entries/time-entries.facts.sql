@@ -10,3 +10,10 @@ from time_entries te where ${ofTask(alias)})
 
 -- timeLoggedSql
 exists (select 1 from time_entries te where ${ofTask(alias)})
+
+-- closedSecondsByPersonSql
+select e.person_id, sum(coalesce(e.duration, floor(extract(epoch from e."end" - e.start)))) as seconds
+from time_entries e
+where ${tenant(ctx, 'e')} and e.deleted_at is null and e."end" is not null and e.person_id = any(${ids})
+  and e.start >= ${from} and e.start < ${until}
+group by e.person_id

@@ -139,7 +139,7 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   // an entry is read with its task and checked against it in one statement
   'time-entries': {
     tasks:
-      "tasks; the list and reads join each entry's task (title, client, topic) in the same statement, and checkInputs tests the tasks in its one statement (POST /time-entries is benchmarked)",
+      "tasks; the list and reads join each entry's task (title, client, topic) in the same statement, and checkInputs tests the tasks in its one statement (POST /time-entries is benchmarked); tasks imports time-entries (tracked time), so time-entries cannot import tasks back",
   },
   // the webhook API reads the outbox and the company's settings
   webhooks: {

@@ -21,7 +21,7 @@ const NEEDS: Record<(typeof BULK_ACTIONS)[number], ReadonlyArray<'status' | 'ass
 };
 
 function checkShape(body: BulkActionBody): void {
-  const needed: readonly string[] = NEEDS[body.action as (typeof BULK_ACTIONS)[number]];
+  const needed: readonly string[] = NEEDS[body.action];
   for (const field of ['status', 'assignee_id', 'mode'] as const) {
     if (needed.includes(field) && body[field] === undefined) {
       throw domainValidation('MISSING_FIELD', `action ${body.action} needs ${field}`, { field });

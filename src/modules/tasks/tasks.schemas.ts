@@ -285,18 +285,16 @@ export type BulkFilterBody = Static<typeof BulkFilter>;
 
 export const BulkAction = Type.Object(
   {
-    action: Type.Union(
-      BULK_ACTIONS.map((a) => Type.Literal(a)),
-      { description: 'status: set status; assignee: change assignees; delete: soft delete' },
-    ),
+    action: Type.Union(BULK_ACTIONS.map((a) => Type.Literal(a)) as [TLiteral<(typeof BULK_ACTIONS)[number]>], {
+      description: 'status: set status; assignee: change assignees; delete: soft delete',
+    }),
     filter: BulkFilter,
     status: Type.Optional(Status),
     assignee_id: Type.Optional(Id('Required for action assignee: the person to add, remove or make the only assignee')),
     mode: Type.Optional(
-      Type.Union(
-        ASSIGNEE_MODES.map((m) => Type.Literal(m)),
-        { description: 'Required for action assignee: add, remove or replace' },
-      ),
+      Type.Union(ASSIGNEE_MODES.map((m) => Type.Literal(m)) as [TLiteral<(typeof ASSIGNEE_MODES)[number]>], {
+        description: 'Required for action assignee: add, remove or replace',
+      }),
     ),
   },
   { additionalProperties: false, title: 'TaskBulkAction' },

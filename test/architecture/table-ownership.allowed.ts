@@ -129,10 +129,8 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
     events: 'owned by platform; used in task-automations.runner.ts (the queue is drained with its events)',
     notifications: 'owned by background; used in task-automations.actions.ts',
   },
-  // a task's client reference is checked against a live client; a template row is joined to its template
+  // a template row is joined to its template
   tasks: {
-    clients:
-      'clients; a client reference is checked against a live client the actor sees (visibleClient; not yet a clients export)',
     workflow_master_tasks:
       'workflow-templates; templateRows joins a template row to its template in one query; workflow-templates imports tasks (copies, lean rows), so tasks cannot import it back',
   },

@@ -5,6 +5,7 @@ import { liveIds } from '../../platform/references.ts';
 import type { ClaimedJob } from '../../platform/modules.ts';
 import * as jobs from '../jobs/index.ts';
 import { BULK_ACTIONS, type BulkActionBody, type BulkFilterBody, type TaskListFilters } from './tasks.schemas.ts';
+import { clientSeen } from '../clients/index.ts';
 import { projectRef } from '../projects/index.ts';
 import * as repo from './tasks.repository.ts';
 import { assertNoTemplateRows, assertWorkClient } from './tasks.templates.ts';
@@ -39,7 +40,7 @@ async function checkPerson(ctx: Ctx, field: string, id: number | undefined): Pro
 /** Body references follow the write rules: invisible or foreign ids are 400 INVALID_<ENTITY>, not an empty selection. */
 async function checkReferences(ctx: Ctx, body: BulkActionBody): Promise<void> {
   const { filter } = body;
-  if (filter.client_id !== undefined && !(await repo.visibleClient(ctx, filter.client_id)))
+  if (filter.client_id !== undefined && !(await clientSeen(ctx, filter.client_id)))
     throw invalidReference('client', 'filter.client_id', filter.client_id);
   await assertWorkClient(ctx, filter.client_id, 'filter.client_id');
   if (filter.project_id !== undefined && !(await projectRef(ctx, filter.project_id)))

@@ -7,7 +7,6 @@ import { listPage, resolveList } from '../../platform/lists.ts';
 import { cachedQuery, ShapeCache } from '../../platform/query-cache.ts';
 import { isoz, likeContains, nextStamp } from '../../platform/sql.ts';
 import { scoped, tenantTable, type BaseQuery, tenant } from '../../platform/tenant-table.ts';
-import { rowVisible } from '../../platform/visibility.ts';
 import { splitList } from '../../platform/fields.ts';
 import {
   COMMENTS_INLINE_CAP,
@@ -221,17 +220,6 @@ export async function removeAssignee(ctx: Ctx, taskIds: readonly number[], perso
   let query = scoped.delete(ctx, 'task_assignees').where('task_id', 'in', [...taskIds]);
   if (personId !== undefined) query = query.where('person_id', '=', personId);
   await query.execute();
-}
-
-/** A live client the actor may see (a plain member can only reference their own clients). */
-export async function visibleClient(ctx: Ctx, id: number) {
-  return scoped
-    .select(ctx, 'clients', 'c')
-    .select(['c.id'])
-    .where('c.id', '=', id)
-    .where('c.deleted_at', 'is', null)
-    .where(rowVisible(ctx, 'clients', 'c'))
-    .executeTakeFirst();
 }
 
 export async function insertComment(ctx: Ctx, taskId: number, body: string): Promise<CommentRecord> {

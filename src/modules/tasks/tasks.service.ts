@@ -20,6 +20,7 @@ import {
   type TaskRecord,
   type TaskUpdateBody,
 } from './tasks.schemas.ts';
+import { clientSeen } from '../clients/index.ts';
 import { projectRef } from '../projects/index.ts';
 import * as repo from './tasks.repository.ts';
 import type { LockedTask } from './tasks.repository.ts';
@@ -85,7 +86,7 @@ function columnsFrom(body: TaskInput): RowChanges<'tasks'> {
  * client belongs to that client. Sending a project without a client takes the project's client.
  */
 async function resolveClient(ctx: Ctx, body: TaskInput, current?: LockedTask): Promise<{ client_id?: number | null }> {
-  if (body.client_id != null && !(await repo.visibleClient(ctx, body.client_id)))
+  if (body.client_id != null && !(await clientSeen(ctx, body.client_id)))
     throw invalidReference('client', 'client_id', body.client_id);
   const project = body.project_id != null ? await projectRef(ctx, body.project_id) : undefined;
   if (body.project_id != null && !project) throw invalidReference('project', 'project_id', body.project_id);

@@ -77,7 +77,7 @@ async function figures(ctx: Ctx, personIds: number[], window: Window): Promise<F
     to: sql`${window.to}::date`,
     ids: sql`${personIds}::int[]`,
   };
-  // tenant: deliberate SQL (a day walk over several tables); every table is bound to company_id = b.c.
+  // One statement walks the days; each part names its company through tenant(ctx, alias), flextime_rows through b.c.
   const result = await sql<Figures>`
     with persons as (${memberBalanceBasisSql(ctx, b.ids)}), ${expectedCtes(ctx, b)}, ${workedCtes(ctx, b)}
     select p.person_id,

@@ -10,7 +10,6 @@ export const memberRows = (ctx: Ctx) => members.base(ctx);
 
 /** The persons among `ids` who are members of the company, of any member status (a subquery of one column). */
 export function memberPersonIdsSql(ctx: Ctx, ids: readonly number[]): RawBuilder<number> {
-  // tenant: deliberate SQL
   return sql<number>`select m.person_id from members m where ${tenant(ctx, 'm')} and m.person_id = any(${[...ids]}::int[])`;
 }
 
@@ -19,7 +18,6 @@ export function memberPersonIdsSql(ctx: Ctx, ids: readonly number[]): RawBuilder
  * their flextime credit (the balance's opening hours), as the rows of a CTE.
  */
 export function memberBalanceBasisSql(ctx: Ctx, ids: RawBuilder<unknown>): RawBuilder<unknown> {
-  // tenant: deliberate SQL
   return sql`select m.person_id, m.address_country_code as country, m.flextime_credit
       from members m where ${tenant(ctx, 'm')} and m.person_id = any(${ids})`;
 }

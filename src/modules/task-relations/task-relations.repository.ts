@@ -65,7 +65,6 @@ export async function findLive(ctx: Ctx, taskId: number, dependsOnId: number) {
  * on `to`; then "to depends on from" would close a cycle. Visibility does not apply: the graph is the company's.
  */
 export async function dependsTransitively(ctx: Ctx, from: number, to: number): Promise<boolean> {
-  // tenant: deliberate SQL
   const result = await sql<{ found: boolean }>`with recursive reach(id) as (
       select ${from}::int
       union

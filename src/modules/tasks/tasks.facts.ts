@@ -14,7 +14,6 @@ import { OPEN_STATUSES } from './tasks.schemas.ts';
  */
 export function liveTaskSql(ctx: Ctx, idRef: string, visible = true): RawBuilder<boolean> {
   const seen = visible ? rowVisible(ctx, 'tasks', 'lt') : sql<boolean>`true`;
-  // tenant: deliberate SQL
   return sql<boolean>`exists (select 1 from tasks lt where ${tenant(ctx, 'lt')} and lt.id = ${sql.ref(idRef)}
     and lt.deleted_at is null and ${seen})`;
 }

@@ -35,7 +35,7 @@ export async function createProjects(
 ): Promise<number[]> {
   if (clientIds.length === 0) return [];
   const project = { name: template.name, project_type_id: template.project_type_id };
-  // tenant: deliberate SQL. Ids are drawn first so the project and its application link are one statement.
+  // Ids are drawn first so the project and its application link are one statement.
   const result = await sql<{ id: number }>`with src as materialized (
       select ${nextProjectIdSql()} as pid, c as client_id from unnest(${[...clientIds]}::int[]) c),
     ins as (${insertProjectsSql(ctx, 'src', project)}),

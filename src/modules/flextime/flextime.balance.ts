@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { listPage } from '../../platform/lists.ts';
+import { tenant } from '../../platform/tenant-table.ts';
 import { agreementDaysSql } from '../agreements/index.ts';
 import { daysOffSql } from '../calendar/index.ts';
 import { memberBalanceBasisSql, memberRows } from '../members/index.ts';
@@ -25,7 +26,6 @@ const DAYS_OFF_TYPES = ['vacation', 'sick_leave', 'time_off'];
 
 /** The bound values every part of the balance query uses. */
 interface Bounds {
-  c: string;
   tz: string;
   from: RawBuilder<unknown>;
   to: RawBuilder<unknown>;
@@ -54,7 +54,6 @@ const expectedCtes = (ctx: Ctx, b: Bounds) => sql`
  * Worked time: closed entries starting in the window's local days (company time zone, so DST comes from the
  * database's zone data). Adjustments: flextime rows in the window.
  */
-// tenant: deliberate SQL — flextime_rows is bound to the company of the bounds.
 const workedCtes = (ctx: Ctx, b: Bounds) => sql`
     worked as (${closedSecondsByPersonSql(
       ctx,
@@ -63,7 +62,7 @@ const workedCtes = (ctx: Ctx, b: Bounds) => sql`
       sql`((${b.to} + 1)::timestamp at time zone ${b.tz})`,
     )}), adjusted as (
       select f.person_id, sum(f.duration) as seconds from flextime_rows f
-      where f.company_id = ${b.c} and f.deleted_at is null and f.person_id = any(${b.ids})
+      where ${tenant(ctx, 'f')} and f.deleted_at is null and f.person_id = any(${b.ids})
         and f.date between ${b.from} and ${b.to}
       group by f.person_id
     )`;
@@ -71,13 +70,12 @@ const workedCtes = (ctx: Ctx, b: Bounds) => sql`
 /** Every figure of the balance for these persons in one statement, walking the window's days in SQL. */
 async function figures(ctx: Ctx, personIds: number[], window: Window): Promise<Figures[]> {
   const b: Bounds = {
-    c: ctx.companyId,
     tz: ctx.company.timezone,
     from: sql`${window.from}::date`,
     to: sql`${window.to}::date`,
     ids: sql`${personIds}::int[]`,
   };
-  // One statement walks the days; each part names its company through tenant(ctx, alias), flextime_rows through b.c.
+  // One statement walks the days; each part names its company through tenant(ctx, alias).
   const result = await sql<Figures>`
     with persons as (${memberBalanceBasisSql(ctx, b.ids)}), ${expectedCtes(ctx, b)}, ${workedCtes(ctx, b)}
     select p.person_id,

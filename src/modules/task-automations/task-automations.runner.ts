@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { inTransaction, type Ctx } from '../../platform/context.ts';
 import { companyRefusal, systemActor } from '../../platform/system-actor.ts';
+import { tenant } from '../../platform/tenant-table.ts';
 import { dueOpenTasks, type DueTask } from '../tasks/index.ts';
 import { markAutomationWork, runRule, type Firing } from './task-automations.actions.ts';
 import { liveRules } from './task-automations.repository.ts';
@@ -40,9 +41,8 @@ interface Queued {
 
 /** Takes the event off the queue inside the transaction that acts on it: it commits with the actions or stays queued. */
 async function takeQueued(ctx: Ctx, eventId: number): Promise<Queued | undefined> {
-  // tenant: deliberate SQL (delete ... using events ... returning)
   const result = await sql<Queued>`delete from task_automation_queue q using events e
-    where q.company_id = ${ctx.companyId} and q.event_id = ${eventId} and e.company_id = q.company_id and e.id = q.event_id
+    where ${tenant(ctx, 'q')} and q.event_id = ${eventId} and e.company_id = q.company_id and e.id = q.event_id
     returning e.uuid, e.action, e.record_id, e.data, e.occurred_at`.execute(ctx.db);
   return result.rows[0];
 }
@@ -79,9 +79,9 @@ async function processQueued(db: Executor, ctx: Ctx, eventId: number, result: Ru
     result.events++;
   } catch {
     result.failed++;
-    // tenant: deliberate SQL — the runner serves every company; the event's company is the ctx's.
+    // The runner serves every company; the event's company is the ctx's.
     await sql`update task_automation_queue set attempts = attempts + 1
-      where company_id = ${ctx.companyId} and event_id = ${eventId}`.execute(db);
+      where ${tenant(ctx)} and event_id = ${eventId}`.execute(db);
   }
 }
 

@@ -1,14 +1,14 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { nextStamp } from '../../platform/sql.ts';
-import { scoped } from '../../platform/tenant-table.ts';
+import { companyValue, scoped, tenant } from '../../platform/tenant-table.ts';
 import { timeLoggedSql } from '../time-entries/index.ts';
 import { OPEN_STATUSES } from './tasks.schemas.ts';
 
 // Live tasks kept in step with a source task (the workflow templates' master tasks), written set-based: one
 // statement for a whole chunk, never one round trip per task. Which of these writes fire events is the caller's
 // to decide (the spec lists some as firing nothing), so none is recorded here. Every statement is raw SQL and
-// carries the company predicate by hand (tenant: deliberate SQL).
+// names the company through tenant(ctx, alias) and companyValue(ctx).
 
 /** What a copy takes from its source, when made and at each refresh. */
 const COPIED = [
@@ -44,17 +44,16 @@ export async function createCopies(
   if (copies.length === 0) return [];
   const tz = ctx.company.timezone;
   const column = <K extends keyof TaskCopy>(key: K) => copies.map((c) => c[key]);
-  // tenant: deliberate SQL
   const result = await sql<{ id: number; source_id: number; client_id: number }>`with src as materialized (
       select nextval(pg_get_serial_sequence('tasks', 'id'))::int as new_id, x.client_id, x.project_id, x.source_id,
         x.due_in_days, ${fieldsOf('mt')}
       from unnest(${column('clientId')}::int[], ${column('projectId')}::int[], ${column('sourceId')}::int[],
         ${column('dueInDays')}::int[]) with ordinality as x(client_id, project_id, source_id, due_in_days, n)
-      join tasks mt on mt.company_id = ${ctx.companyId}::uuid and mt.id = x.source_id and mt.deleted_at is null
+      join tasks mt on ${tenant(ctx, 'mt')} and mt.id = x.source_id and mt.deleted_at is null
       order by x.n),
     ins as (insert into tasks (company_id, id, client_id, project_id, topic_id, title, description, type, is_important,
         is_extra, estimation, workflow_role_ids, timezone, due_date, has_due_date)
-      select ${ctx.companyId}::uuid, new_id, client_id, project_id, topic_id, title, description, type, is_important,
+      select ${companyValue(ctx)}, new_id, client_id, project_id, topic_id, title, description, type, is_important,
         is_extra, estimation, workflow_role_ids, ${tz},
         case when due_in_days is not null then (${today}::date + due_in_days)::timestamp at time zone ${tz} end,
         case when due_in_days is not null then 1 else 0 end
@@ -76,11 +75,10 @@ const pairsOf = (pairs: CopyPairs) =>
 export async function refreshCopies(ctx: Ctx, pairs: CopyPairs): Promise<number[]> {
   if (pairs.taskIds.length === 0) return [];
   const source = sql`(select ${fieldsOf('mt')} from tasks mt where mt.company_id = it.company_id and mt.id = p.source_id)`;
-  // tenant: deliberate SQL
   const result = await sql<{ id: number }>`update tasks it set (${FIELDS}) = ${source},
       updated_at = ${nextStamp('it.updated_at')}
     from (${pairsOf(pairs)}) p
-    where it.company_id = ${ctx.companyId}::uuid and it.id = p.task_id
+    where ${tenant(ctx, 'it')} and it.id = p.task_id
       and it.deleted_at is null and it.status in (${sql.join([...OPEN_STATUSES])})
       and row(${fieldsOf('it')}) is distinct from (select row(${fieldsOf('mt')}) from tasks mt
         where mt.company_id = it.company_id and mt.id = p.source_id)
@@ -96,12 +94,11 @@ const untouched = (alias: string) => sql`${sql.ref(`${alias}.status`)} = 'new' a
 /** Untouched copies whose source was deleted go too; answers their ids. */
 export async function dropCopiesOfDeleted(ctx: Ctx, pairs: CopyPairs): Promise<number[]> {
   if (pairs.taskIds.length === 0) return [];
-  // tenant: deliberate SQL
   const result = await sql<{
     id: number;
   }>`update tasks it set deleted_at = now(), updated_at = ${nextStamp('it.updated_at')}
     from (${pairsOf(pairs)}) p
-    where it.company_id = ${ctx.companyId}::uuid and it.id = p.task_id
+    where ${tenant(ctx, 'it')} and it.id = p.task_id
       and it.deleted_at is null and ${untouched('it')}
       and exists (select 1 from tasks mt where mt.company_id = it.company_id and mt.id = p.source_id
         and mt.deleted_at is not null)
@@ -112,9 +109,8 @@ export async function dropCopiesOfDeleted(ctx: Ctx, pairs: CopyPairs): Promise<n
 /** Of these tasks, the live untouched ones are deleted; the others stay as ordinary tasks. */
 export async function deleteUntouched(ctx: Ctx, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
-  // tenant: deliberate SQL
   await sql`update tasks it set deleted_at = now(), updated_at = ${nextStamp('it.updated_at')}
-    where it.company_id = ${ctx.companyId}::uuid and it.id = any(${[...ids]}::int[])
+    where ${tenant(ctx, 'it')} and it.id = any(${[...ids]}::int[])
       and it.deleted_at is null and ${untouched('it')}`.execute(ctx.db);
 }
 

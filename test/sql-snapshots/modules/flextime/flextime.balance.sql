@@ -20,7 +20,7 @@ worked as (${closedSecondsByPersonSql(
   sql`((${b.to} + 1)::timestamp at time zone ${b.tz})`,
 )}), adjusted as (
   select f.person_id, sum(f.duration) as seconds from flextime_rows f
-  where f.company_id = ${b.c} and f.deleted_at is null and f.person_id = any(${b.ids})
+  where ${tenant(ctx, 'f')} and f.deleted_at is null and f.person_id = any(${b.ids})
     and f.date between ${b.from} and ${b.to}
   group by f.person_id
 )

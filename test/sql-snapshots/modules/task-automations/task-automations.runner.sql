@@ -2,12 +2,12 @@
 
 -- takeQueued
 delete from task_automation_queue q using events e
-where q.company_id = ${ctx.companyId} and q.event_id = ${eventId} and e.company_id = q.company_id and e.id = q.event_id
+where ${tenant(ctx, 'q')} and q.event_id = ${eventId} and e.company_id = q.company_id and e.id = q.event_id
 returning e.uuid, e.action, e.record_id, e.data, e.occurred_at
 
 -- processQueued
 update task_automation_queue set attempts = attempts + 1
-where company_id = ${ctx.companyId} and event_id = ${eventId}
+where ${tenant(ctx)} and event_id = ${eventId}
 
 -- processQueue
 select company_id, event_id

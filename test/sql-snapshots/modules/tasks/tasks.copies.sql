@@ -6,11 +6,11 @@ with src as materialized (
     x.due_in_days, ${fieldsOf('mt')}
   from unnest(${column('clientId')}::int[], ${column('projectId')}::int[], ${column('sourceId')}::int[],
     ${column('dueInDays')}::int[]) with ordinality as x(client_id, project_id, source_id, due_in_days, n)
-  join tasks mt on mt.company_id = ${ctx.companyId}::uuid and mt.id = x.source_id and mt.deleted_at is null
+  join tasks mt on ${tenant(ctx, 'mt')} and mt.id = x.source_id and mt.deleted_at is null
   order by x.n),
 ins as (insert into tasks (company_id, id, client_id, project_id, topic_id, title, description, type, is_important,
     is_extra, estimation, workflow_role_ids, timezone, due_date, has_due_date)
-  select ${ctx.companyId}::uuid, new_id, client_id, project_id, topic_id, title, description, type, is_important,
+  select ${companyValue(ctx)}, new_id, client_id, project_id, topic_id, title, description, type, is_important,
     is_extra, estimation, workflow_role_ids, ${tz},
     case when due_in_days is not null then (${today}::date + due_in_days)::timestamp at time zone ${tz} end,
     case when due_in_days is not null then 1 else 0 end
@@ -27,7 +27,7 @@ select * from unnest(${[...pairs.taskIds]}::int[], ${[...pairs.sourceIds]}::int[
 update tasks it set (${FIELDS}) = ${source},
   updated_at = ${nextStamp('it.updated_at')}
 from (${pairsOf(pairs)}) p
-where it.company_id = ${ctx.companyId}::uuid and it.id = p.task_id
+where ${tenant(ctx, 'it')} and it.id = p.task_id
   and it.deleted_at is null and it.status in (${sql.join([...OPEN_STATUSES])})
   and row(${fieldsOf('it')}) is distinct from (select row(${fieldsOf('mt')}) from tasks mt
     where mt.company_id = it.company_id and mt.id = p.source_id)
@@ -41,7 +41,7 @@ ${sql.ref(`${alias}.status`)} = 'new' and not ${timeLoggedSql(alias)}
 -- dropCopiesOfDeleted
 update tasks it set deleted_at = now(), updated_at = ${nextStamp('it.updated_at')}
 from (${pairsOf(pairs)}) p
-where it.company_id = ${ctx.companyId}::uuid and it.id = p.task_id
+where ${tenant(ctx, 'it')} and it.id = p.task_id
   and it.deleted_at is null and ${untouched('it')}
   and exists (select 1 from tasks mt where mt.company_id = it.company_id and mt.id = p.source_id
     and mt.deleted_at is not null)
@@ -49,7 +49,7 @@ returning it.id
 
 -- deleteUntouched
 update tasks it set deleted_at = now(), updated_at = ${nextStamp('it.updated_at')}
-where it.company_id = ${ctx.companyId}::uuid and it.id = any(${[...ids]}::int[])
+where ${tenant(ctx, 'it')} and it.id = any(${[...ids]}::int[])
   and it.deleted_at is null and ${untouched('it')}
 
 -- deleteSourceTasks

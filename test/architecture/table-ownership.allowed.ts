@@ -126,8 +126,10 @@ export const ALLOWED_FOREIGN_TABLES: Record<string, Record<string, string>> = {
   },
   // automations notify through the background's queue, fed by the outbox's events (their task reads and writes, and audit rows, are the owners')
   'task-automations': {
-    events: 'owned by platform; used in task-automations.runner.ts (the queue is drained with its events)',
-    notifications: 'owned by background; used in task-automations.actions.ts',
+    events:
+      'platform; a queued automation event is taken off the queue and read from the outbox in one delete ... returning (takeQueued)',
+    notifications:
+      'background; modules enqueue notifications and the background delivers them (src/platform/tables.ts): the notify action inserts its rows',
   },
   // a template row is joined to its template
   tasks: {

@@ -1,5 +1,5 @@
-import { Type, type Static, type TLiteral } from 'typebox';
-import { Nullable, Timestamp } from '../../platform/fields.ts';
+import { Type, type Static } from 'typebox';
+import { Literals, Nullable, Timestamp } from '../../platform/fields.ts';
 
 export const JOB_STATUSES = ['queued', 'running', 'finished', 'failed'] as const;
 const Ids = (description: string) => Nullable(Type.Array(Type.Integer(), { description }));
@@ -8,10 +8,7 @@ export const Job = Type.Object(
   {
     id: Type.Integer(),
     type: Type.String({ description: 'What the job does, e.g. task_bulk_action' }),
-    // A tuple type, so that Static names the statuses (a mapped array would type the union never).
-    status: Type.Union(JOB_STATUSES.map((s) => Type.Literal(s)) as [TLiteral<(typeof JOB_STATUSES)[number]>], {
-      description: 'queued, running, finished or failed',
-    }),
+    status: Literals(JOB_STATUSES, { description: 'queued, running, finished or failed' }),
     total_count: Nullable(Type.Integer({ description: 'Records the job works on; null until it starts' })),
     processed_count: Type.Integer({ description: 'Records handled so far, failed ones included' }),
     failed_count: Nullable(Type.Integer({ description: 'Records that could not be changed; null means not recorded' })),

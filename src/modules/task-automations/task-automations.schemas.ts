@@ -1,14 +1,12 @@
-import { Type, type Static, type TLiteral } from 'typebox';
-import { EnumList, Id, mapOptional, Name, Nullable, Timestamp } from '../../platform/fields.ts';
+import { Type, type Static } from 'typebox';
+import { EnumList, Id, Literals, mapOptional, Name, Nullable, Timestamp } from '../../platform/fields.ts';
 import { listQuery, type ListOptions } from '../../platform/lists.ts';
 import { TASK_STATUSES, TASK_TYPES } from '../tasks/index.ts';
 
 export const TRIGGERS = ['task_created', 'status_changed', 'due_date_reached', 'occurrence_created'] as const;
 export type Trigger = (typeof TRIGGERS)[number];
 
-// Typed as a tuple so that Static names the values (a mapped array would type the union never).
-const literals = <V extends string>(values: readonly V[], description: string) =>
-  Type.Union(values.map((v) => Type.Literal(v)) as [TLiteral<V>], { description });
+const literals = <V extends string>(values: readonly V[], description: string) => Literals(values, { description });
 
 const Trigger = literals(TRIGGERS, 'When the rule runs');
 const TaskStatus = literals(TASK_STATUSES, 'Task status');

@@ -1,5 +1,5 @@
 import { customFieldFilterSchema } from '../custom-fields/index.ts';
-import { Type, type Static, type TLiteral } from 'typebox';
+import { Type, type Static } from 'typebox';
 import {
   CustomFields,
   DateOnly,
@@ -8,6 +8,7 @@ import {
   FlagOut,
   Id,
   IdList,
+  Literals,
   mapOptional,
   Name,
   Nullable,
@@ -26,12 +27,8 @@ export const TASK_TYPES = ['task', 'chat', 'button', 'request'] as const;
 export const COMMENTS_INLINE_CAP = 20;
 export const CHECKLIST_MAX_ITEMS = 200;
 
-// Tuple types, so that Static names the values (a mapped array would type each union never).
-const Status = Type.Union(TASK_STATUSES.map((s) => Type.Literal(s)) as [TLiteral<TaskStatus>], {
-  description: 'new (default), in_progress, finished, inactive or archived',
-});
-const TaskTypeValue = TASK_TYPES.map((s) => Type.Literal(s)) as [TLiteral<(typeof TASK_TYPES)[number]>];
-const TaskType = Type.Union(TaskTypeValue, { description: 'task (default), chat, button (timer rows) or request' });
+const Status = Literals(TASK_STATUSES, { description: 'new (default), in_progress, finished, inactive or archived' });
+const TaskType = Literals(TASK_TYPES, { description: 'task (default), chat, button (timer rows) or request' });
 const When = (description: string) => Nullable(Timestamp(description));
 
 export const ChecklistItem = Type.Object(
@@ -230,7 +227,7 @@ export const TaskListQuery = {
     {
       status: Type.Optional(EnumList(TASK_STATUSES, 'Status filter')),
       type: Type.Optional(
-        Type.Union(TaskTypeValue, {
+        Literals(TASK_TYPES, {
           description: 'Without it only task and request rows are listed; button lists timer rows',
         }),
       ),
@@ -285,16 +282,14 @@ export type BulkFilterBody = Static<typeof BulkFilter>;
 
 export const BulkAction = Type.Object(
   {
-    action: Type.Union(BULK_ACTIONS.map((a) => Type.Literal(a)) as [TLiteral<(typeof BULK_ACTIONS)[number]>], {
+    action: Literals(BULK_ACTIONS, {
       description: 'status: set status; assignee: change assignees; delete: soft delete',
     }),
     filter: BulkFilter,
     status: Type.Optional(Status),
     assignee_id: Type.Optional(Id('Required for action assignee: the person to add, remove or make the only assignee')),
     mode: Type.Optional(
-      Type.Union(ASSIGNEE_MODES.map((m) => Type.Literal(m)) as [TLiteral<(typeof ASSIGNEE_MODES)[number]>], {
-        description: 'Required for action assignee: add, remove or replace',
-      }),
+      Literals(ASSIGNEE_MODES, { description: 'Required for action assignee: add, remove or replace' }),
     ),
   },
   { additionalProperties: false, title: 'TaskBulkAction' },

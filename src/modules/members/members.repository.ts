@@ -63,7 +63,7 @@ function toRecord(row: MemberRow): MemberRecord {
     ...row,
     flextime_credit: creditOut(row.flextime_credit),
     vacation_credit: creditOut(row.vacation_credit),
-  } as MemberRecord;
+  };
 }
 
 function applyFilters(query: Query, filters: ListFilters<MemberListParams>) {

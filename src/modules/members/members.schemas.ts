@@ -1,6 +1,16 @@
 import { customFieldFilterSchema } from '../custom-fields/index.ts';
 import { Type, type Static } from 'typebox';
-import { CustomFields, DateOnly, EnumList, Id, Name, Nullable, Text, Timestamp } from '../../platform/fields.ts';
+import {
+  CustomFields,
+  DateOnly,
+  EnumList,
+  Id,
+  Literals,
+  Name,
+  Nullable,
+  Text,
+  Timestamp,
+} from '../../platform/fields.ts';
 import { listQuery } from '../../platform/lists.ts';
 
 export const MEMBER_ROLES = ['member', 'admin', 'owner'] as const;
@@ -8,14 +18,8 @@ export const MEMBER_STATUSES = ['active', 'inactive', 'pending', 'limited'] as c
 /** Credits are numeric(14,2); the API keeps them well inside that range. */
 export const CREDIT_LIMIT = 1e9;
 
-const Role = Type.Union(
-  MEMBER_ROLES.map((r) => Type.Literal(r)),
-  { description: 'member, admin or owner' },
-);
-const Status = Type.Union(
-  MEMBER_STATUSES.map((s) => Type.Literal(s)),
-  { description: 'active, inactive, pending or limited' },
-);
+const Role = Literals(MEMBER_ROLES, { description: 'member, admin or owner' });
+const Status = Literals(MEMBER_STATUSES, { description: 'active, inactive, pending or limited' });
 const Credit = (description: string) => Nullable(Type.Number({ description }));
 const CreditIn = (description: string) =>
   Nullable(

@@ -64,7 +64,8 @@ export async function managementColumns(
   body: MemberUpdateBody,
 ): Promise<Pick<RowChanges<'members'>, 'role' | 'status'>> {
   if (body.role === undefined && body.status === undefined) return {};
-  if (body.role === 'owner' || (current.role === 'owner' && body.role !== undefined && body.role !== 'owner'))
+  // A role sent for an owner is, past the first test, another role: unmaking an owner.
+  if (body.role === 'owner' || (current.role === 'owner' && body.role !== undefined))
     assertRole(ctx, ['owner'], 'make or unmake an owner');
   if (current.role === 'owner' && body.status !== undefined) assertRole(ctx, ['owner'], "change an owner's status");
   assertStatusMove(current, body.status);

@@ -90,22 +90,16 @@ export const MemberUpdate = Type.Object(
     name: Type.Optional(Name('First name, 1-255 characters')),
     surname: Type.Optional(Text('Surname')),
     role: Type.Optional(
-      Type.Union(
-        MEMBER_ROLES.map((r) => Type.Literal(r)),
-        {
-          description:
-            'Web session of an owner or admin only (API keys: MANAGEMENT_UI_ONLY); only owners make or unmake owners; the last active owner stays (LAST_OWNER)',
-        },
-      ),
+      Literals(MEMBER_ROLES, {
+        description:
+          'Web session of an owner or admin only (API keys: MANAGEMENT_UI_ONLY); only owners make or unmake owners; the last active owner stays (LAST_OWNER)',
+      }),
     ),
     status: Type.Optional(
-      Type.Union(
-        MEMBER_STATUSES.map((s) => Type.Literal(s)),
-        {
-          description:
-            "active or inactive, between those two only, by a web session of an owner or admin (API keys: MANAGEMENT_UI_ONLY); inactive ends the account's sessions",
-        },
-      ),
+      Literals(MEMBER_STATUSES, {
+        description:
+          "active or inactive, between those two only, by a web session of an owner or admin (API keys: MANAGEMENT_UI_ONLY); inactive ends the account's sessions",
+      }),
     ),
     member_type: Type.Optional(Text('Company-defined member type')),
     ext_user_id: Type.Optional(Text('Id in an external system')),

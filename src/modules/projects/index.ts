@@ -32,7 +32,7 @@ export default defineModule({
   },
 });
 
-// For tasks: a referenced project, live (and visible to the actor unless asked otherwise).
-export { projectRef } from './projects.refs.ts';
+// For tasks: a referenced project the actor sees.
+export { visibleProjectRef } from './projects.facts.ts';
 // For the project-workflow apply: projects created in its one statement, and the records their events carry.
-export { insertProjectsSql, nextProjectIdSql, projectEventRows } from './projects.refs.ts';
+export { insertProjectsSql, nextProjectIdSql, projectEventRows } from './projects.facts.ts';

@@ -6,7 +6,7 @@ import type { ClaimedJob } from '../../platform/modules.ts';
 import * as jobs from '../jobs/index.ts';
 import { BULK_ACTIONS, type BulkActionBody, type BulkFilterBody, type TaskListFilters } from './tasks.schemas.ts';
 import { clientSeen } from '../clients/index.ts';
-import { projectRef } from '../projects/index.ts';
+import { visibleProjectRef } from '../projects/index.ts';
 import * as repo from './tasks.repository.ts';
 import { assertNoTemplateRows, assertWorkClient } from './tasks.templates.ts';
 
@@ -43,7 +43,7 @@ async function checkReferences(ctx: Ctx, body: BulkActionBody): Promise<void> {
   if (filter.client_id !== undefined && !(await clientSeen(ctx, filter.client_id)))
     throw invalidReference('client', 'filter.client_id', filter.client_id);
   await assertWorkClient(ctx, filter.client_id, 'filter.client_id');
-  if (filter.project_id !== undefined && !(await projectRef(ctx, filter.project_id)))
+  if (filter.project_id !== undefined && !(await visibleProjectRef(ctx, filter.project_id)))
     throw invalidReference('project', 'filter.project_id', filter.project_id);
   await checkPerson(ctx, 'filter.assignee_id', filter.assignee_id);
   await checkPerson(ctx, 'assignee_id', body.assignee_id);

@@ -21,7 +21,7 @@ import {
   type TaskUpdateBody,
 } from './tasks.schemas.ts';
 import { clientSeen } from '../clients/index.ts';
-import { projectRef } from '../projects/index.ts';
+import { liveProjectClient, visibleProjectRef } from '../projects/index.ts';
 import * as repo from './tasks.repository.ts';
 import type { LockedTask } from './tasks.repository.ts';
 import { assertNotTemplate, assertWorkClient, lockWorkTask } from './tasks.templates.ts';
@@ -88,14 +88,14 @@ function columnsFrom(body: TaskInput): RowChanges<'tasks'> {
 async function resolveClient(ctx: Ctx, body: TaskInput, current?: LockedTask): Promise<{ client_id?: number | null }> {
   if (body.client_id != null && !(await clientSeen(ctx, body.client_id)))
     throw invalidReference('client', 'client_id', body.client_id);
-  const project = body.project_id != null ? await projectRef(ctx, body.project_id) : undefined;
+  const project = body.project_id != null ? await visibleProjectRef(ctx, body.project_id) : undefined;
   if (body.project_id != null && !project) throw invalidReference('project', 'project_id', body.project_id);
   if (body.client_id === undefined) return project?.client_id != null ? { client_id: project.client_id } : {};
   const projectId = body.project_id !== undefined ? body.project_id : (current?.project_id ?? null);
   const projectClient = project
     ? project.client_id
     : projectId !== null
-      ? (await projectRef(ctx, projectId, false))?.client_id
+      ? (await liveProjectClient(ctx, projectId))?.client_id
       : null;
   if (projectClient != null && projectClient !== body.client_id) {
     const [entity, field] = body.project_id !== undefined ? ['project', 'project_id'] : ['client', 'client_id'];

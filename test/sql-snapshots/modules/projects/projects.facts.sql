@@ -1,4 +1,4 @@
--- src/modules/projects/projects.refs.ts: its raw SQL, written by npm run sql:snapshots (do not edit)
+-- src/modules/projects/projects.facts.ts: its raw SQL, written by npm run sql:snapshots (do not edit)
 
 -- nextProjectIdSql
 nextval(pg_get_serial_sequence('projects', 'id'))::int

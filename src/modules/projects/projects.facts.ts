@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { companyValue, scoped } from '../../platform/tenant-table.ts';
 import { rowVisible } from '../../platform/visibility.ts';
+import { projectColumns } from './projects.repository.ts';
 
 /**
  * A live project of this company with its client (null when it has none), or undefined. Budgets check the project
@@ -46,21 +47,7 @@ export function insertProjectsSql(
 
 /** The records of new projects `ids`, by id, as their created events carry them. */
 export function projectEventRows(ctx: Ctx, ids: readonly number[]) {
-  return scoped
-    .select(ctx, 'projects', 'p')
-    .select([
-      'p.id',
-      'p.name',
-      'p.project_type_id',
-      'p.client_id',
-      'p.manager_id',
-      'p.status',
-      'p.status_text',
-      'p.event_date',
-      'p.custom_fields',
-      'p.created_at',
-      'p.updated_at',
-    ])
+  return projectColumns(scoped.select(ctx, 'projects', 'p'))
     .where('p.id', 'in', [...ids])
     .orderBy('p.id')
     .execute();

@@ -17,7 +17,8 @@ import {
 export const projects = tenantTable('projects', { alias: 'p', softDelete: true });
 type Query = BaseQuery<'projects', 'p'>;
 
-const project = (query: Query) =>
+/** A project record's columns (its events carry the same). */
+export const projectColumns = (query: Query) =>
   query.select([
     'p.id',
     'p.name',
@@ -51,13 +52,13 @@ export function listProjects(ctx: Ctx, params: ProjectListParams) {
     params,
     options: PROJECT_LIST_OPTIONS,
     idColumn: 'p.id',
-    project,
+    project: projectColumns,
     base: (filters) => applyFilters(projects.base(ctx), filters),
   });
 }
 
 export async function findProject(ctx: Ctx, id: number): Promise<ProjectRecord | undefined> {
-  return firstRecord<ProjectRecord>(project(projects.base(ctx).where('p.id', '=', id)));
+  return firstRecord<ProjectRecord>(projectColumns(projects.base(ctx).where('p.id', '=', id)));
 }
 
 /** Locks the row with what the state machine and a client move read; undefined when absent, deleted or invisible. */

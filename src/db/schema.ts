@@ -1207,6 +1207,7 @@ export interface WebhookPacingTable {
   company_id: string;
   next_slot_at: string;
   last_sent_at: string | null;
+  last_claimed_at: string | null;
 }
 
 export interface WebhooksTable {

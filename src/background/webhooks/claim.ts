@@ -14,10 +14,12 @@ export const leaseMs = (config: WebhookConfig, dnsTimeoutMs = DNS_TIMEOUT_MS) =>
   config.timeoutMs + dnsTimeoutMs + LEASE_MARGIN_MS;
 
 /**
- * Companies with a due delivery, the one with the fewest attempts in flight first (then the one
- * waiting longest). A company whose receiver is slow fills the loops only while nobody else waits:
- * the next free loop goes to any other company with work. The walk over companies is a loose index
- * scan (one probe per company with pending rows), so a deep backlog of one company costs nothing.
+ * Companies with a due delivery, the one with the fewest attempts in flight first, then the one whose
+ * last claim lies furthest back (never claimed first), then the one waiting longest. A company whose
+ * receiver is slow fills the loops only while nobody else waits: the next free loop goes to any other
+ * company with work, also when several loops free at the same moment and see no attempt in flight.
+ * The walk over companies is a loose index scan (one probe per company with pending rows), so a deep
+ * backlog of one company costs nothing.
  */
 async function candidates(db: Db): Promise<string[]> {
   const result = await sql<{ company_id: string }>`
@@ -30,6 +32,7 @@ async function candidates(db: Db): Promise<string[]> {
     )
     select c.company_id
       from companies c
+      left join webhook_pacing turn on turn.company_id = c.company_id
       cross join lateral (
         select d.next_attempt_at, d.id from webhook_deliveries d
          where d.company_id = c.company_id and d.state = 'pending' and d.next_attempt_at <= now()
@@ -37,19 +40,21 @@ async function candidates(db: Db): Promise<string[]> {
      order by (select count(*) from webhook_deliveries f
                 where f.company_id = c.company_id and f.claim_token is not null
                   and f.state = 'pending' and f.next_attempt_at > now()),
-              head.next_attempt_at, head.id
+              turn.last_claimed_at nulls first, head.next_attempt_at, head.id
      limit ${CANDIDATES}`.execute(db);
   return result.rows.map((r) => r.company_id);
 }
 
 /**
- * Claims the company's longest-due delivery: one short statement marks it with a fresh token and
- * hides it until the lease ends. No lock or transaction outlives the statement; a worker that dies
- * mid-attempt leaves the row to come due again when the lease ends, with its attempt number unchanged.
+ * Claims the company's longest-due delivery: one short statement marks it with a fresh token, hides
+ * it until the lease ends and notes the company's turn. No lock or transaction outlives the statement;
+ * a worker that dies mid-attempt leaves the row to come due again when the lease ends, with its
+ * attempt number unchanged.
  */
 async function claimOf(db: Db, companyId: string, lease: number): Promise<ClaimedDelivery | undefined> {
   // tenant: deliberate SQL — system work: the company is the one claimed for, not a caller's.
   const result = await sql<ClaimedDelivery>`
+    with claimed as (
     update webhook_deliveries d
        set claim_token = gen_random_uuid(),
            next_attempt_at = clock_timestamp() + make_interval(secs => ${lease / 1000}::float8)
@@ -58,9 +63,13 @@ async function claimOf(db: Db, companyId: string, lease: number): Promise<Claime
              order by next_attempt_at, id limit 1
              for update skip locked) pick
      where d.company_id = pick.company_id and d.id = pick.id
-    returning d.company_id, d.id, d.webhook_id, d.event_id, d.attempt, d.slot_at, d.deferred_since, d.claim_token`.execute(
-    db,
-  );
+    returning d.company_id, d.id, d.webhook_id, d.event_id, d.attempt, d.slot_at, d.deferred_since, d.claim_token
+    ), turn as (
+      insert into webhook_pacing (company_id, next_slot_at, last_claimed_at)
+      select company_id, clock_timestamp(), clock_timestamp() from claimed
+      on conflict (company_id) do update set last_claimed_at = excluded.last_claimed_at
+    )
+    select * from claimed`.execute(db);
   return result.rows[0];
 }
 

@@ -10,6 +10,7 @@ with recursive companies(company_id) as (
 )
 select c.company_id
   from companies c
+  left join webhook_pacing turn on turn.company_id = c.company_id
   cross join lateral (
     select d.next_attempt_at, d.id from webhook_deliveries d
      where d.company_id = c.company_id and d.state = 'pending' and d.next_attempt_at <= now()
@@ -17,10 +18,11 @@ select c.company_id
  order by (select count(*) from webhook_deliveries f
             where f.company_id = c.company_id and f.claim_token is not null
               and f.state = 'pending' and f.next_attempt_at > now()),
-          head.next_attempt_at, head.id
+          turn.last_claimed_at nulls first, head.next_attempt_at, head.id
  limit ${CANDIDATES}
 
 -- claimOf
+with claimed as (
 update webhook_deliveries d
    set claim_token = gen_random_uuid(),
        next_attempt_at = clock_timestamp() + make_interval(secs => ${lease / 1000}::float8)
@@ -30,6 +32,12 @@ update webhook_deliveries d
          for update skip locked) pick
  where d.company_id = pick.company_id and d.id = pick.id
 returning d.company_id, d.id, d.webhook_id, d.event_id, d.attempt, d.slot_at, d.deferred_since, d.claim_token
+), turn as (
+  insert into webhook_pacing (company_id, next_slot_at, last_claimed_at)
+  select company_id, clock_timestamp(), clock_timestamp() from claimed
+  on conflict (company_id) do update set last_claimed_at = excluded.last_claimed_at
+)
+select * from claimed
 
 -- nextDue
 select (extract(epoch from min(next_attempt_at) - clock_timestamp()) * 1000)::float8 as ms

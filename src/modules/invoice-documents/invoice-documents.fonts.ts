@@ -1,14 +1,87 @@
-// WinAnsi as pdfkit's built-in fonts encode it: Latin-1 plus these; anything else would print as garbage.
-const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 
-/** Text the built-in fonts can draw: other characters become '?', control characters (bar newlines) vanish. */
+/**
+ * The PDF's fonts: Noto Sans for Latin, Greek and Cyrillic, then Noto Sans CJK in its Simplified Chinese
+ * subset (Han and kana) and its Korean one (Hangul), each shipped by an npm package (decision 0065). A text
+ * is drawn in runs, each in the first face that has its glyphs. The CJK faces are 8 MB each: parsed on the
+ * first text that needs them, then kept for the process, as the Latin one is.
+ */
+export type Face = 'latin' | 'han' | 'hangul';
+export type Weight = 'regular' | 'bold';
+
+const FACES: readonly Face[] = ['latin', 'han', 'hangul'];
+
+const FILES: Record<Face, { pkg: string; regular: string; bold: string }> = {
+  latin: { pkg: '@embedpdf/fonts-latin', regular: 'NotoSans-Regular.ttf', bold: 'NotoSans-Bold.ttf' },
+  han: { pkg: '@embedpdf/fonts-sc', regular: 'NotoSansHans-Regular.otf', bold: 'NotoSansHans-Bold.otf' },
+  hangul: { pkg: '@embedpdf/fonts-kr', regular: 'NotoSansKR-Regular.otf', bold: 'NotoSansKR-Bold.otf' },
+};
+
+/** What we use of a fontkit font; pdfkit takes the object itself (it has fontkit's whole interface). */
+export interface Font {
+  hasGlyphForCodePoint(code: number): boolean;
+}
+
+const require = createRequire(import.meta.url);
+const loaded = new Map<string, Font>();
+let fontkit: { create(data: Buffer): unknown } | undefined;
+
+/** The parsed font of a face and weight (pdfkit takes fontkit's object as it is, so it is parsed once). */
+export function fontOf(face: Face, weight: Weight): Font {
+  const key = `${face}/${weight}`;
+  let font = loaded.get(key);
+  if (!font) {
+    fontkit ??= require('fontkit') as { create(data: Buffer): unknown };
+    // The packages export only their index (dist/), with the font files in fonts/ beside it.
+    const file = new URL(`../fonts/${FILES[face][weight]}`, pathToFileURL(require.resolve(FILES[face].pkg)));
+    font = fontkit.create(readFileSync(file)) as Font;
+    loaded.set(key, font);
+  }
+  return font;
+}
+
+/** The first face with a glyph for the character; Latin when none has one (it then prints its empty box). */
+function faceOf(code: number): Face {
+  for (const face of FACES) if (fontOf(face, 'regular').hasGlyphForCodePoint(code)) return face;
+  return 'latin';
+}
+
+/** Text the fonts can draw: control characters (bar newlines) vanish, the rest is kept as it is. */
 export function printable(text: string | null | undefined): string {
   let out = '';
   for (const char of (text ?? '').normalize('NFC')) {
     const code = char.codePointAt(0)!;
-    if (char === '\n' || (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(char))
-      out += char;
-    else if (code >= 0x20 && code !== 0x7f && (code < 0x80 || code > 0x9f)) out += '?';
+    if (char === '\n' || (code >= 0x20 && code !== 0x7f && (code < 0x80 || code > 0x9f))) out += char;
   }
   return out;
+}
+
+export interface Run {
+  face: Face;
+  text: string;
+}
+
+/**
+ * The text cut into runs of one face each. Spaces, digits and punctuation stay in the run they are in
+ * (every face has them), so a CJK name with a space is one run, not three.
+ */
+export function runsOf(text: string): Run[] {
+  const runs: Run[] = [];
+  for (const char of printable(text)) {
+    const code = char.codePointAt(0)!;
+    const last = runs.at(-1);
+    const face = last && code < 0x80 && !/[A-Za-z]/.test(char) ? last.face : faceOf(code);
+    if (last && last.face === face) last.text += char;
+    else runs.push({ face, text: char });
+  }
+  return runs;
+}
+
+/** The widest face a text uses, to measure it by: a CJK glyph is about twice a Latin one. */
+export function measureFace(runs: readonly Run[]): Face {
+  let widest: Face = 'latin';
+  for (const run of runs) if (FACES.indexOf(run.face) > FACES.indexOf(widest)) widest = run.face;
+  return widest;
 }

@@ -1,10 +1,9 @@
-import type PDFDocument from 'pdfkit';
 import { Dec } from '../../platform/money.ts';
-import { printable } from './invoice-documents.fonts.ts';
+import { fontOf, printable } from './invoice-documents.fonts.ts';
+import { heightOf, write, type Pdf, type Style } from './invoice-documents.pdf-text.ts';
+import { attach, pdfaSettings, type PdfOptions } from './invoice-documents.pdfa.ts';
 import { formatDecimal, localeOf, type Locale } from './invoice-documents.labels.ts';
 import { isUntaxed, shownPlaces, type DocumentLine, type InvoiceDocument } from './invoice-documents.model.ts';
-
-type Pdf = InstanceType<typeof PDFDocument>;
 
 const LEFT = 50;
 const RIGHT = 545;
@@ -30,6 +29,11 @@ interface Ctx {
   places: number;
 }
 
+const SMALL: Style = { size: 9 };
+const CELL: Style = { size: 8.5 };
+const NAME: Style = { size: 11, bold: true };
+const FOOT: Style = { size: 8 };
+
 const amount = (c: Ctx, value: string) => formatDecimal(c.locale, value, c.places);
 const decimal = (c: Ctx, value: string) => {
   const exact = new Dec(value).toFixed();
@@ -47,9 +51,9 @@ function fields(
   const { doc } = c;
   for (const [label, value] of pairs) {
     if (!value) continue;
-    const text = printable(label ? `${label}: ${value}` : value);
-    doc.font('Helvetica').fontSize(9).text(text, x, y, { width });
-    y += doc.heightOfString(text, { width }) + 2;
+    const text = label ? `${label}: ${value}` : value;
+    write(doc, text, x, y, SMALL, { width });
+    y += heightOf(doc, text, SMALL, { width }) + 2;
   }
   return y;
 }
@@ -58,11 +62,8 @@ function header(c: Ctx): number {
   const { doc, model, locale } = c;
   const l = locale.labels;
   const i = model.invoice;
-  doc.font('Helvetica-Bold').fontSize(20).text(printable(l.invoice), LEFT, 50, { width: 250 });
-  doc
-    .font('Helvetica-Bold')
-    .fontSize(11)
-    .text(printable(i.seller_name ?? ''), LEFT, 82, { width: 250 });
+  write(doc, l.invoice, LEFT, 50, { size: 20, bold: true }, { width: 250 });
+  write(doc, i.seller_name, LEFT, 82, NAME, { width: 250 });
   const sellerEnd = fields(c, LEFT, 98, 250, [
     ['', i.seller_address],
     [l.regCode, i.seller_reg_code],
@@ -78,11 +79,8 @@ function header(c: Ctx): number {
     [l.currency, i.currency],
   ]);
   const top = Math.max(sellerEnd, metaEnd) + 16;
-  doc.font('Helvetica-Bold').fontSize(9).text(printable(l.buyer), LEFT, top);
-  doc
-    .font('Helvetica-Bold')
-    .fontSize(11)
-    .text(printable(i.client_name), LEFT, top + 13, { width: 300 });
+  write(doc, l.buyer, LEFT, top, { ...SMALL, bold: true });
+  write(doc, i.client_name, LEFT, top + 13, NAME, { width: 300 });
   return (
     fields(c, LEFT, top + 29, 300, [
       ['', i.client_address],
@@ -95,12 +93,11 @@ function header(c: Ctx): number {
 
 function cells(c: Ctx, y: number, values: Record<Column, string>, bold = false): number {
   const { doc } = c;
-  doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(8.5);
+  const style = { ...CELL, bold };
   let height = 0;
   for (const [name, column] of Object.entries(COLUMNS) as Array<[Column, (typeof COLUMNS)[Column]]>) {
-    const text = printable(values[name]);
-    doc.text(text, column.x, y, { width: column.width, align: column.align });
-    height = Math.max(height, doc.heightOfString(text, { width: column.width }));
+    write(doc, values[name], column.x, y, style, { width: column.width, align: column.align });
+    height = Math.max(height, heightOf(doc, values[name], style, { width: column.width }));
   }
   return y + height + 4;
 }
@@ -145,11 +142,8 @@ function lineValues(c: Ctx, line: DocumentLine): Record<Column, string> {
 
 /** Height a row will take: its tallest cell (descriptions wrap). */
 function rowHeight(c: Ctx, values: Record<Column, string>): number {
-  c.doc.font('Helvetica').fontSize(8.5);
   return Math.max(
-    ...(Object.keys(COLUMNS) as Column[]).map((k) =>
-      c.doc.heightOfString(printable(values[k]), { width: COLUMNS[k].width }),
-    ),
+    ...(Object.keys(COLUMNS) as Column[]).map((k) => heightOf(c.doc, values[k], CELL, { width: COLUMNS[k].width })),
   );
 }
 
@@ -175,9 +169,9 @@ function room(c: Ctx, y: number, height: number): number {
 }
 
 function pair(c: Ctx, y: number, label: string, value: string, bold = false): number {
-  c.doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(9);
-  c.doc.text(printable(label), 305, y, { width: 145, align: 'right' });
-  c.doc.text(printable(value), 455, y, { width: 90, align: 'right' });
+  const style = { ...SMALL, bold };
+  write(c.doc, label, 305, y, style, { width: 145, align: 'right' });
+  write(c.doc, value, 455, y, style, { width: 90, align: 'right' });
   return y + 14;
 }
 
@@ -190,12 +184,11 @@ const TAX_COLUMNS = [
 
 function taxLine(c: Ctx, y: number, values: [string, string, string], bold = false): number {
   const { doc } = c;
-  doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(8.5);
+  const style = { ...CELL, bold };
   let height = 0;
   TAX_COLUMNS.forEach((column, n) => {
-    const text = printable(values[n]);
-    doc.text(text, column.x, y, { width: column.width, align: column.align });
-    height = Math.max(height, doc.heightOfString(text, { width: column.width }));
+    write(doc, values[n], column.x, y, style, { width: column.width, align: column.align });
+    height = Math.max(height, heightOf(doc, values[n], style, { width: column.width }));
   });
   return y + height + 3;
 }
@@ -222,13 +215,9 @@ function taxesAndTotals(c: Ctx, y: number): number {
 function comments(c: Ctx, y: number): void {
   const text = printable(c.model.invoice.comments);
   if (!text) return;
-  c.doc.font('Helvetica').fontSize(9);
-  y = room(c, y, c.doc.heightOfString(text, { width: WIDTH }) + 14);
-  c.doc.font('Helvetica-Bold').fontSize(9).text(printable(c.locale.labels.comments), LEFT, y);
-  c.doc
-    .font('Helvetica')
-    .fontSize(9)
-    .text(text, LEFT, y + 13, { width: WIDTH });
+  y = room(c, y, heightOf(c.doc, text, SMALL, { width: WIDTH }) + 14);
+  write(c.doc, c.locale.labels.comments, LEFT, y, { ...SMALL, bold: true });
+  write(c.doc, text, LEFT, y + 13, SMALL, { width: WIDTH });
 }
 
 /** On every page: bank details and page number at the foot, and the stamp of a draft or annulled invoice. */
@@ -245,35 +234,39 @@ function decoratePages(c: Ctx): void {
   const range = doc.bufferedPageRange();
   for (let page = range.start; page < range.start + range.count; page++) {
     doc.switchToPage(page);
-    const foot = printable(bank.filter(Boolean).join('  |  '));
-    const pageNo = printable(`${l.invoice} ${model.label}  |  ${l.page} ${page - range.start + 1}/${range.count}`);
-    doc
-      .font('Helvetica')
-      .fontSize(8)
-      .text(foot, LEFT, 842 - 55, { width: WIDTH - 170, lineBreak: false });
-    doc.text(pageNo, RIGHT - 165, 842 - 55, { width: 165, align: 'right', lineBreak: false });
+    const foot = bank.filter(Boolean).join('  |  ');
+    const pageNo = `${l.invoice} ${model.label}  |  ${l.page} ${page - range.start + 1}/${range.count}`;
+    write(doc, foot, LEFT, 842 - 55, FOOT, { width: WIDTH - 170, lineBreak: false });
+    write(doc, pageNo, RIGHT - 165, 842 - 55, FOOT, { width: 165, align: 'right', lineBreak: false });
     if (stamp) {
       doc
         .save()
         .rotate(-35, { origin: [297, 421] })
         .fillColor('#c00000')
         .fillOpacity(0.18);
-      doc.font('Helvetica-Bold').fontSize(110).text(stamp, 0, 360, { width: 595, align: 'center', lineBreak: false });
+      write(doc, stamp, 0, 360, { size: 110, bold: true }, { width: 595, align: 'center', lineBreak: false });
       doc.restore();
     }
   }
 }
 
-/** The invoice as a PDF a person would send: pdfkit with its built-in Helvetica, A4. */
-export async function renderPdf(model: InvoiceDocument): Promise<Buffer> {
+/**
+ * The invoice as a PDF a person would send: A4, every font embedded (subsets of the Noto faces that the
+ * text needs), so any script prints and the text can be searched and copied.
+ */
+export async function renderPdf(model: InvoiceDocument, options: PdfOptions = {}): Promise<Buffer> {
   // Loaded on the first document, not at start: pdfkit and its font tables are ~3 MB of module code.
   const { default: PdfDocument } = await import('pdfkit');
   const doc = new PdfDocument({
     size: 'A4',
     margins: { top: 50, bottom: 20, left: LEFT, right: 50 },
     bufferPages: true,
+    // The default font is opened at construction: ours, so no standard (unembedded) font is ever written.
+    font: fontOf('latin', 'regular') as never,
     info: { Title: printable(`Invoice ${model.label}`), Author: printable(model.invoice.seller_name ?? '') },
+    ...pdfaSettings(options),
   });
+  attach(doc, options);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const ended = new Promise<void>((resolve, reject) => {

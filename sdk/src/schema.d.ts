@@ -11718,6 +11718,9 @@ export interface operations {
               /** @description Draft invoices created by this run */
               invoices: {
                 id: number;
+                /** @description invoice, or credit_note: issued when a finalized invoice is annulled, crediting it in full */
+                type: 'invoice' | 'credit_note';
+                credited_invoice_id: number | null;
                 client_id: number;
                 contract_id: number | null;
                 seller_id: number | null;
@@ -11858,6 +11861,9 @@ export interface operations {
               /** @description Draft invoices created by this run */
               invoices: {
                 id: number;
+                /** @description invoice, or credit_note: issued when a finalized invoice is annulled, crediting it in full */
+                type: 'invoice' | 'credit_note';
+                credited_invoice_id: number | null;
                 client_id: number;
                 contract_id: number | null;
                 seller_id: number | null;
@@ -22488,6 +22494,8 @@ export interface operations {
         sort?: string;
         /** @description Status filter; comma list of draft, created, sent, paid, annulled */
         status?: string;
+        /** @description invoice or credit_note; both when absent */
+        type?: 'invoice' | 'credit_note';
         /** @description Client filter */
         client_id?: number;
         /** @description Invoice date on or after (YYYY-MM-DD) */
@@ -22515,6 +22523,9 @@ export interface operations {
           'application/json': {
             data: {
               id: number;
+              /** @description invoice, or credit_note: issued when a finalized invoice is annulled, crediting it in full */
+              type: 'invoice' | 'credit_note';
+              credited_invoice_id: number | null;
               client_id: number;
               contract_id: number | null;
               seller_id: number | null;
@@ -22795,6 +22806,9 @@ export interface operations {
             /** Invoice */
             data: {
               id: number;
+              /** @description invoice, or credit_note: issued when a finalized invoice is annulled, crediting it in full */
+              type: 'invoice' | 'credit_note';
+              credited_invoice_id: number | null;
               client_id: number;
               contract_id: number | null;
               seller_id: number | null;
@@ -23059,6 +23073,9 @@ export interface operations {
             /** Invoice */
             data: {
               id: number;
+              /** @description invoice, or credit_note: issued when a finalized invoice is annulled, crediting it in full */
+              type: 'invoice' | 'credit_note';
+              credited_invoice_id: number | null;
               client_id: number;
               contract_id: number | null;
               seller_id: number | null;
@@ -23312,6 +23329,9 @@ export interface operations {
             /** Invoice */
             data: {
               id: number;
+              /** @description invoice, or credit_note: issued when a finalized invoice is annulled, crediting it in full */
+              type: 'invoice' | 'credit_note';
+              credited_invoice_id: number | null;
               client_id: number;
               contract_id: number | null;
               seller_id: number | null;
@@ -23619,6 +23639,9 @@ export interface operations {
             /** Invoice */
             data: {
               id: number;
+              /** @description invoice, or credit_note: issued when a finalized invoice is annulled, crediting it in full */
+              type: 'invoice' | 'credit_note';
+              credited_invoice_id: number | null;
               client_id: number;
               contract_id: number | null;
               seller_id: number | null;
@@ -23926,6 +23949,9 @@ export interface operations {
             /** Invoice */
             data: {
               id: number;
+              /** @description invoice, or credit_note: issued when a finalized invoice is annulled, crediting it in full */
+              type: 'invoice' | 'credit_note';
+              credited_invoice_id: number | null;
               client_id: number;
               contract_id: number | null;
               seller_id: number | null;
@@ -24219,6 +24245,9 @@ export interface operations {
             /** Invoice */
             data: {
               id: number;
+              /** @description invoice, or credit_note: issued when a finalized invoice is annulled, crediting it in full */
+              type: 'invoice' | 'credit_note';
+              credited_invoice_id: number | null;
               client_id: number;
               contract_id: number | null;
               seller_id: number | null;

@@ -694,6 +694,8 @@ export interface InvoicesTable {
   send_error: string | null;
   send_failed_at: string | null;
   bills_time: Generated<boolean>;
+  type: Generated<'invoice' | 'credit_note'>;
+  credited_invoice_id: number | null;
 }
 
 export interface JobsTable {

@@ -16,7 +16,7 @@ export { fireUpdated as recordInvoiceUpdated, readInvoice } from './invoice-writ
 /** Sending (invoice-documents): the status rule, and what a send that went out or failed leaves on the invoice. */
 export { assertExportable, assertSendable, isSendable } from './invoice-status.ts';
 /** Which invoices are billed (revenue, spend, locked time, exports) and which are locked: one definition each. */
-export { BILLED_STATUSES, billedStatus, isBilled, LOCKED_STATUSES } from './invoice-status.ts';
+export { BILLED_STATUSES, billedStatus, invoiceType, isBilled, LOCKED_STATUSES } from './invoice-status.ts';
 /** Reclaims: which invoices bill the entries they would move. */
 export { invoiceLinks, type InvoiceLink } from './invoice-entries.ts';
 export { recordExported, recordSendFailure, recordSent } from './invoice-delivery.ts';
@@ -50,6 +50,8 @@ export default defineModule({
   samples: {
     invoice: {
       id: 501,
+      type: 'invoice',
+      credited_invoice_id: null,
       client_id: 101,
       contract_id: null,
       seller_id: 3,

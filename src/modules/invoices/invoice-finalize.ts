@@ -11,7 +11,7 @@ import { clientSnapshot, contractSettings, sellerContact, sellerSnapshot } from 
 import * as repo from './invoices.repository.ts';
 
 /** The contract's invoice_number_format when it is a usable one, else the billing settings' format. */
-async function numberFormat(ctx: Ctx, contractId: number | null): Promise<string> {
+export async function numberFormat(ctx: Ctx, contractId: number | null): Promise<string> {
   const contract = await contractSettings(ctx, contractId);
   const own = contract.invoice_number_format;
   if (typeof own === 'string' && numberFormatProblem(own) === null) return own;

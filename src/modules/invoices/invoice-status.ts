@@ -25,11 +25,17 @@ export const isLocked = (status: InvoiceStatus) => has(LOCKED_STATUSES, status);
 export const isBilled = (status: string) => has(BILLED_STATUSES, status);
 
 /**
- * `<alias>.status in ('created', 'sent', 'paid')` for readers' SQL. The values are written inline, not bound,
+ * `<alias>.status in ('created', 'sent', 'paid')`, of invoices proper (not credit notes), for readers' SQL. The values are written inline, not bound,
  * so the predicate still matches the partial index on billed periods (migration 0070).
  */
 export const billedStatus = (alias = 'i'): RawBuilder<boolean> =>
-  sql<boolean>`${sql.ref(`${alias}.status`)} in (${sql.join(BILLED_STATUSES.map((s) => sql.lit(s)))})`;
+  sql<boolean>`${sql.ref(`${alias}.status`)} in (${sql.join(BILLED_STATUSES.map((s) => sql.lit(s)))}) and ${invoiceType(alias)}`;
+
+/**
+ * `<alias>.type = 'invoice'`: what revenue, spend and the reports count. A credit note counts in none of them:
+ * it documents the annulment of an invoice that, annulled, no longer counts either (decision 0064).
+ */
+export const invoiceType = (alias = 'i'): RawBuilder<boolean> => sql<boolean>`${sql.ref(`${alias}.type`)} = 'invoice'`;
 
 /** A billed invoice can be sent, and sent again. */
 const SENDABLE: readonly InvoiceStatus[] = BILLED_STATUSES;

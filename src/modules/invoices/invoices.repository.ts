@@ -19,6 +19,7 @@ import {
   type InvoiceRowListParams,
   type InvoiceRowRecord,
   type InvoiceStatus,
+  type InvoiceType,
 } from './invoices.schemas.ts';
 import { firstRecord } from '../../platform/sql.ts';
 
@@ -30,6 +31,7 @@ export interface LockedInvoice {
   id: number;
   updated_at: string;
   status: InvoiceStatus;
+  type: InvoiceType;
   client_id: number;
   contract_id: number | null;
   seller_id: number | null;
@@ -75,7 +77,8 @@ const ROW_FIELDS: Field[] = [
 ];
 
 const HEADER_FIELDS: Field[] = [
-  ...['id', 'client_id', 'contract_id', 'seller_id', 'status', 'invoice_number', 'invoice_date'],
+  ...['id', 'type', 'credited_invoice_id', 'client_id', 'contract_id', 'seller_id', 'status', 'invoice_number'],
+  'invoice_date',
   ['due_date', `to_char($.due_date, 'YYYY-MM-DD"T00:00:00.000Z"')`],
   ...numbers(['net_sum', 'tax_sum', 'total_sum', 'paid_sum']),
   'currency',
@@ -125,6 +128,7 @@ function applyFilters(query: Query, filters: ListFilters<InvoiceListParams>) {
   const statuses = splitList(filters.status);
   if (statuses) q = q.where('i.status', 'in', statuses as InvoiceStatus[]);
   if (filters.client_id !== undefined) q = q.where('i.client_id', '=', filters.client_id);
+  if (filters.type !== undefined) q = q.where('i.type', '=', filters.type);
   if (filters.invoice_date_from !== undefined) q = q.where('i.invoice_date', '>=', filters.invoice_date_from);
   if (filters.invoice_date_to !== undefined) q = q.where('i.invoice_date', '<=', filters.invoice_date_to);
   return q;
@@ -173,6 +177,7 @@ export async function lockInvoice(ctx: Ctx, id: number): Promise<LockedInvoice |
         'i.id',
         'i.updated_at',
         'i.status',
+        'i.type',
         'i.client_id',
         'i.contract_id',
         'i.seller_id',

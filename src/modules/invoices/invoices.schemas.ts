@@ -1,9 +1,14 @@
 import { Type, type Static } from 'typebox';
-import { DateOnly, EnumList, Id, mapOptional, Nullable, Text, Timestamp } from '../../platform/fields.ts';
+import { DateOnly, EnumList, Id, Literals, mapOptional, Nullable, Text, Timestamp } from '../../platform/fields.ts';
 import { listQuery } from '../../platform/lists.ts';
 
 export const INVOICE_STATUSES = ['draft', 'created', 'sent', 'paid', 'annulled'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+export const INVOICE_TYPES = ['invoice', 'credit_note'] as const;
+export type InvoiceType = (typeof INVOICE_TYPES)[number];
+const DocumentType = Literals(INVOICE_TYPES, {
+  description: 'invoice, or credit_note: issued when a finalized invoice is annulled, crediting it in full',
+});
 /** How many rows an invoice read inlines before it sets rows_truncated; also the most rows POST /invoices takes. */
 export const ROWS_INLINE_CAP = 200;
 
@@ -57,6 +62,8 @@ export type InvoiceRowRecord = Static<typeof InvoiceRow>;
 export const Invoice = Type.Object(
   {
     id: Type.Integer(),
+    type: DocumentType,
+    credited_invoice_id: Nullable(Type.Integer({ description: 'On a credit note: the invoice it credits' })),
     client_id: Type.Integer(),
     contract_id: Nullable(Type.Integer()),
     seller_id: Nullable(Type.Integer({ description: 'Invoice seller the seller_* fields were taken from' })),
@@ -173,10 +180,11 @@ export const INVOICE_LIST_OPTIONS = {
   defaultSort: 'id',
   cursor: true, // in the spec's cursor-mode list (Endpoints, conventions 3)
 };
-export const INVOICE_FILTERS = ['status', 'client_id', 'invoice_date_from', 'invoice_date_to'] as const;
+export const INVOICE_FILTERS = ['status', 'type', 'client_id', 'invoice_date_from', 'invoice_date_to'] as const;
 export const InvoiceListQuery = listQuery(
   {
     status: Type.Optional(EnumList(INVOICE_STATUSES, 'Status filter')),
+    type: Type.Optional(Literals(INVOICE_TYPES, { description: 'invoice or credit_note; both when absent' })),
     client_id: Type.Optional(Id('Client filter')),
     invoice_date_from: Type.Optional(DateOnly('Invoice date on or after (YYYY-MM-DD)')),
     invoice_date_to: Type.Optional(DateOnly('Invoice date on or before (YYYY-MM-DD)')),

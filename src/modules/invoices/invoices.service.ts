@@ -1,13 +1,14 @@
 import type { Ctx } from '../../platform/context.ts';
 import { addDays, localToday } from '../../platform/dates.ts';
 import { inTransaction } from '../../platform/context.ts';
-import { domainValidation, invalidReference } from '../../platform/errors.ts';
+import { domainValidation, fail, invalidReference } from '../../platform/errors.ts';
 import { recordEvent } from '../../platform/events.ts';
 import { orNotFound } from '../../platform/mutate.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
 import type { RowChanges } from '../../platform/tenant-table.ts';
 import type { Written } from '../../platform/http.ts';
 import { readBillingSettings, type BillingSettingsValues } from '../billing-settings/index.ts';
+import { issueCreditNote } from './invoice-credit.ts';
 import { finalize } from './invoice-finalize.ts';
 import { checkTransition, isLocked } from './invoice-status.ts';
 import {
@@ -169,12 +170,20 @@ export async function updateInvoice(
     if (Object.keys(body).length === 0) return { data: await readInvoice(tx, id), warnings: [] };
     const target = body.status !== undefined && body.status !== locked.status ? body.status : undefined;
     if (target) checkTransition(locked.status, target);
+    if (target === 'annulled' && locked.type === 'credit_note')
+      fail('INVALID_STATUS_TRANSITION', 'A credit note cannot be annulled', {
+        from: locked.status,
+        to: target,
+        reason: 'CREDIT_NOTE',
+      });
     const changes = headerChanges(body, locked);
     if (Object.keys(changes).length > 0) await repo.updateInvoice(tx, id, changes);
     if (target === 'created') await finalize(tx, { ...locked, ...changes } as repo.LockedInvoice);
     if (target === 'annulled') {
       await repo.updateInvoice(tx, id, { status: 'annulled' });
-      // An annulled invoice bills nothing: its time entries and periodic fees are billable again.
+      // Annulling a finalized invoice issues its credit note; the credit note is what releases its time
+      // entries and periodic fees, so the engine bills them again (decision 0064).
+      await issueCreditNote(tx, id);
       await repo.releaseBilled(tx, id);
     }
     await fireUpdated(tx, id);

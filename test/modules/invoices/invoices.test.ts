@@ -53,6 +53,7 @@ test('POST /invoices creates a draft with every field of the record, snapshottin
     'comments',
     'contract_id',
     'created_at',
+    'credited_invoice_id',
     'currency',
     'due_date',
     'exported_at',
@@ -79,6 +80,7 @@ test('POST /invoices creates a draft with every field of the record, snapshottin
     'status',
     'tax_sum',
     'total_sum',
+    'type',
     'updated_at',
   ]);
   assert.equal(inv.status, 'draft');

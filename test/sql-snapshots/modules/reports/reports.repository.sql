@@ -25,7 +25,7 @@ from invoices i where ${invoicesWhere(ctx, w)}
 select i.currency, count(*)::int as invoices
  from invoices i
 where ${tenant(ctx, 'i')} and i.invoice_date between ${w.from}::date and ${w.to}::date
-  and i.currency <> ${ctx.company.currency} and i.status <> 'annulled'
+  and i.currency <> ${ctx.company.currency} and i.status <> 'annulled' and ${invoiceType('i')}
 group by i.currency order by i.currency
 
 -- biFacts
@@ -34,7 +34,7 @@ ${companyFeatureSql(ctx, 'billing')} as billing,
 exists (select 1 from time_entries e where ${tenant(ctx, 'e')} and e.deleted_at is null and e."end" is not null
          and e.start >= (${w.from}::date::timestamp at time zone ${w.timezone})
          and e.start < ((${w.to}::date + 1)::timestamp at time zone ${w.timezone})) as has_time,
-exists (select 1 from invoices i where ${tenant(ctx, 'i')} and i.status <> 'annulled'
+exists (select 1 from invoices i where ${tenant(ctx, 'i')} and i.status <> 'annulled' and ${invoiceType('i')}
          and i.invoice_date between ${w.from}::date and ${w.to}::date) as has_invoices,
 exists (select 1 from agreements a where ${tenant(ctx, 'a')} and a.cost_rate > 0 and a.date_from <= ${w.to}::date
          and (a.date_until is null or a.date_until >= ${w.from}::date)) as has_cost_rate,

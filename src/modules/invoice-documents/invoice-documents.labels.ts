@@ -35,6 +35,8 @@ export interface Labels {
   currency: string;
   comments: string;
   page: string;
+  creditNote: string;
+  credits: string;
 }
 
 export interface Locale {
@@ -84,6 +86,8 @@ const en: Labels = {
   currency: 'Currency',
   comments: 'Comments',
   page: 'Page',
+  creditNote: 'Credit note',
+  credits: 'Credits invoice',
 };
 
 const et: Labels = {
@@ -119,6 +123,8 @@ const et: Labels = {
   currency: 'Valuuta',
   comments: 'Märkused',
   page: 'Lk',
+  creditNote: 'Kreeditarve',
+  credits: 'Krediteerib arvet',
 };
 
 const de: Labels = {
@@ -154,6 +160,8 @@ const de: Labels = {
   currency: 'Währung',
   comments: 'Bemerkungen',
   page: 'Seite',
+  creditNote: 'Gutschrift',
+  credits: 'Zu Rechnung',
 };
 
 const fi: Labels = {
@@ -189,6 +197,8 @@ const fi: Labels = {
   currency: 'Valuutta',
   comments: 'Lisätiedot',
   page: 'Sivu',
+  creditNote: 'Hyvityslasku',
+  credits: 'Hyvittää laskun',
 };
 
 const sv: Labels = {
@@ -223,6 +233,8 @@ const sv: Labels = {
   currency: 'Valuta',
   comments: 'Kommentarer',
   page: 'Sida',
+  creditNote: 'Kreditfaktura',
+  credits: 'Krediterar faktura',
 };
 
 const LOCALES: Record<string, Locale> = {

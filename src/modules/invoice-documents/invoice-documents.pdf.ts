@@ -58,11 +58,15 @@ function fields(
   return y;
 }
 
+/** "Invoice", or "Credit note" on a credit note, in the invoice's language. */
+const titleOf = (c: Ctx) =>
+  c.model.invoice.type === 'credit_note' ? c.locale.labels.creditNote : c.locale.labels.invoice;
+
 function header(c: Ctx): number {
   const { doc, model, locale } = c;
   const l = locale.labels;
   const i = model.invoice;
-  write(doc, l.invoice, LEFT, 50, { size: 20, bold: true }, { width: 250 });
+  write(doc, titleOf(c), LEFT, 50, { size: 20, bold: true }, { width: 250 });
   write(doc, i.seller_name, LEFT, 82, NAME, { width: 250 });
   const sellerEnd = fields(c, LEFT, 98, 250, [
     ['', i.seller_address],
@@ -72,6 +76,7 @@ function header(c: Ctx): number {
   ]);
   const metaEnd = fields(c, 330, 52, 215, [
     [l.invoiceNumber, i.invoice_number ?? model.label],
+    [l.credits, i.credited_number && `${i.credited_number} (${locale.date(i.credited_date ?? '')})`],
     [l.invoiceDate, locale.date(i.invoice_date)],
     [l.dueDate, locale.date(i.due_date)],
     [l.referenceNumber, i.reference_number],
@@ -235,7 +240,7 @@ function decoratePages(c: Ctx): void {
   for (let page = range.start; page < range.start + range.count; page++) {
     doc.switchToPage(page);
     const foot = bank.filter(Boolean).join('  |  ');
-    const pageNo = `${l.invoice} ${model.label}  |  ${l.page} ${page - range.start + 1}/${range.count}`;
+    const pageNo = `${titleOf(c)} ${model.label}  |  ${l.page} ${page - range.start + 1}/${range.count}`;
     write(doc, foot, LEFT, 842 - 55, FOOT, { width: WIDTH - 170, lineBreak: false });
     write(doc, pageNo, RIGHT - 165, 842 - 55, FOOT, { width: 165, align: 'right', lineBreak: false });
     if (stamp) {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp } from '../../helpers.ts';
 import { billingFixtures } from '../billing/support.ts';
 import { invoiceFixtures } from './support.ts';
+import { download, pdfText } from '../invoice-documents/fixtures.ts';
 
 const t = await createTestApp();
 const f = invoiceFixtures(t);
@@ -172,4 +173,21 @@ test('the engine bills annulled work again only once its credit note is issued, 
   assert.equal(kpi.status, 200, kpi.text);
   assert.equal(kpi.body.data.revenue, 0);
   assert.equal(kpi.body.data.draft_revenue, 180);
+});
+
+test("a credit note's PDF is titled Credit note and names the invoice it credits", async () => {
+  const invoice = await finalized([{ description: 'Advice', quantity: 1, net_price: 80, tax_id: vat }]);
+  await annul(invoice.id);
+  const [note] = await creditNotesOf(invoice.id);
+  const res = await download(t, `/invoices/${note.id}/document?format=pdf`);
+  assert.equal(res.status, 200);
+  const text = (await pdfText(res.bytes)).replace(/\s+/g, ' ');
+  assert.ok(text.startsWith('Credit note '), text.slice(0, 300));
+  assert.ok(text.includes(`Credits invoice: ${invoice.invoice_number} (2026-02-10)`), text);
+  assert.ok(text.includes(`Credit note ${note.invoice_number} | Page 1/1`), text);
+  const original = (await pdfText((await download(t, `/invoices/${invoice.id}/document?format=pdf`)).bytes)).replace(
+    /\s+/g,
+    ' ',
+  );
+  assert.ok(original.startsWith('Invoice ') && !original.includes('Credits invoice'), original.slice(0, 80));
 });

@@ -190,12 +190,24 @@ function pageQuery(base: AnyQuery, shape: PageShape, values: PageValues): AnyQue
       sql<boolean>`(${sql.ref(shape.column)}, ${sql.ref(shape.idColumn)}) ${op} (${values.lastValue}, ${values.lastId})`,
     );
   }
-  return shape
+  const ordered = shape
     .project(query)
     .orderBy(sql.ref(shape.column), direction)
     .orderBy(sql.ref(shape.idColumn), direction)
-    .limit(values.limit as number)
-    .offset(values.offset as number);
+    .limit(sql.lit(pageLimit(values.limit)));
+  // The first page and every keyset page have no offset; a later offset page's is a parameter (a cached shape's slot).
+  return values.offset === 0 ? ordered : ordered.offset(values.offset as number);
+}
+
+/**
+ * The LIMIT is written into the text, as a validated integer (the list's schema allows 1-200, plus the row that
+ * tells has_more): a prepared statement's generic plan prices an unknown LIMIT as a tenth of all rows, and then
+ * chose a sort of the whole company over an index walk (docs/decisions/0068).
+ */
+function pageLimit(limit: unknown): number {
+  if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1 || limit > 1_000)
+    throw new Error(`A page's limit must be an integer from 1 to 1000, not ${String(limit)}`);
+  return limit;
 }
 
 /** Counting stops at 10,001 rows: past 10,000 the answer is the text "10000+", and the cost stays bounded. */
@@ -203,7 +215,7 @@ function countQuery(ctx: Ctx, base: AnyQuery) {
   const capped = base
     .clearSelect()
     .select(sql.lit(1).as('one'))
-    .limit(MAX_OFFSET + 1);
+    .limit(sql.lit(MAX_OFFSET + 1));
   return ctx.db.selectNoFrom(sql<number>`(select count(*)::int from (${capped}) as capped)`.as('n'));
 }
 
@@ -225,12 +237,17 @@ async function pageRows<R>(ctx: Ctx, spec: PaginateSpec, shape: PageShape, value
   }
   const numeric = Object.keys(filters).filter((name) => typeof filters[name] === 'number');
   const filterKey = JSON.stringify(Object.entries(filters).map(([k, v]) => [k, typeof v === 'number' ? '#' : v]));
-  const key = `${spec.cache.key}|${spec.sort}|${shape.keyset ? 'keyset' : 'offset'}|${filterKey}`;
-  const all = { ...values, ...Object.fromEntries(numeric.map((name) => [`filter:${name}`, filters[name]])) };
-  const baseOf = (c: Ctx, v: PageValues) =>
+  // The limit is written into the text, and so is an offset of 0 (left out): both are part of the page's key.
+  const paging = `${shape.keyset ? 'keyset' : 'offset'}|limit ${values.limit}${values.offset === 0 ? '|first' : ''}`;
+  const key = `${spec.cache.key}|${spec.sort}|${filterKey}`;
+  const { limit, ...perCall } = values;
+  const all = { ...perCall, ...Object.fromEntries(numeric.map((name) => [`filter:${name}`, filters[name]])) };
+  const baseOf = (c: Ctx, v: Omit<PageValues, 'limit'>) =>
     spec.base({ ...filters, ...Object.fromEntries(numeric.map((name) => [name, v[`filter:${name}`]])) }, c);
+  const page = (c: Ctx, v: typeof all) =>
+    pageQuery(baseOf(c, v), shape, { ...v, limit, offset: values.offset === 0 ? 0 : v.offset });
   const [rows, count] = await Promise.all([
-    spec.cache.shapes.run(ctx, `${key}|page`, all, (c, v) => pageQuery(baseOf(c, v), shape, v)) as Promise<R[]>,
+    spec.cache.shapes.run(ctx, `${key}|${paging}|page`, all, page) as Promise<R[]>,
     withCount ? spec.cache.shapes.run(ctx, `${key}|count`, all, (c, v) => countQuery(c, baseOf(c, v))) : undefined,
   ]);
   return { rows, total: withCount ? capped((count as Array<{ n: number }>)[0]?.n) : undefined };

@@ -104,7 +104,71 @@ function learn<V extends Values>(
     else if (value === ctx.companyId || (ctx.actor.personId !== null && value === ctx.actor.personId)) return undefined;
   }
   const template = { compiled, slots };
-  return sameQuery(fill(template, ctx, values), real) ? template : null;
+  return sameQuery(fill(template, ctx, values), real) ? withConstantsWritten(template) : null;
+}
+
+/**
+ * A builder's own constant as an SQL literal, or undefined to keep it a parameter. Written quoted, so PostgreSQL
+ * types it exactly as it types an untyped parameter (pg sends every parameter as text of unknown type); only
+ * integers, booleans and short plain words, so nothing in it needs escaping.
+ */
+function literal(value: unknown): string | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? `'${value}'` : undefined;
+  if (typeof value === 'boolean') return `'${value}'`;
+  if (typeof value === 'string') return /^[\w .:-]{0,64}$/.test(value) ? `'${value}'` : undefined;
+  return undefined;
+}
+
+/**
+ * The template with the builder's constants (a list's `type <> 'plan'`, an inline cap, a LIMIT) written into the
+ * SQL text and only the per-call values left as parameters (docs/decisions/0068). A prepared statement runs on a
+ * generic plan after five executions when that plan looks no dearer than the custom ones, and a generic plan knows
+ * no parameter's value: it cannot use a partial index whose predicate names a constant sent as a parameter, and it
+ * prices an unknown LIMIT as a tenth of the rows. That made GET /clients sort a company's 10,000 clients for
+ * every page. Each `$n` outside quoted text, identifiers and comments is either written out or renumbered.
+ */
+function withConstantsWritten(template: Template): Template {
+  const { sql, parameters } = template.compiled;
+  const isSlot = new Set(template.slots.map(([position]) => position));
+  const renumbered = new Map<number, number>();
+  const kept: unknown[] = [];
+  const written = parameters.map((value, i) => (isSlot.has(i) ? undefined : literal(value)));
+  parameters.forEach((value, i) => {
+    if (written[i] === undefined) renumbered.set(i, kept.push(value));
+  });
+  if (kept.length === parameters.length) return template;
+  const text = rewriteParameters(sql, (i) => written[i] ?? `$${renumbered.get(i)}`);
+  const slots = template.slots.map(([position, key]): [number, SlotKey] => [renumbered.get(position)! - 1, key]);
+  return { compiled: { ...template.compiled, sql: text, parameters: kept }, slots };
+}
+
+/** The SQL with each parameter `$n` (outside quoted text, quoted identifiers and comments) replaced by to(n - 1). */
+function rewriteParameters(text: string, to: (index: number) => string): string {
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i]!;
+    let end = i + 1;
+    if (ch === "'" || ch === '"') {
+      end = text.indexOf(ch, i + 1);
+      while (end !== -1 && text[end + 1] === ch) end = text.indexOf(ch, end + 2);
+      end = end === -1 ? text.length : end + 1;
+    } else if (ch === '-' && text[i + 1] === '-') {
+      end = text.indexOf('\n', i);
+      if (end === -1) end = text.length;
+    } else if (ch === '/' && text[i + 1] === '*') {
+      end = text.indexOf('*/', i + 2);
+      end = end === -1 ? text.length : end + 2;
+    } else if (ch === '$' && /[0-9]/.test(text[i + 1] ?? '') && !/[\w$]/.test(text[i - 1] ?? '')) {
+      const digits = /^[0-9]+/.exec(text.slice(i + 1))![0];
+      out += to(Number(digits) - 1);
+      i += 1 + digits.length;
+      continue;
+    }
+    out += text.slice(i, end);
+    i = end;
+  }
+  return out;
 }
 
 /**
@@ -155,6 +219,11 @@ export class ShapeCache {
     let n = 0;
     for (const template of this.shapes.values()) if (template) n++;
     return n;
+  }
+
+  /** The SQL text of the cached shapes (tests pin what the planner is given). */
+  statements(): string[] {
+    return [...this.shapes.values()].flatMap((template) => (template ? [template.compiled.sql] : []));
   }
 
   cached(ctx: Ctx, key: string): boolean {

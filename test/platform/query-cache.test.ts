@@ -174,3 +174,70 @@ test('a list base that closes over the caller ctx is never cached', async () => 
   }
   assert.equal(shapes.size, 0, "the caller's company id appears as a constant, so the shape is refused");
 });
+
+// Decision 0068: a prepared statement's generic plan knows no parameter's value, so the builder's constants and
+// the page's LIMIT are written into a cached shape's text; only the per-call values stay parameters.
+test('a cached list shape carries its constants and its limit in the text, the per-call values as parameters', async () => {
+  const tenant = await t.newTenant();
+  const ids = [await client('P1', tenant), await client('P2', tenant), await client('P3', tenant)];
+  const list = (query: string) => t.request('GET', `/clients?${query}`, { tenant });
+  for (let i = 0; i < 3; i++)
+    assert.deepEqual(
+      (await list('limit=2')).body.data.map((c: { id: number }) => c.id),
+      ids.slice(0, 2),
+    );
+  const page = clientListShapes
+    .statements()
+    .find((text) => /order by "c"\."id" asc, "c"\."id" asc limit 3$/.test(text));
+  assert.ok(
+    page,
+    `the first page's shape ends in its literal limit (limit + 1), with no offset: ${clientListShapes.statements().join('\n')}`,
+  );
+  assert.match(page, /"c"\."type" <> 'plan'/, 'the constant that the partial index clients_live_work_id names');
+  assert.match(page, /"c"\."company_id" = \$1 and/, 'the company stays a parameter, renumbered');
+  assert.doesNotMatch(page, /\$2/);
+  const count = clientListShapes.statements().find((text) => text.includes('limit 10001'));
+  assert.ok(count, 'the count cap is a literal too');
+
+  for (let i = 0; i < 3; i++) {
+    const later = await list('limit=2&offset=1');
+    assert.deepEqual(
+      later.body.data.map((c: { id: number }) => c.id),
+      ids.slice(1, 3),
+      'a later offset page',
+    );
+  }
+  assert.ok(
+    clientListShapes.statements().some((text) => /limit 3 offset \$2$/.test(text)),
+    'its offset is a parameter',
+  );
+});
+
+test('only plain constants are written out: quoted text, identifiers and comments keep their $n', async () => {
+  const a = await client("O'Brien & Sons");
+  const text = `'$1 isn''t a parameter' /* nor $2 */`;
+  const query = cachedQuery((c: Ctx, id: number, name: string) =>
+    scoped
+      .select(c, 'clients', 'c')
+      .select(['c.id', sql<string>`${sql.raw(text)}`.as('note')])
+      .where('c.id', '=', id)
+      .where('c.name', '=', name)
+      .where('c.status', '<>', 'gone'),
+  );
+  const ctx = ctxOf(t.tenant.companyId);
+  for (let i = 0; i < 3; i++)
+    assert.deepEqual(await query(ctx, a, "O'Brien & Sons"), [{ id: a, note: "$1 isn't a parameter" }]);
+  assert.equal(query.cachedFor(ctx), true);
+  assert.deepEqual(await query(ctx, a, 'Someone else'), [], 'the name is a slot, filled in per call');
+
+  const byName = await t.request('GET', `/clients?name=${encodeURIComponent("O'Brien & Sons")}`);
+  for (let i = 0; i < 2; i++) await t.request('GET', `/clients?name=${encodeURIComponent("O'Brien & Sons")}`);
+  assert.deepEqual(
+    byName.body.data.map((c: { id: number }) => c.id),
+    [a],
+  );
+  assert.ok(
+    clientListShapes.statements().some((s) => s.includes('"c"."name" = $') && !s.includes("O'Brien")),
+    'a text filter with a quote stays a parameter',
+  );
+});

@@ -22,6 +22,8 @@ const FILES: Record<Face, { pkg: string; regular: string; bold: string }> = {
 /** What we use of a fontkit font; pdfkit takes the object itself (it has fontkit's whole interface). */
 export interface Font {
   hasGlyphForCodePoint(code: number): boolean;
+  /** Ascender in units of 1/1000 em (all three faces have 1000 units per em). */
+  ascent: number;
 }
 
 const require = createRequire(import.meta.url);
@@ -77,11 +79,4 @@ export function runsOf(text: string): Run[] {
     else runs.push({ face, text: char });
   }
   return runs;
-}
-
-/** The widest face a text uses, to measure it by: a CJK glyph is about twice a Latin one. */
-export function measureFace(runs: readonly Run[]): Face {
-  let widest: Face = 'latin';
-  for (const run of runs) if (FACES.indexOf(run.face) > FACES.indexOf(widest)) widest = run.face;
-  return widest;
 }

@@ -4,6 +4,8 @@ import { getDocumentProxy } from 'unpdf';
 import { createTestApp } from '../../helpers.ts';
 import { buildDocument } from '../../../src/modules/invoice-documents/invoice-documents.model.ts';
 import { renderPdf } from '../../../src/modules/invoice-documents/invoice-documents.pdf.ts';
+import { fontOf } from '../../../src/modules/invoice-documents/invoice-documents.fonts.ts';
+import { heightOf, write } from '../../../src/modules/invoice-documents/invoice-documents.pdf-text.ts';
 import { download, makeInvoice, pdfText } from './fixtures.ts';
 
 const t = await createTestApp();
@@ -123,4 +125,64 @@ test('PDF/A-3b: an attached file comes back as given, with its relationship, pdf
   assert.ok(file, `attachments: ${Object.keys(attachments)}`);
   assert.equal(Buffer.from(file.content).toString('utf8'), xml.toString('utf8'));
   assert.ok(squash(await pdfText(bytes)).includes('Αθήνα 株式会社'));
+});
+
+interface Item {
+  str: string;
+  transform: number[];
+  width: number;
+}
+
+/** The positioned text pieces of a PDF's first page, as a viewer finds them. */
+async function itemsOf(bytes: Uint8Array): Promise<Item[]> {
+  const pdf = await getDocumentProxy(new Uint8Array(bytes));
+  const content = await (await pdf.getPage(1)).getTextContent();
+  return (content.items as Item[]).filter((item) => item.str.trim() !== '');
+}
+
+test('a line mixing scripts keeps one baseline: the Greek and the CJK runs of a name sit on the same line', async () => {
+  const invoice = await makeInvoice(t, t.tenant, { client_name: 'Ελληνική Εταιρεία 株式会社 한국어 Zephyr' });
+  const res = await download(t, `/invoices/${invoice.id}/document?format=pdf`);
+  const items = await itemsOf(res.bytes);
+  const baseline = (part: string) => items.find((item) => item.str.includes(part))?.transform[5];
+  const greek = baseline('Εταιρεία');
+  assert.ok(greek !== undefined, items.map((item) => item.str).join('|'));
+  for (const part of ['株式会社', '한국어', 'Zephyr']) assert.equal(baseline(part), greek, part);
+});
+
+test('right-aligned and centred text of several faces ends at the box edge, runs side by side, wrapped lines exact', async () => {
+  const { default: PdfDocument } = await import('pdfkit');
+  const doc = new PdfDocument({ size: 'A4', font: fontOf('latin', 'regular') as never });
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise((resolve) => doc.on('end', resolve));
+  write(doc, 'VAT 消費税 10% 부가세', 300, 100, { size: 9 }, { width: 150, align: 'right' });
+  write(doc, '中文 centre 한국어', 300, 200, { size: 9 }, { width: 150, align: 'center' });
+  const long = 'Latin 中文 more Latin words 日本語 and then wraps 한국어 again and again';
+  write(doc, long, 300, 300, { size: 9 }, { width: 150 });
+  const height = heightOf(doc, long, { size: 9 }, { width: 150 });
+  doc.end();
+  await ended;
+  const items = await itemsOf(Buffer.concat(chunks));
+  const line = (top: number) =>
+    items
+      .filter((item) => Math.abs(842 - item.transform[5]! - top) < 20)
+      .sort((a, b) => a.transform[4]! - b.transform[4]!);
+  const right = line(100);
+  assert.equal(right.map((item) => item.str.replace(/\s/g, '')).join(''), 'VAT消費税10%부가세');
+  for (let n = 1; n < right.length; n++)
+    assert.ok(right[n]!.transform[4]! >= right[n - 1]!.transform[4]! + right[n - 1]!.width - 0.01, 'runs overlap');
+  const end = right.at(-1)!.transform[4]! + right.at(-1)!.width;
+  assert.ok(Math.abs(end - 450) < 0.5, `right edge at ${end}`);
+  const centre = line(200);
+  const middle = (centre[0]!.transform[4]! + centre.at(-1)!.transform[4]! + centre.at(-1)!.width) / 2;
+  assert.ok(Math.abs(middle - 375) < 0.5, `centred at ${middle}`);
+  assert.equal(new Set(centre.map((item) => item.transform[5])).size, 1, 'one baseline');
+  // The wrapped paragraph: three lines, one Noto Sans line height apart ((1069 + 293) / 1000 em), as heightOf says.
+  const lineHeight = (9 * (1069 + 293)) / 1000;
+  const baselines = [...new Set(items.filter((item) => 842 - item.transform[5]! > 290).map((i) => i.transform[5]!))];
+  assert.equal(baselines.length, 3);
+  baselines.slice(1).forEach((y, n) => assert.ok(Math.abs(baselines[n]! - y - lineHeight) < 0.01, `${baselines}`));
+  assert.ok(Math.abs(height - 3 * lineHeight) < 0.01, `height ${height}`);
+  for (const item of items) assert.ok(item.transform[4]! + item.width <= 450.5, `${item.str} overflows`);
 });

@@ -44,18 +44,27 @@ export function fontOf(face: Face, weight: Weight): Font {
   return font;
 }
 
-/** The first face with a glyph for the character; Latin when none has one (it then prints its empty box). */
-function faceOf(code: number): Face {
-  for (const face of FACES) if (fontOf(face, 'regular').hasGlyphForCodePoint(code)) return face;
-  return 'latin';
+/** The first face with a glyph for the character, if any has one. */
+function faceOf(code: number): Face | undefined {
+  return FACES.find((face) => fontOf(face, 'regular').hasGlyphForCodePoint(code));
 }
 
-/** Text the fonts can draw: control characters (bar newlines) vanish, the rest is kept as it is. */
+// Format characters (zero-width joiners, direction marks, soft hyphens) and variation selectors draw nothing.
+const INVISIBLE = /[\p{Cf}\u{FE00}-\u{FE0F}\u{E0100}-\u{E01EF}]/u;
+
+/**
+ * What a character no face has is drawn as. Not .notdef: its empty box copies as nothing (pdfkit maps no
+ * Unicode value to it) and PDF/A forbids drawing it.
+ */
+const REPLACEMENT = '\ufffd';
+
+/** Text the fonts can draw: control and format characters (bar newlines) vanish, the rest is kept as it is. */
 export function printable(text: string | null | undefined): string {
   let out = '';
   for (const char of (text ?? '').normalize('NFC')) {
     const code = char.codePointAt(0)!;
-    if (char === '\n' || (code >= 0x20 && code !== 0x7f && (code < 0x80 || code > 0x9f))) out += char;
+    const control = code < 0x20 || code === 0x7f || (code >= 0x80 && code <= 0x9f);
+    if (char === '\n' || (!control && !INVISIBLE.test(char))) out += char;
   }
   return out;
 }
@@ -67,14 +76,19 @@ export interface Run {
 
 /**
  * The text cut into runs of one face each. Spaces, digits and punctuation stay in the run they are in
- * (every face has them), so a CJK name with a space is one run, not three.
+ * (every face has them), so a CJK name with a space is one run, not three. A character no face has (an
+ * emoji, Arabic, Thai) becomes the replacement character, in the Latin face.
  */
 export function runsOf(text: string): Run[] {
   const runs: Run[] = [];
-  for (const char of printable(text)) {
+  for (let char of printable(text)) {
     const code = char.codePointAt(0)!;
     const last = runs.at(-1);
-    const face = last && code < 0x80 && !/[A-Za-z]/.test(char) ? last.face : faceOf(code);
+    let face = last && code < 0x80 && !/[A-Za-z]/.test(char) ? last.face : faceOf(code);
+    if (!face) {
+      face = 'latin';
+      char = REPLACEMENT;
+    }
     if (last && last.face === face) last.text += char;
     else runs.push({ face, text: char });
   }

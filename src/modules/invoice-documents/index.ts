@@ -10,3 +10,5 @@ export default defineModule({
   routes: invoiceDocumentRoutes,
   jobs: { [SEND_JOB]: runSendJob },
 });
+// The EN 16931 and Peppol business-rule checker (decision 0062), for tests of every document shape.
+export { checkEInvoice, readEInvoice, type Finding } from './rules/einvoice.check.ts';

@@ -5,6 +5,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { createTestApp } from '../../helpers.ts';
 import { Dec } from '../../../src/platform/money.ts';
 import { makeInvoice, STANDARD_ROWS, type InvoiceSpec } from './fixtures.ts';
+import { assertNoFindings } from './rules/assert-findings.ts';
 
 const t = await createTestApp();
 // UBL_DUMP_DIR=/tmp/x writes each shape there, for the official validator run by hand (it needs Java).
@@ -83,6 +84,7 @@ async function shapeXml(name: string, spec: InvoiceSpec) {
   const res = await t.request('GET', `/invoices/${invoice.id}/document?format=ubl`);
   assert.equal(res.status, 200, `${name}: ${res.text.slice(0, 300)}`);
   if (dumpDir) writeFileSync(`${dumpDir}/${name}.xml`, res.text);
+  assertNoFindings(res.text, name);
   return parse(res.text);
 }
 
@@ -143,7 +145,7 @@ function assertTotals(doc: any) {
 }
 
 for (const [name, spec] of Object.entries(SHAPES))
-  test(`UBL shape ${name}: EN 16931 without a Peppol claim, parties, categories and totals as the rules need`, async () => {
+  test(`UBL shape ${name}: EN 16931 without a Peppol claim, no business-rule findings, parties, categories and totals`, async () => {
     const doc = await shapeXml(name, spec);
     assert.equal(doc['cbc:CustomizationID'], 'urn:cen.eu:en16931:2017');
     assert.equal(doc['cbc:ProfileID'], undefined, 'no Peppol profile claimed (PEPPOL-EN16931-R004)');
@@ -248,6 +250,7 @@ test('UBL shape engine-made: a draft the billing engine made, with the default s
   const res = await t.request('GET', `/invoices/${billed.body.data.invoices[0].id}/document?format=ubl`);
   assert.equal(res.status, 200, res.text);
   if (dumpDir) writeFileSync(`${dumpDir}/engine-made.xml`, res.text);
+  assertNoFindings(res.text, 'engine-made');
   const doc = parse(res.text);
   assertParties(doc);
   assertCategories(doc);

@@ -130,6 +130,8 @@ export interface EInvoice {
   currencyIds: At[];
   /** Elements with neither text nor children, for PEPPOL-EN16931-R008. */
   emptyElements: string[];
+  /** Every amount but prices and price allowances, as written, for UBL-DT-01. */
+  amounts: At[];
   /** Dates as written, for PEPPOL-EN16931-F001. */
   dates: At[];
 }

@@ -116,17 +116,25 @@ function totals(node: XmlNode | undefined): EInvoice['totals'] {
   };
 }
 
+/** UBL-DT-01 judges every ...Amount but prices and what sits in a price's allowance. */
+const isAmount = (node: XmlNode) =>
+  node.name.endsWith('Amount') &&
+  !node.name.endsWith('PriceAmount') &&
+  !/\/Price\[\d+\]\/AllowanceCharge\[/.test(node.at);
+
 /** What the whole-document rules look at: currencies, empty elements, dates. */
-function scan(root: XmlNode): Pick<EInvoice, 'currencyIds' | 'emptyElements' | 'dates'> {
-  const found: Pick<EInvoice, 'currencyIds' | 'emptyElements' | 'dates'> = {
+function scan(root: XmlNode): Pick<EInvoice, 'currencyIds' | 'emptyElements' | 'dates' | 'amounts'> {
+  const found: Pick<EInvoice, 'currencyIds' | 'emptyElements' | 'dates' | 'amounts'> = {
     currencyIds: [],
     emptyElements: [],
+    amounts: [],
     dates: [],
   };
   for (const node of walk(root)) {
     const currency = node.attr('currencyID');
     if (currency !== undefined) found.currencyIds.push({ value: currency, at: node.at });
     if (node.isEmpty()) found.emptyElements.push(node.at);
+    if (isAmount(node)) found.amounts.push({ value: node.text(), at: node.at });
     if (DATE_ELEMENTS.has(node.name)) found.dates.push({ value: node.text(), at: node.at });
   }
   return found;

@@ -12,7 +12,7 @@ import {
 } from './einvoice.codelists.ts';
 import { places } from './einvoice.num.ts';
 
-/** EN 16931 BR-CL-* (codes from their lists) and BR-DEC-* (amounts with at most two decimals). */
+/** EN 16931 BR-CL-* (codes from their lists), BR-DEC-* and UBL-DT-01 (amounts with at most two decimals). */
 function codeList(
   out: Finding[],
   rule: string,
@@ -139,11 +139,15 @@ function decimals(doc: EInvoice): Finding[] {
       add('BR-DEC-28', c.base);
     });
   }
+  const syntax = doc.amounts
+    .filter((v) => places(v.value.trim()) > 2)
+    .map((v) => fatal('UBL-DT-01', `Amounts shall be decimal up to two fraction digits ('${v.value}').`, v.at));
   return checks
     .filter(([, v]) => v !== undefined && places(v.value.trim()) > 2)
     .map(([rule, v]) =>
       fatal(rule, `The allowed maximum number of decimals for this amount is 2 ('${v!.value}').`, v!.at),
-    );
+    )
+    .concat(syntax);
 }
 
 export const codeRules = (doc: EInvoice): Finding[] => [...codes(doc), ...decimals(doc)];

@@ -1,4 +1,4 @@
-import { fatal, type At, type EInvoice, type Finding, type Party } from './einvoice.model.ts';
+import { fatal, type AllowanceCharge, type At, type EInvoice, type Finding, type Party } from './einvoice.model.ts';
 
 /**
  * EN 16931 BR-01..BR-65: what must be present and what must hold on each group of business terms. Rules on
@@ -90,6 +90,10 @@ function endpoints(p: Party, rule: string, who: string): Check[] {
   return [[rule, !!p.endpoint.scheme, `The ${who} electronic address shall have a Scheme identifier.`, p.endpoint.at]];
 }
 
+/** A reason or a reason code: two rules say it (BR-33/38/42/44 and BR-CO-21..24), and both fire. */
+const reasoned = (rules: [string, string], a: AllowanceCharge, message: string): Check[] =>
+  rules.map((rule): Check => [rule, has(a.reason) || has(a.reasonCode), message, a.at]);
+
 function lines(doc: EInvoice): Check[] {
   return doc.lines.flatMap((l): Check[] => [
     ['BR-21', has(l.id), 'Each Invoice line (BG-25) shall have an Invoice line identifier (BT-126).', l.at],
@@ -112,21 +116,19 @@ function lines(doc: EInvoice): Check[] {
     ],
     ...l.allowances.flatMap((a): Check[] => [
       ['BR-41', has(a.amount), 'Each Invoice line allowance (BG-27) shall have an amount (BT-136).', a.at],
-      [
-        'BR-42',
-        has(a.reason) || has(a.reasonCode),
-        'Each line allowance shall have a reason (BT-139) or code (BT-140).',
-        a.at,
-      ],
+      ...reasoned(
+        ['BR-42', 'BR-CO-23'],
+        a,
+        'Each Invoice line allowance (BG-27) shall have a reason (BT-139) or code (BT-140).',
+      ),
     ]),
     ...l.charges.flatMap((c): Check[] => [
       ['BR-43', has(c.amount), 'Each Invoice line charge (BG-28) shall have an amount (BT-141).', c.at],
-      [
-        'BR-44',
-        has(c.reason) || has(c.reasonCode),
-        'Each line charge shall have a reason (BT-144) or code (BT-145).',
-        c.at,
-      ],
+      ...reasoned(
+        ['BR-44', 'BR-CO-24'],
+        c,
+        'Each Invoice line charge (BG-28) shall have a reason (BT-144) or code (BT-145).',
+      ),
     ]),
   ]);
 }
@@ -136,16 +138,11 @@ function allowancesAndCharges(doc: EInvoice): Check[] {
     list.flatMap((a): Check[] => [
       [ids[0]!, has(a.amount), `Each Document level ${what} shall have an amount.`, a.at],
       [ids[1]!, has(a.vat?.code), `Each Document level ${what} shall have a VAT category code.`, a.at],
-      [
-        ids[2]!,
-        has(a.reason) || has(a.reasonCode),
-        `Each Document level ${what} shall have a reason or a reason code.`,
-        a.at,
-      ],
+      ...reasoned([ids[2]!, ids[3]!], a, `Each Document level ${what} shall have a reason or a reason code.`),
     ]);
   return [
-    ...each(doc.allowances, ['BR-31', 'BR-32', 'BR-33'], 'allowance (BG-20)'),
-    ...each(doc.charges, ['BR-36', 'BR-37', 'BR-38'], 'charge (BG-21)'),
+    ...each(doc.allowances, ['BR-31', 'BR-32', 'BR-33', 'BR-CO-21'], 'allowance (BG-20)'),
+    ...each(doc.charges, ['BR-36', 'BR-37', 'BR-38', 'BR-CO-22'], 'charge (BG-21)'),
   ];
 }
 

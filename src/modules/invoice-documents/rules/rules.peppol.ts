@@ -14,7 +14,7 @@ const CREDIT_TYPES = new Set('81 83 381 396 532'.split(' '));
 const DIRECT_DEBIT = new Set(['49', '59']);
 
 const claimsPeppol = (doc: EInvoice) =>
-  [doc.customizationId, doc.profileId].some((v) => v?.value.toLowerCase().includes('peppol'));
+  doc.syntax === 'ubl' && [doc.customizationId, doc.profileId].some((v) => v?.value.toLowerCase().includes('peppol'));
 /** u:slack of the Peppol rules: equal within two cents. */
 const near = (a: Num, b: Num) => a.minus(b).abs().lessThanOrEqualTo('0.02');
 

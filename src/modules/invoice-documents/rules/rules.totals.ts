@@ -9,63 +9,77 @@ import { num, round2, roundInt, sum, zero, type Num } from './einvoice.num.ts';
 const eq = (value: At | undefined, expected: Num) =>
   value === undefined || num(value)?.equals(round2(expected)) !== false;
 
+type Totals = NonNullable<EInvoice['totals']>;
+type Check = [rule: string, ok: boolean, message: string, at: At | undefined];
+
+/** BR-CO-10..13: lines, allowances and charges up to the total without VAT. */
+function netSums(doc: EInvoice, t: Totals): Check[] {
+  const allowances = sum(doc.allowances.map((a) => a.amount));
+  const charges = sum(doc.charges.map((c) => c.amount));
+  const exclusive = (num(t.lineNet) ?? zero()).minus(num(t.allowances) ?? 0).plus(num(t.charges) ?? 0);
+  return [
+    [
+      'BR-CO-10',
+      eq(t.lineNet, sum(doc.lines.map((l) => l.net))),
+      'Sum of Invoice line net amount (BT-106) = Σ Invoice line net amount (BT-131).',
+      t.lineNet,
+    ],
+    [
+      'BR-CO-11',
+      t.allowances ? eq(t.allowances, allowances) : doc.allowances.length === 0,
+      'Sum of allowances on document level (BT-107) = Σ Document level allowance amount (BT-92).',
+      t.allowances,
+    ],
+    [
+      'BR-CO-12',
+      t.charges ? eq(t.charges, charges) : doc.charges.length === 0,
+      'Sum of charges on document level (BT-108) = Σ Document level charge amount (BT-99).',
+      t.charges,
+    ],
+    [
+      'BR-CO-13',
+      eq(t.taxExclusive, exclusive),
+      'Invoice total amount without VAT (BT-109) = Σ Invoice line net amount (BT-131) - Sum of allowances on document level (BT-107) + Sum of charges on document level (BT-108).',
+      t.taxExclusive,
+    ],
+  ];
+}
+
+/** BR-CO-15, 16, 25: the total with VAT, the amount due, and when it is due. */
+function grossSums(doc: EInvoice, t: Totals): Check[] {
+  const docTax = doc.taxTotals.filter((x) => x.currency === doc.currency?.value);
+  const inclusive = (num(t.taxExclusive) ?? zero()).plus(num(docTax[0]?.amount) ?? 0);
+  const payable = (num(t.taxInclusive) ?? zero()).minus(num(t.paid) ?? 0).plus(num(t.rounding) ?? 0);
+  const due = num(t.payable);
+  const dueOk = !due?.isPositive() || due.isZero() || !!doc.dueDate?.value || !!doc.paymentTerms?.value;
+  return [
+    [
+      'BR-CO-15',
+      docTax.length === 1 && eq(t.taxInclusive, inclusive),
+      'Invoice total amount with VAT (BT-112) = Invoice total amount without VAT (BT-109) + Invoice total VAT amount (BT-110).',
+      t.taxInclusive,
+    ],
+    [
+      'BR-CO-16',
+      eq(t.payable, payable),
+      'Amount due for payment (BT-115) = Invoice total amount with VAT (BT-112) -Paid amount (BT-113) +Rounding amount (BT-114).',
+      t.payable,
+    ],
+    [
+      'BR-CO-25',
+      dueOk,
+      'In case the Amount due for payment (BT-115) is positive, either the Payment due date (BT-9) or the Payment terms (BT-20) shall be present.',
+      t.payable,
+    ],
+  ];
+}
+
 function sums(doc: EInvoice): Finding[] {
   const t = doc.totals;
   if (!t) return [];
-  const out: Finding[] = [];
-  const flag = (rule: string, ok: boolean, message: string, at: At | undefined) => {
-    if (!ok) out.push(fatal(rule, message, at?.at ?? t.at));
-  };
-  const allowances = sum(doc.allowances.map((a) => a.amount));
-  const charges = sum(doc.charges.map((c) => c.amount));
-  flag(
-    'BR-CO-10',
-    eq(t.lineNet, sum(doc.lines.map((l) => l.net))),
-    'Sum of Invoice line net amount (BT-106) = Σ Invoice line net amount (BT-131).',
-    t.lineNet,
-  );
-  flag(
-    'BR-CO-11',
-    t.allowances ? eq(t.allowances, allowances) : doc.allowances.length === 0,
-    'Sum of allowances on document level (BT-107) = Σ Document level allowance amount (BT-92).',
-    t.allowances,
-  );
-  flag(
-    'BR-CO-12',
-    t.charges ? eq(t.charges, charges) : doc.charges.length === 0,
-    'Sum of charges on document level (BT-108) = Σ Document level charge amount (BT-99).',
-    t.charges,
-  );
-  const exclusive = (num(t.lineNet) ?? zero()).minus(num(t.allowances) ?? 0).plus(num(t.charges) ?? 0);
-  flag(
-    'BR-CO-13',
-    eq(t.taxExclusive, exclusive),
-    'Invoice total amount without VAT (BT-109) = Σ Invoice line net amount (BT-131) - Sum of allowances on document level (BT-107) + Sum of charges on document level (BT-108).',
-    t.taxExclusive,
-  );
-  const docTax = doc.taxTotals.filter((x) => x.currency === doc.currency?.value);
-  const inclusive = (num(t.taxExclusive) ?? zero()).plus(num(docTax[0]?.amount) ?? 0);
-  flag(
-    'BR-CO-15',
-    docTax.length === 1 && eq(t.taxInclusive, inclusive),
-    'Invoice total amount with VAT (BT-112) = Invoice total amount without VAT (BT-109) + Invoice total VAT amount (BT-110).',
-    t.taxInclusive,
-  );
-  const payable = (num(t.taxInclusive) ?? zero()).minus(num(t.paid) ?? 0).plus(num(t.rounding) ?? 0);
-  flag(
-    'BR-CO-16',
-    eq(t.payable, payable),
-    'Amount due for payment (BT-115) = Invoice total amount with VAT (BT-112) -Paid amount (BT-113) +Rounding amount (BT-114).',
-    t.payable,
-  );
-  const due = num(t.payable);
-  flag(
-    'BR-CO-25',
-    !due?.isPositive() || due.isZero() || !!doc.dueDate?.value || !!doc.paymentTerms?.value,
-    'In case the Amount due for payment (BT-115) is positive, either the Payment due date (BT-9) or the Payment terms (BT-20) shall be present.',
-    t.payable,
-  );
-  return out;
+  return [...netSums(doc, t), ...grossSums(doc, t)]
+    .filter(([, ok]) => !ok)
+    .map(([rule, , message, at]) => fatal(rule, message, at?.at ?? t.at));
 }
 
 function breakdowns(doc: EInvoice): Finding[] {

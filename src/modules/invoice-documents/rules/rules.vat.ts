@@ -125,43 +125,48 @@ function basis(doc: EInvoice, cat: string, rate?: Num): Num {
   return lines.plus(amounts(doc.charges)).minus(amounts(doc.allowances));
 }
 
-function category(doc: EInvoice, cat: string, rule: Rule): Finding[] {
-  const out: Finding[] = [];
-  const id = (n: number) => `${rule.prefix}-${String(n).padStart(2, '0')}`;
-  const flag = (n: number, ok: boolean, message: string, at: string) => {
-    if (!ok) out.push(fatal(id(n), `${message} (VAT category "${rule.name}")`, at));
+type Flag = (n: number, ok: boolean, message: string, at: string) => void;
+
+function flagger(rule: Rule, out: Finding[]): Flag {
+  return (n, ok, message, at) => {
+    if (!ok)
+      out.push(fatal(`${rule.prefix}-${String(n).padStart(2, '0')}`, `${message} (VAT category "${rule.name}")`, at));
   };
+}
+
+/** -01..07: what uses the category has its breakdown, the identifiers it needs and a rate it allows. */
+function uses(doc: EInvoice, cat: string, rule: Rule, flag: Flag): void {
   const lines = doc.lines.filter((l) => code(l.vat) === cat);
   const allowances = doc.allowances.filter((a) => code(a.vat) === cat);
   const charges = doc.charges.filter((c) => code(c.vat) === cat);
-  const breakdowns = doc.taxTotals.flatMap((t) => t.breakdown).filter((b) => code(b.category) === cat);
+  const count = doc.taxTotals.flatMap((t) => t.breakdown).filter((b) => code(b.category) === cat).length;
   const used = lines.length + allowances.length + charges.length > 0;
-  const count = breakdowns.length;
+  const breakdownOk = used ? (rule.single ? count === 1 : count > 0) : count === 0;
   flag(
     1,
-    used ? (rule.single ? count === 1 : count > 0) : count === 0,
+    breakdownOk,
     'Lines, allowances and charges of a VAT category need its VAT breakdown, and only they',
     doc.root,
   );
   const ids = identifiersOk(doc, rule.needs);
-  if (lines.length)
-    flag(2, ids, 'The VAT identifiers the category needs (or, for O, must not have) do not match', lines[0]!.at);
-  if (allowances.length)
-    flag(3, ids, 'The VAT identifiers the category needs do not match (document level allowance)', allowances[0]!.at);
-  if (charges.length)
-    flag(4, ids, 'The VAT identifiers the category needs do not match (document level charge)', charges[0]!.at);
-  for (const l of lines)
-    flag(5, rateOk(l.vat!, rule), 'The invoiced item VAT rate (BT-152) is not what the category allows', l.vat!.at);
-  for (const a of allowances)
-    flag(
-      6,
-      rateOk(a.vat!, rule),
-      'The document level allowance VAT rate (BT-96) is not what the category allows',
-      a.at,
-    );
-  for (const c of charges)
-    flag(7, rateOk(c.vat!, rule), 'The document level charge VAT rate (BT-103) is not what the category allows', c.at);
-  for (const b of breakdowns) {
+  const groups = [lines, allowances, charges] as { vat?: VatCategory; at: string }[][];
+  const what = ['invoice line (BT-152)', 'document level allowance (BT-96)', 'document level charge (BT-103)'];
+  groups.forEach((list, i) => {
+    if (list.length)
+      flag(
+        2 + i,
+        ids,
+        `The VAT identifiers the category needs (or must not have) do not match: ${what[i]}`,
+        list[0]!.at,
+      );
+    for (const x of list)
+      flag(5 + i, rateOk(x.vat!, rule), `The VAT rate is not what the category allows: ${what[i]}`, x.at);
+  });
+}
+
+/** -08..10: each breakdown of the category adds up and carries (or not) an exemption reason. */
+function breakdowns(doc: EInvoice, cat: string, rule: Rule, flag: Flag): void {
+  for (const b of doc.taxTotals.flatMap((t) => t.breakdown).filter((x) => code(x.category) === cat)) {
     const rate = num(b.category.rate);
     const taxable = num(b.taxable);
     const expected = round2(basis(doc, cat, rule.byRate ? rate : undefined));
@@ -174,12 +179,8 @@ function category(doc: EInvoice, cat: string, rule: Rule): Finding[] {
     );
     const tax = num(b.tax);
     const due = rule.byRate && rate && taxable ? round2(taxable.abs().times(rate).dividedBy(100)) : undefined;
-    flag(
-      9,
-      !!tax && (due ? tax.abs().minus(due).abs().lessThan(1) : tax.isZero()),
-      'The VAT category tax amount (BT-117) is wrong for the category',
-      b.at,
-    );
+    const taxOk = !!tax && (due ? tax.abs().minus(due).abs().lessThan(1) : tax.isZero());
+    flag(9, taxOk, 'The VAT category tax amount (BT-117) is wrong for the category', b.at);
     const reason = present(b.category.exemptionReason) || present(b.category.exemptionCode);
     flag(
       10,
@@ -188,6 +189,13 @@ function category(doc: EInvoice, cat: string, rule: Rule): Finding[] {
       b.at,
     );
   }
+}
+
+function category(doc: EInvoice, cat: string, rule: Rule): Finding[] {
+  const out: Finding[] = [];
+  const flag = flagger(rule, out);
+  uses(doc, cat, rule, flag);
+  breakdowns(doc, cat, rule, flag);
   return out;
 }
 

@@ -129,6 +129,30 @@ const currencyIds = (root: XmlNode): At[] =>
     n.attr('currencyID') === undefined ? [] : [{ value: n.attr('currencyID')!, at: n.at }],
   );
 
+function parties(
+  root: XmlNode,
+  agreement: XmlNode | undefined,
+): Pick<EInvoice, 'seller' | 'buyer' | 'taxRepresentative'> {
+  const representative = agreement?.one('SellerTaxRepresentativeTradeParty');
+  return {
+    seller: party(agreement?.one('SellerTradeParty'), `${root.at}/SellerTradeParty`),
+    buyer: party(agreement?.one('BuyerTradeParty'), `${root.at}/BuyerTradeParty`),
+    taxRepresentative: representative && party(representative, representative.at),
+  };
+}
+
+function paymentMeans(settlement: XmlNode | undefined): EInvoice['paymentMeans'] {
+  const mandate = settlement?.value('SpecifiedTradePaymentTerms', 'DirectDebitMandateID');
+  return (settlement?.all('SpecifiedTradeSettlementPaymentMeans') ?? []).map((p) => ({
+    code: p.value('TypeCode'),
+    accounts: p
+      .all('PayeePartyCreditorFinancialAccount')
+      .map((a) => a.value('IBANID') ?? a.value('ProprietaryID') ?? { value: '', at: a.at }),
+    mandate,
+    at: p.at,
+  }));
+}
+
 /** Reads a CrossIndustryInvoice root; undefined for any other root element. */
 export function readCii(root: XmlNode): EInvoice | undefined {
   if (root.name !== 'CrossIndustryInvoice') return undefined;
@@ -162,21 +186,10 @@ export function readCii(root: XmlNode): EInvoice | undefined {
       id: r.value('IssuerAssignedID'),
       at: r.at,
     })),
-    seller: party(agreement?.one('SellerTradeParty'), `${root.at}/SellerTradeParty`),
-    buyer: party(agreement?.one('BuyerTradeParty'), `${root.at}/BuyerTradeParty`),
-    taxRepresentative:
-      agreement?.one('SellerTaxRepresentativeTradeParty') &&
-      party(agreement.one('SellerTaxRepresentativeTradeParty'), ''),
+    ...parties(root, agreement),
     deliveryCountry: delivery?.value('ShipToTradeParty', 'PostalTradeAddress', 'CountryID'),
     deliveryDate: delivery?.value('ActualDeliverySupplyChainEvent', 'OccurrenceDateTime', 'DateTimeString'),
-    paymentMeans: (settlement?.all('SpecifiedTradeSettlementPaymentMeans') ?? []).map((p) => ({
-      code: p.value('TypeCode'),
-      accounts: p
-        .all('PayeePartyCreditorFinancialAccount')
-        .map((a) => a.value('IBANID') ?? a.value('ProprietaryID') ?? { value: '', at: a.at }),
-      mandate: terms?.value('DirectDebitMandateID'),
-      at: p.at,
-    })),
+    paymentMeans: paymentMeans(settlement),
     allowances,
     charges,
     taxTotals: taxTotals(settlement, currency?.value),

@@ -11779,6 +11779,8 @@ export interface operations {
                   discount_rate: number;
                   person_id: number | null;
                   completed_at: string | null;
+                  period_start: string | null;
+                  period_end: string | null;
                   tax_id: number | null;
                   tax_rate: number | null;
                   tax_name: string | null;
@@ -11922,6 +11924,8 @@ export interface operations {
                   discount_rate: number;
                   person_id: number | null;
                   completed_at: string | null;
+                  period_start: string | null;
+                  period_end: string | null;
                   tax_id: number | null;
                   tax_rate: number | null;
                   tax_name: string | null;
@@ -22584,6 +22588,8 @@ export interface operations {
                 discount_rate: number;
                 person_id: number | null;
                 completed_at: string | null;
+                period_start: string | null;
+                period_end: string | null;
                 tax_id: number | null;
                 tax_rate: number | null;
                 tax_name: string | null;
@@ -22772,6 +22778,8 @@ export interface operations {
             discount_rate?: number;
             person_id?: number | null;
             completed_at?: string | null;
+            period_start?: string | null;
+            period_end?: string | null;
             tax_id?: number | null;
             product_id?: number | null;
             article_id?: number | null;
@@ -22867,6 +22875,8 @@ export interface operations {
                 discount_rate: number;
                 person_id: number | null;
                 completed_at: string | null;
+                period_start: string | null;
+                period_end: string | null;
                 tax_id: number | null;
                 tax_rate: number | null;
                 tax_name: string | null;
@@ -23134,6 +23144,8 @@ export interface operations {
                 discount_rate: number;
                 person_id: number | null;
                 completed_at: string | null;
+                period_start: string | null;
+                period_end: string | null;
                 tax_id: number | null;
                 tax_rate: number | null;
                 tax_name: string | null;
@@ -23390,6 +23402,8 @@ export interface operations {
                 discount_rate: number;
                 person_id: number | null;
                 completed_at: string | null;
+                period_start: string | null;
+                period_end: string | null;
                 tax_id: number | null;
                 tax_rate: number | null;
                 tax_name: string | null;
@@ -23700,6 +23714,8 @@ export interface operations {
                 discount_rate: number;
                 person_id: number | null;
                 completed_at: string | null;
+                period_start: string | null;
+                period_end: string | null;
                 tax_id: number | null;
                 tax_rate: number | null;
                 tax_name: string | null;
@@ -24010,6 +24026,8 @@ export interface operations {
                 discount_rate: number;
                 person_id: number | null;
                 completed_at: string | null;
+                period_start: string | null;
+                period_end: string | null;
                 tax_id: number | null;
                 tax_rate: number | null;
                 tax_name: string | null;
@@ -24306,6 +24324,8 @@ export interface operations {
                 discount_rate: number;
                 person_id: number | null;
                 completed_at: string | null;
+                period_start: string | null;
+                period_end: string | null;
                 tax_id: number | null;
                 tax_rate: number | null;
                 tax_name: string | null;
@@ -24544,6 +24564,8 @@ export interface operations {
               discount_rate: number;
               person_id: number | null;
               completed_at: string | null;
+              period_start: string | null;
+              period_end: string | null;
               tax_id: number | null;
               tax_rate: number | null;
               tax_name: string | null;
@@ -24705,6 +24727,8 @@ export interface operations {
           discount_rate?: number;
           person_id?: number | null;
           completed_at?: string | null;
+          period_start?: string | null;
+          period_end?: string | null;
           tax_id?: number | null;
           product_id?: number | null;
           article_id?: number | null;
@@ -24750,6 +24774,8 @@ export interface operations {
               discount_rate: number;
               person_id: number | null;
               completed_at: string | null;
+              period_start: string | null;
+              period_end: string | null;
               tax_id: number | null;
               tax_rate: number | null;
               tax_name: string | null;
@@ -24972,6 +24998,8 @@ export interface operations {
               discount_rate: number;
               person_id: number | null;
               completed_at: string | null;
+              period_start: string | null;
+              period_end: string | null;
               tax_id: number | null;
               tax_rate: number | null;
               tax_name: string | null;
@@ -25305,6 +25333,8 @@ export interface operations {
           discount_rate?: number;
           person_id?: number | null;
           completed_at?: string | null;
+          period_start?: string | null;
+          period_end?: string | null;
           tax_id?: number | null;
           product_id?: number | null;
           article_id?: number | null;
@@ -25349,6 +25379,8 @@ export interface operations {
               discount_rate: number;
               person_id: number | null;
               completed_at: string | null;
+              period_start: string | null;
+              period_end: string | null;
               tax_id: number | null;
               tax_rate: number | null;
               tax_name: string | null;

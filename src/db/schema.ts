@@ -626,6 +626,8 @@ export interface InvoiceRowsTable {
   original_client_id: number | null;
   created_at: Generated<string>;
   updated_at: Generated<string>;
+  period_start: string | null;
+  period_end: string | null;
 }
 
 export interface InvoiceSellersTable {

@@ -68,6 +68,7 @@ function planContract(
     mine.filter((l) => l.price !== null),
     terms,
     contract.summarized_description,
+    period,
   );
   const feeLines = fees.filter((f) => f.contract_id === contract.contract_id && f.price !== null);
   const fee = feeLines.map((f) => feeRow(f, terms.get(f.row_id)!));

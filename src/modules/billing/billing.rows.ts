@@ -31,9 +31,14 @@ function copied(terms: RowTerms): InvoiceRowInput {
 /**
  * Time rows: one per hourly contract row, task and price (is_summarized: one per contract row and price, named
  * by summarized_description, else the row's description, else the product name). A price change inside the
- * period therefore splits a row in two.
+ * period therefore splits a row in two. Each row's service period is the billed window.
  */
-export function timeRows(lines: readonly WorkLine[], terms: Map<number, RowTerms>, summary: string | null): DraftRow[] {
+export function timeRows(
+  lines: readonly WorkLine[],
+  terms: Map<number, RowTerms>,
+  summary: string | null,
+  period: { from: string; until: string },
+): DraftRow[] {
   const groups = new Map<string, WorkLine[]>();
   for (const line of lines) {
     const key = `${line.row_id}|${line.summarized ? '' : line.task_id}|${line.price}`;
@@ -55,6 +60,9 @@ export function timeRows(lines: readonly WorkLine[], terms: Map<number, RowTerms
         quantity: amount(hoursOf(seconds)),
         net_price: amount(first.price!),
         person_id: people.size === 1 ? first.person_id : null,
+        // The service period (BG-26) is the billed window, the one the entries were chosen from.
+        period_start: period.from,
+        period_end: period.until,
         completed_at: group
           .map((l) => l.end)
           .sort()
@@ -74,6 +82,8 @@ export function feeRow(fee: FeeLine, terms: RowTerms): DraftRow {
       description: `${name} (${fee.period_from} – ${fee.period_until})`,
       quantity: amount(fee.quantity),
       net_price: amount(fee.price!),
+      period_start: fee.period_from,
+      period_end: fee.period_until,
     },
     entryIds: [],
     fee: { contractRowId: fee.row_id, from: fee.period_from, until: fee.period_until },

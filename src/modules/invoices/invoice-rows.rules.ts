@@ -24,6 +24,8 @@ export interface RowBase {
   net_price: string;
   discount_rate: string;
   tax_id: number | null;
+  period_start?: string | null;
+  period_end?: string | null;
 }
 type RowColumns = Omit<NewRow<'invoice_rows'>, 'invoice_id'>;
 
@@ -139,6 +141,22 @@ function productDefaults(input: InvoiceRowInput, lookups: Lookups, prefix: strin
   return out;
 }
 
+/** The service period after this write (BG-26): both days or neither, the start not after the end. */
+function rowPeriod(input: InvoiceRowInput, base: RowBase | undefined, prefix: string): Partial<RowColumns> {
+  if (input.period_start === undefined && input.period_end === undefined) return {};
+  const start = input.period_start !== undefined ? input.period_start : (base?.period_start ?? null);
+  const end = input.period_end !== undefined ? input.period_end : (base?.period_end ?? null);
+  if ((start === null) !== (end === null))
+    throw domainValidation('DATE_RANGE_INCOMPLETE', 'period_start and period_end are both set or both null', {
+      field: `${prefix}${start === null ? 'period_start' : 'period_end'}`,
+    });
+  if (start !== null && end !== null && start > end)
+    throw domainValidation('INVALID_DATE_RANGE', 'period_end must not be before period_start', {
+      field: `${prefix}period_end`,
+    });
+  return { period_start: start, period_end: end };
+}
+
 /**
  * The columns to store for one row write: a create (base undefined) or a PATCH on the stored `base`.
  * Amounts are checked against their columns; the sums come from money.ts only.
@@ -150,7 +168,7 @@ export function rowColumns(
   currency: string,
   prefix = '',
 ): RowColumns {
-  const out: RowColumns = { ...productDefaults(input, lookups, prefix) };
+  const out: RowColumns = { ...productDefaults(input, lookups, prefix), ...rowPeriod(input, base, prefix) };
   for (const field of PASSED) if (input[field] !== undefined) (out as Record<string, unknown>)[field] = input[field];
   if (input.quantity !== undefined) out.quantity = decimalInput(`${prefix}quantity`, input.quantity, AMOUNT.quantity);
   if (input.net_price !== undefined)

@@ -69,6 +69,7 @@ const ROW_FIELDS: Field[] = [
   ...numbers(['net_price', 'net_sum', 'discount_rate']),
   'person_id',
   iso('completed_at'),
+  ...['period_start', 'period_end'],
   ...['tax_id', ...numbers(['tax_rate']), 'tax_name', ...numbers(['tax_sum'])],
   ...['product_id', 'article_id', 'resource_id', 'billing_project_id'],
   ...['ext_variable', 'original_client_id'],

@@ -42,6 +42,8 @@ export const InvoiceRow = Type.Object(
     discount_rate: Type.Number({ description: 'Discount percent, 0-100' }),
     person_id: Nullable(Type.Integer()),
     completed_at: Nullable(Timestamp('When the work was done')),
+    period_start: Nullable(DateOnly('First day of the service period (BG-26); set together with period_end')),
+    period_end: Nullable(DateOnly('Last day of the service period (BG-26), inclusive')),
     tax_id: Nullable(Type.Integer()),
     tax_rate: Nullable(Type.Number({ description: 'Fraction read from the tax record (0.22 is 22 %)' })),
     tax_name: Nullable(Type.String()),
@@ -114,6 +116,14 @@ const rowFields = {
   discount_rate: Type.Number({ description: 'Discount percent 0-100 (default 0)' }),
   person_id: Nullable(Id('Person who did the work')),
   completed_at: Nullable(Timestamp('When the work was done')),
+  period_start: Nullable(
+    DateOnly('First day of the service period (BG-26); with period_end or neither (400, reason DATE_RANGE_INCOMPLETE)'),
+  ),
+  period_end: Nullable(
+    DateOnly(
+      'Last day of the service period (BG-26), inclusive; not before period_start (400, reason INVALID_DATE_RANGE)',
+    ),
+  ),
   tax_id: Nullable(Id("The company's tax; it alone decides the rate and name (none: no tax)")),
   product_id: Nullable(Id('Product; fills the omitted net_price, description and unit')),
   article_id: Nullable(Id('Article id in an accounting system')),

@@ -55,6 +55,11 @@ test('the worked example bills October to the cent: prices by day, rounding, min
     ['Annual report', 5.25, 100, 472.5, 103.95],
   ]);
   assert.deepEqual([first.net_sum, first.tax_sum, first.total_sum], [1098.5, 176.67, 1275.17]);
+  // The service period (BG-26) of every row, fee and time alike, is the billed period.
+  assert.deepEqual(
+    first.rows.map((r: any) => [r.period_start, r.period_end]),
+    first.rows.map(() => ['2026-10-01', '2026-10-31']),
+  );
   // Payroll starts on the 11th: 21 of 31 days → quantity 0.6774 × 310 = 209.994 → 209.99.
   assert.equal(payroll.contract_id, ex.second);
   assert.deepEqual(

@@ -225,8 +225,36 @@ export async function runningEntries(
   return new Map(rows.map((r) => [r.person_id, r.id]));
 }
 
-/** One multi-row insert; ids come back in the order of `rows`. */
-export async function insertEntries(ctx: Ctx, rows: ReadonlyArray<NewRow<'time_entries'>>): Promise<number[]> {
-  const inserted = await scoped.insert(ctx, 'time_entries', rows).returning('id').execute();
-  return inserted.map((r) => r.id);
+/**
+ * One multi-row insert and its read-back in one statement: the records in the order of `rows` (ids grow in
+ * VALUES order), each with the live entries of its person whose span meets it, as findEntriesWithOverlaps
+ * answers after an insert. The statement's own snapshot does not see the rows it inserts, so the overlaps
+ * among the new rows (a bulk) come from the CTE itself.
+ */
+export async function insertEntriesWithOverlaps(
+  ctx: Ctx,
+  rows: ReadonlyArray<NewRow<'time_entries'>>,
+): Promise<Array<{ record: TimeEntryRecord; overlapping: number[] }>> {
+  if (rows.length === 0) return [];
+  const span = (alias: string) =>
+    sql`tstzrange(${sql.ref(`${alias}.start`)}, coalesce(${sql.ref(`${alias}.end`)}, 'infinity'), '[)')`;
+  const query = ctx.db
+    .with('new_entries', () => scoped.insert(ctx, 'time_entries', rows).returningAll())
+    .selectFrom('new_entries as te')
+    .innerJoin('tasks as t', (join) =>
+      join.onRef('t.company_id', '=', 'te.company_id').onRef('t.id', '=', 'te.task_id'),
+    );
+  // tenant: deliberate SQL (the existing entries are filtered by the new row's company_id)
+  const found = (await project(query as unknown as Query)
+    .select(
+      sql<number[]>`array(select o.id from time_entries o
+          where o.company_id = te.company_id and o.person_id = te.person_id and o.deleted_at is null
+            and ${span('o')} && ${span('te')}
+        union all select n.id from new_entries n
+          where n.person_id = te.person_id and n.id <> te.id and ${span('n')} && ${span('te')}
+        order by 1)`.as('overlapping'),
+    )
+    .orderBy('te.id')
+    .execute()) as Array<TimeEntryRecord & { overlapping: number[] }>;
+  return found.map(({ overlapping, ...record }) => ({ record, overlapping }));
 }

@@ -187,9 +187,9 @@ function assertOpenPeriods(prepared: { rows: NewEntry[]; locks: Map<number, Bill
   return rows;
 }
 
-async function insertAll(ctx: Ctx, rows: NewEntry[], bulk: boolean): Promise<number[]> {
+async function insertAll(ctx: Ctx, rows: NewEntry[], bulk: boolean) {
   try {
-    return await repo.insertEntries(ctx, rows);
+    return await repo.insertEntriesWithOverlaps(ctx, rows);
   } catch (error) {
     const person = runningRace(error);
     if (person === null) throw error;
@@ -212,8 +212,7 @@ async function createMany(
   bulk: boolean,
 ): Promise<Written<TimeEntryRecord[]>> {
   return inTransaction(ctx, async (tx) => {
-    const ids = await insertAll(tx, assertOpenPeriods(await prepare(tx, bodies, bulk), bulk), bulk);
-    const found = await repo.findEntriesWithOverlaps(tx, ids);
+    const found = await insertAll(tx, assertOpenPeriods(await prepare(tx, bodies, bulk), bulk), bulk);
     const records = found.map((f) => f.record);
     await recordEvents(tx, 'time_entry', 'created', records);
     const warnings = found.flatMap((f, i) => overlapWarning(f.overlapping, bulk ? i : undefined));

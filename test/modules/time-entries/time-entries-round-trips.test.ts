@@ -31,7 +31,7 @@ async function statementsOf(write: () => Promise<{ status: number; text: string 
   return sent.filter((text) => !text.includes('pg_notify'));
 }
 
-test('POST /time-entries is claim, begin, one check, insert, read-back, one side-record statement and commit', async () => {
+test('POST /time-entries is claim, begin, one check, insert with its read-back, one side-record statement and commit', async () => {
   const eventsBefore = await countEvents(t, t.tenant);
   const statements = await statementsOf(() =>
     t.request('POST', '/time-entries', {
@@ -45,11 +45,13 @@ test('POST /time-entries is claim, begin, one check, insert, read-back, one side
       },
     }),
   );
-  assert.equal(statements.length, 7, statements.join('\n---\n'));
+  assert.equal(statements.length, 6, statements.join('\n---\n'));
   assert.match(statements[0]!, /^insert into "idempotency_keys"/);
+  assert.match(statements[0]!, /set_config\('synchronous_commit', 'off', true\)/, 'the claim commits asynchronously');
   assert.equal(statements[1], 'begin');
-  assert.equal(statements[6], 'commit');
-  const side = statements[5]!;
+  assert.match(statements[3]!, /^with "new_entries" as \(insert into "time_entries"/);
+  assert.equal(statements[5], 'commit');
+  const side = statements[4]!;
   for (const table of ['events', 'activities'])
     assert.ok(side.includes(`insert into "${table}"`), `${table} in ${side}`);
   assert.match(side, /update "idempotency_keys"/);
@@ -72,5 +74,5 @@ test('a bulk of 50 entries costs the same statements as one', async () => {
   const statements = await statementsOf(() =>
     t.request('POST', '/time-entries/bulk', { key: 'write', body: { entries } }),
   );
-  assert.equal(statements.length, 6, statements.join('\n---\n'));
+  assert.equal(statements.length, 5, statements.join('\n---\n'));
 });

@@ -51,3 +51,14 @@ select array(select at::text from instants order by i) as instants,
 
 -- runningEntries
 any(${[...personIds]}::int[])
+
+-- span
+tstzrange(${sql.ref(`${alias}.start`)}, coalesce(${sql.ref(`${alias}.end`)}, 'infinity'), '[)')
+
+-- insertEntriesWithOverlaps
+array(select o.id from time_entries o
+  where o.company_id = te.company_id and o.person_id = te.person_id and o.deleted_at is null
+    and ${span('o')} && ${span('te')}
+union all select n.id from new_entries n
+  where n.person_id = te.person_id and n.id <> te.id and ${span('n')} && ${span('te')}
+order by 1)

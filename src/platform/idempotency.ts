@@ -92,7 +92,9 @@ async function claim(db: Db, request: FastifyRequest, key: string, hash: string,
           sql<boolean>`idempotency_keys.expires_at <= now() or (idempotency_keys.state = 'running' and idempotency_keys.created_at < now() - make_interval(secs => ${STALE_RUNNING_SECONDS}))`,
         ),
     )
-    .returning(CLAIM_STAMP.as('stamp'))
+    // The claim commits without waiting for its WAL flush (decision 0067): it is visible at once all the same,
+    // and the write's own commit flushes it; a claim a crash loses belonged to a write that never committed.
+    .returning([CLAIM_STAMP.as('stamp'), sql<string>`set_config('synchronous_commit', 'off', true)`.as('async')])
     .executeTakeFirst();
   if (inserted) return { claimed: inserted.stamp };
   const existing = await db
@@ -122,7 +124,7 @@ export interface IdempotencyOutcomes {
  * Idempotency-Key on covered POSTs, scoped to the API key (or a session's member): the first request runs, a repeat with the same
  * body replays the stored 2xx verbatim, a repeat with another body or during the first run is refused.
  * The unique row in PostgreSQL is the lock, so it holds across any number of instances. The claim is its
- * own autocommitted statement (the lock must be seen at once); the outcome is stored by outcomeStatement in
+ * own autocommitted statement (the lock must be seen at once), committed asynchronously; the outcome is stored by outcomeStatement in
  * the request's transaction, so a committed write is never run a second time.
  */
 export function registerIdempotency(app: FastifyInstance, db: Db): IdempotencyOutcomes {

@@ -15,6 +15,9 @@ now() + interval '24 hours'
 -- claim
 idempotency_keys.expires_at <= now() or (idempotency_keys.state = 'running' and idempotency_keys.created_at < now() - make_interval(secs => ${STALE_RUNNING_SECONDS}))
 
+-- claim
+set_config('synchronous_commit', 'off', true)
+
 -- outcomeStatement
 1
 

@@ -16452,6 +16452,8 @@ export interface operations {
               ext_client_id: string | null;
               client_initials: string | null;
               parent_id: number | null;
+              endpoint_id: string | null;
+              endpoint_scheme: string | null;
               /** @description client; workflow-template rows have type plan */
               type: string;
               /** @description 1 when the client has a monitor */
@@ -16651,6 +16653,8 @@ export interface operations {
           ext_client_id?: string | null;
           client_initials?: string | null;
           parent_id?: number | null;
+          endpoint_id?: string | null;
+          endpoint_scheme?: string | null;
           /** @description 0/1 or boolean */
           timing_required?: 0 | 1 | boolean;
           /** @description 0/1 or boolean */
@@ -16701,6 +16705,8 @@ export interface operations {
               ext_client_id: string | null;
               client_initials: string | null;
               parent_id: number | null;
+              endpoint_id: string | null;
+              endpoint_scheme: string | null;
               /** @description client; workflow-template rows have type plan */
               type: string;
               /** @description 1 when the client has a monitor */
@@ -16946,6 +16952,8 @@ export interface operations {
               ext_client_id: string | null;
               client_initials: string | null;
               parent_id: number | null;
+              endpoint_id: string | null;
+              endpoint_scheme: string | null;
               /** @description client; workflow-template rows have type plan */
               type: string;
               /** @description 1 when the client has a monitor */
@@ -17302,6 +17310,8 @@ export interface operations {
           ext_client_id?: string | null;
           client_initials?: string | null;
           parent_id?: number | null;
+          endpoint_id?: string | null;
+          endpoint_scheme?: string | null;
           /** @description 0/1 or boolean */
           timing_required?: 0 | 1 | boolean;
           /** @description 0/1 or boolean */
@@ -17351,6 +17361,8 @@ export interface operations {
               ext_client_id: string | null;
               client_initials: string | null;
               parent_id: number | null;
+              endpoint_id: string | null;
+              endpoint_scheme: string | null;
               /** @description client; workflow-template rows have type plan */
               type: string;
               /** @description 1 when the client has a monitor */
@@ -21914,8 +21926,8 @@ export interface operations {
   getInvoiceDocument: {
     parameters: {
       query?: {
-        /** @description pdf (default): the invoice to send a person; ubl: EN 16931 UBL 2.1 Invoice XML */
-        format?: 'pdf' | 'ubl';
+        /** @description pdf (default): the invoice to send a person; ubl: EN 16931 UBL 2.1 Invoice XML, Peppol BIS Billing 3.0 when seller and client both have an electronic address (endpoint_id); xrechnung: UBL under the XRechnung 3.0 CIUS (German public and B2B buyers) */
+        format?: 'pdf' | 'ubl' | 'xrechnung';
       };
       header?: never;
       path: {
@@ -25608,6 +25620,11 @@ export interface operations {
               bank_2: string | null;
               iban_2: string | null;
               logo_url: string | null;
+              address_city: string | null;
+              address_zip: string | null;
+              phone: string | null;
+              endpoint_id: string | null;
+              endpoint_scheme: string | null;
               /**
                * Format: date-time
                * @description Creation time (UTC)
@@ -25757,6 +25774,11 @@ export interface operations {
           bank_2?: string | null;
           iban_2?: string | null;
           logo_url?: string | null;
+          address_city?: string | null;
+          address_zip?: string | null;
+          phone?: string | null;
+          endpoint_id?: string | null;
+          endpoint_scheme?: string | null;
         };
       };
     };
@@ -25791,6 +25813,11 @@ export interface operations {
               bank_2: string | null;
               iban_2: string | null;
               logo_url: string | null;
+              address_city: string | null;
+              address_zip: string | null;
+              phone: string | null;
+              endpoint_id: string | null;
+              endpoint_scheme: string | null;
               /**
                * Format: date-time
                * @description Creation time (UTC)
@@ -25986,6 +26013,11 @@ export interface operations {
               bank_2: string | null;
               iban_2: string | null;
               logo_url: string | null;
+              address_city: string | null;
+              address_zip: string | null;
+              phone: string | null;
+              endpoint_id: string | null;
+              endpoint_scheme: string | null;
               /**
                * Format: date-time
                * @description Creation time (UTC)
@@ -26138,6 +26170,11 @@ export interface operations {
           bank_2?: string | null;
           iban_2?: string | null;
           logo_url?: string | null;
+          address_city?: string | null;
+          address_zip?: string | null;
+          phone?: string | null;
+          endpoint_id?: string | null;
+          endpoint_scheme?: string | null;
         };
       };
     };
@@ -26171,6 +26208,11 @@ export interface operations {
               bank_2: string | null;
               iban_2: string | null;
               logo_url: string | null;
+              address_city: string | null;
+              address_zip: string | null;
+              phone: string | null;
+              endpoint_id: string | null;
+              endpoint_scheme: string | null;
               /**
                * Format: date-time
                * @description Creation time (UTC)

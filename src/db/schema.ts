@@ -321,6 +321,8 @@ export interface ClientsTable {
   deleted_at: string | null;
   created_at: Generated<string>;
   updated_at: Generated<string>;
+  endpoint_id: string | null;
+  endpoint_scheme: string | null;
 }
 
 export interface CompaniesTable {
@@ -645,6 +647,11 @@ export interface InvoiceSellersTable {
   logo_url: string | null;
   created_at: Generated<string>;
   updated_at: Generated<string>;
+  endpoint_id: string | null;
+  endpoint_scheme: string | null;
+  phone: string | null;
+  address_city: string | null;
+  address_zip: string | null;
 }
 
 export interface InvoicedWorkTasksTable {
@@ -696,6 +703,13 @@ export interface InvoicesTable {
   send_error: string | null;
   send_failed_at: string | null;
   bills_time: Generated<boolean>;
+  seller_endpoint_id: string | null;
+  seller_endpoint_scheme: string | null;
+  client_endpoint_id: string | null;
+  client_endpoint_scheme: string | null;
+  seller_phone: string | null;
+  seller_city: string | null;
+  seller_zip: string | null;
   type: Generated<'invoice' | 'credit_note'>;
   credited_invoice_id: number | null;
 }

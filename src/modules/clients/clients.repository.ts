@@ -37,6 +37,8 @@ function project(query: Query) {
     'c.ext_client_id',
     'c.client_initials',
     'c.parent_id',
+    'c.endpoint_id',
+    'c.endpoint_scheme',
     'c.has_monitor',
     'c.timing_required',
     'c.topic_required',

@@ -39,6 +39,14 @@ const clientFields = {
   ext_client_id: Text('Id in an external system'),
   client_initials: Nullable(Type.String({ maxLength: 5, description: 'Initials, at most 5 characters' })),
   parent_id: Nullable(Id('Parent client id')),
+  endpoint_id: Text(
+    'Electronic address (EN 16931 BT-49), e.g. a Peppol participant id without its scheme; sent and cleared together with endpoint_scheme',
+    100,
+  ),
+  endpoint_scheme: Text(
+    "EAS code list scheme of endpoint_id (e.g. 0088 GLN, 0192 NO, 0208 BE, 9930 DE VAT); with the seller's, UBL claims Peppol BIS 3",
+    16,
+  ),
 };
 
 /** The lean client: what webhooks deliver (no nested contacts). */

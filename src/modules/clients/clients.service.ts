@@ -3,6 +3,7 @@ import { assertCustomFieldValues } from '../custom-fields/index.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { AppError, invalidReference } from '../../platform/errors.ts';
 import { recordEvent } from '../../platform/events.ts';
+import { checkedEndpoint } from '../../platform/eas.ts';
 import { customFieldsInput, toFlag } from '../../platform/fields.ts';
 import { mutateQuietly, orNotFound } from '../../platform/mutate.ts';
 import { assertReference, assertReferenceList } from '../../platform/references.ts';
@@ -20,6 +21,9 @@ export function leanClient(client: ClientRecord) {
   return lean;
 }
 
+const ENDPOINT_FIELDS = { id: 'endpoint_id', scheme: 'endpoint_scheme' };
+
+/** The body as columns: flags as 0/1, the country in lower case, the electronic address checked (EAS list). */
 function columnsFrom(body: ClientInput): RowChanges<'clients'> {
   const {
     groups: _groups,
@@ -28,12 +32,19 @@ function columnsFrom(body: ClientInput): RowChanges<'clients'> {
     timing_required,
     topic_required,
     address_country_code,
+    endpoint_id,
+    endpoint_scheme,
     ...plain
   } = body;
   const columns: RowChanges<'clients'> = { ...plain };
   if (timing_required !== undefined) columns.timing_required = toFlag(timing_required);
   if (topic_required !== undefined) columns.topic_required = toFlag(topic_required);
   if (address_country_code !== undefined) columns.address_country_code = address_country_code?.toLowerCase() ?? null;
+  const endpoint = checkedEndpoint(ENDPOINT_FIELDS, endpoint_id, endpoint_scheme);
+  if (endpoint !== undefined) {
+    columns.endpoint_id = endpoint?.id ?? null;
+    columns.endpoint_scheme = endpoint?.scheme ?? null;
+  }
   const custom = customFieldsInput(body);
   if (custom.both)
     throw new AppError('VALIDATION_ERROR', 'Send custom_fields or its alias fields, not both', {

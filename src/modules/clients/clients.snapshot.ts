@@ -10,6 +10,8 @@ export interface ClientSnapshot {
   client_vat_code: string | null;
   client_address: string | null;
   client_contact: string | null;
+  client_endpoint_id: string | null;
+  client_endpoint_scheme: string | null;
 }
 
 /** The live client with its primary contact (else its first one); undefined when absent or deleted. */
@@ -27,6 +29,8 @@ export async function clientSnapshot(ctx: Ctx, clientId: number): Promise<Client
         'client_address',
       ),
       primaryContactLine().as('client_contact'),
+      'c.endpoint_id as client_endpoint_id',
+      'c.endpoint_scheme as client_endpoint_scheme',
     ])
     .executeTakeFirst();
 }

@@ -53,6 +53,8 @@ export default defineModule({
       ext_client_id: null,
       client_initials: 'AL',
       parent_id: null,
+      endpoint_id: null,
+      endpoint_scheme: null,
       has_monitor: 0,
       timing_required: 0,
       topic_required: 0,

@@ -15,7 +15,7 @@ import {
 } from '../invoices/index.ts';
 import * as jobs from '../jobs/index.ts';
 import { fileNameOf, noRecipient, recipientsOf } from './invoice-documents.mail.ts';
-import { buildDocument } from './invoice-documents.model.ts';
+import { buildDocument, type InvoiceDocument } from './invoice-documents.model.ts';
 import { renderPdf } from './invoice-documents.pdf.ts';
 import * as repo from './invoice-documents.repository.ts';
 import type { DocumentFormat, ExportResult, SendResult } from './invoice-documents.schemas.ts';
@@ -35,18 +35,20 @@ export const documentLinks = (id: number) => ({
   ubl: `${V3_PREFIX}/invoices/${id}/document?format=ubl`,
 });
 
-/** The invoice as a PDF or as EN 16931 UBL XML, rendered from what is stored now (drafts too, stamped DRAFT). */
+const xml = (model: InvoiceDocument, text: string, suffix = ''): Omit<RenderedDocument, 'updatedAt'> => ({
+  body: Buffer.from(text, 'utf8'),
+  contentType: 'application/xml; charset=utf-8',
+  filename: fileNameOf(model.label + suffix, 'xml'),
+});
+
+/** The invoice as a PDF or as e-invoice XML, rendered from what is stored now (drafts too, stamped DRAFT). */
 export async function invoiceDocument(ctx: Ctx, id: number, format: DocumentFormat): Promise<RenderedDocument> {
   const invoice = await repo.findHeader(ctx, id);
   if (!invoice) throw notFound('Invoice');
   const model = buildDocument(invoice, await allStoredRows(ctx, id));
-  if (format === 'ubl')
-    return {
-      body: Buffer.from(renderUbl(model), 'utf8'),
-      contentType: 'application/xml; charset=utf-8',
-      filename: fileNameOf(model.label, 'xml'),
-      updatedAt: invoice.updated_at,
-    };
+  const updatedAt = invoice.updated_at;
+  if (format === 'ubl') return { ...xml(model, renderUbl(model)), updatedAt };
+  if (format === 'xrechnung') return { ...xml(model, renderUbl(model, 'xrechnung'), '-xrechnung'), updatedAt };
   return {
     body: await renderPdf(model),
     contentType: 'application/pdf',

@@ -13,7 +13,10 @@ export interface UblParty {
   vat: string | null;
   reg: string | null;
   contactName: string | null;
+  phone: string | null;
   email: string | null;
+  /** The electronic address (BT-34/BT-49) in its EAS scheme, when the invoice carries one. */
+  endpoint: { id: string; scheme: string } | null;
 }
 
 // BR-CL-14 wants an ISO 3166-1 country: Intl knows them, but also regions and reserved codes, left out here.
@@ -66,23 +69,29 @@ export function missingForUbl(model: InvoiceDocument): string[] {
   return missing;
 }
 
-/** 422 EINVOICE_DATA_MISSING naming the fields, before anything is written. */
-export function assertUblComplete(model: InvoiceDocument): void {
-  const missing = missingForUbl(model);
+/** 422 EINVOICE_DATA_MISSING naming the fields (EN 16931's, then a CIUS's `extra`), before anything is written. */
+export function assertUblComplete(model: InvoiceDocument, extra: string[] = []): void {
+  const missing = [...missingForUbl(model), ...extra];
   if (missing.length > 0) fail('EINVOICE_DATA_MISSING', `An EN 16931 invoice needs ${missing.join(', ')}`, { missing });
 }
 
+const endpointOf = (id: string | null, scheme: string | null) =>
+  blank(id) || blank(scheme) ? null : { id: id!, scheme: scheme! };
+
+/** The seller's free-text address is the street line; its city and postcode come apart when the seller has them. */
 export function sellerOf(i: InvoiceHeader): UblParty {
   return {
     name: i.seller_name ?? '',
     street: i.seller_address,
-    city: null,
-    zip: null,
+    city: i.seller_city,
+    zip: i.seller_zip,
     state: null,
     country: countryOf(null, i.seller_vat_code, i.seller_iban)!,
     vat: i.seller_vat_code,
     reg: i.seller_reg_code,
     ...splitContact(i.seller_contact),
+    phone: i.seller_phone,
+    endpoint: endpointOf(i.seller_endpoint_id, i.seller_endpoint_scheme),
   };
 }
 
@@ -99,5 +108,7 @@ export function buyerOf(i: InvoiceHeader): UblParty {
     vat: i.client_vat_code,
     reg: i.client_reg_code,
     ...splitContact(i.client_contact),
+    phone: null,
+    endpoint: endpointOf(i.client_endpoint_id, i.client_endpoint_scheme),
   };
 }

@@ -2,13 +2,22 @@ import { Dec } from '../../platform/money.ts';
 import type { InvoiceHeader } from './invoice-documents.repository.ts';
 import type { DocumentLine, InvoiceDocument, TaxCategory, TaxGroup } from './invoice-documents.model.ts';
 import { assertUblComplete, buyerOf, sellerOf, type UblParty } from './invoice-documents.ubl-parties.ts';
+import {
+  buyerReference,
+  CUSTOMIZATION,
+  missingForXRechnung,
+  PEPPOL_PROFILE,
+  ublFlavour,
+  type UblFlavour,
+} from './invoice-documents.ubl-profile.ts';
 
 /**
- * The invoice as an EN 16931 UBL 2.1 Invoice (the e-invoicing format EU buyers increasingly require); it
- * claims no Peppol profile, whose rules need electronic addresses we do not hold (decision 0056). Elements follow the UBL schema's order; every text is XML-escaped;
+ * The invoice as an EN 16931 UBL 2.1 Invoice (the e-invoicing format EU buyers increasingly require): Peppol
+ * BIS Billing 3.0 when both parties have electronic addresses, XRechnung 3.0 on request, else plain EN 16931
+ * (decisions 0056, 0063). Elements follow the UBL schema's order; every text is XML-escaped;
  * amounts carry exactly two places and add up: lines to LineExtensionAmount, rates to TaxAmount.
  */
-export const CUSTOMIZATION_ID = 'urn:cen.eu:en16931:2017';
+export const CUSTOMIZATION_ID = CUSTOMIZATION.en16931;
 
 const ROOT_ATTRIBUTES =
   'xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" ' +
@@ -66,6 +75,7 @@ export const unitCode = (unit: string | null): string => UNIT_CODES[(unit ?? '')
 function party(p: UblParty, showVat: boolean): string {
   return group(
     'cac:Party',
+    p.endpoint ? el('cbc:EndpointID', p.endpoint.id, ` schemeID="${escapeXml(p.endpoint.scheme)}"`) : '',
     group('cac:PartyName', el('cbc:Name', p.name)),
     group(
       'cac:PostalAddress',
@@ -79,7 +89,12 @@ function party(p: UblParty, showVat: boolean): string {
       ? group('cac:PartyTaxScheme', el('cbc:CompanyID', p.vat), group('cac:TaxScheme', el('cbc:ID', 'VAT')))
       : '',
     group('cac:PartyLegalEntity', el('cbc:RegistrationName', p.name), el('cbc:CompanyID', p.reg)),
-    group('cac:Contact', el('cbc:Name', p.contactName), el('cbc:ElectronicMail', p.email)),
+    group(
+      'cac:Contact',
+      el('cbc:Name', p.contactName),
+      el('cbc:Telephone', p.phone),
+      el('cbc:ElectronicMail', p.email),
+    ),
   );
 }
 
@@ -175,28 +190,29 @@ function invoiceLine(line: DocumentLine, index: number, cur: string): string {
   );
 }
 
-function references(i: InvoiceHeader): string {
+function references(i: InvoiceHeader, flavour: UblFlavour): string {
   return (
-    el('cbc:BuyerReference', i.reference_number) +
+    el('cbc:BuyerReference', buyerReference(i, flavour)) +
     group('cac:InvoicePeriod', el('cbc:StartDate', i.period_from), el('cbc:EndDate', i.period_until)) +
     (i.contract_id === null ? '' : group('cac:ContractDocumentReference', el('cbc:ID', String(i.contract_id))))
   );
 }
 
-/** The document, or 422 EINVOICE_DATA_MISSING when the records lack what EN 16931 requires. */
-export function renderUbl(model: InvoiceDocument): string {
-  assertUblComplete(model);
+/** The document, or 422 EINVOICE_DATA_MISSING when the records lack what EN 16931 (or XRechnung) requires. */
+export function renderUbl(model: InvoiceDocument, flavour: UblFlavour = ublFlavour(model.invoice)): string {
   const i = model.invoice;
+  assertUblComplete(model, flavour === 'xrechnung' ? missingForXRechnung(model, buyerOf(i)) : []);
   const cur = ` currencyID="${escapeXml(i.currency)}"`;
   const body = [
-    el('cbc:CustomizationID', CUSTOMIZATION_ID),
+    el('cbc:CustomizationID', CUSTOMIZATION[flavour]),
+    flavour === 'peppol' ? el('cbc:ProfileID', PEPPOL_PROFILE) : '',
     el('cbc:ID', i.invoice_number ?? model.label.toUpperCase()),
     el('cbc:IssueDate', i.invoice_date.slice(0, 10)),
     el('cbc:DueDate', i.due_date.slice(0, 10)),
     el('cbc:InvoiceTypeCode', '380'),
     el('cbc:Note', i.comments),
     el('cbc:DocumentCurrencyCode', i.currency),
-    references(i),
+    references(i, flavour),
     parties(model),
     paymentMeans(i),
     taxTotal(model, cur),

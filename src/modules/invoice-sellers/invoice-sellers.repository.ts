@@ -22,6 +22,11 @@ function project(query: Query) {
     's.bank_2',
     's.iban_2',
     's.logo_url',
+    's.endpoint_id',
+    's.endpoint_scheme',
+    's.phone',
+    's.address_city',
+    's.address_zip',
     's.created_at',
     's.updated_at',
   ]);
@@ -69,6 +74,11 @@ export interface SellerSnapshot {
   seller_address: string | null;
   seller_bank: string | null;
   seller_iban: string | null;
+  seller_endpoint_id: string | null;
+  seller_endpoint_scheme: string | null;
+  seller_phone: string | null;
+  seller_city: string | null;
+  seller_zip: string | null;
 }
 
 /** The company's seller (archived ones only when `activeOnly` is false), or undefined. */
@@ -83,6 +93,11 @@ export async function sellerSnapshot(ctx: Ctx, sellerId: number, activeOnly: boo
       's.address as seller_address',
       's.bank_1 as seller_bank',
       's.iban_1 as seller_iban',
+      's.endpoint_id as seller_endpoint_id',
+      's.endpoint_scheme as seller_endpoint_scheme',
+      's.phone as seller_phone',
+      's.address_city as seller_city',
+      's.address_zip as seller_zip',
     ]),
   );
 }

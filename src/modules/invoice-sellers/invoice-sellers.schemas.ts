@@ -20,6 +20,11 @@ export const PROFILE_FIELDS = [
   'bank_2',
   'iban_1',
   'iban_2',
+  'endpoint_id',
+  'endpoint_scheme',
+  'phone',
+  'address_city',
+  'address_zip',
 ] as const;
 
 /**
@@ -39,6 +44,17 @@ const sellerFields = {
   bank_2: Text('Name of the second bank'),
   iban_2: Iban,
   logo_url: Text('https URL of the logo printed on invoices', 2048),
+  address_city: Text('City of the address, for e-invoices (address stays the printed line)'),
+  address_zip: Text('Postal code of the address, for e-invoices', 32),
+  phone: Text('Telephone of the seller, for the contact of its e-invoices (XRechnung requires one)', 64),
+  endpoint_id: Text(
+    'Electronic address (EN 16931 BT-34), e.g. a Peppol participant id without its scheme; sent and cleared together with endpoint_scheme',
+    100,
+  ),
+  endpoint_scheme: Text(
+    'EAS code list scheme of endpoint_id (e.g. 0088 GLN, 0192 NO, 0208 BE, 9930 DE VAT); with both set, UBL claims Peppol BIS 3',
+    16,
+  ),
 };
 
 export const InvoiceSeller = Type.Object(

@@ -4,6 +4,7 @@ import { inTransaction } from '../../platform/context.ts';
 import { orNotFound } from '../../platform/mutate.ts';
 import { assertFresh, type Precondition } from '../../platform/preconditions.ts';
 import type { RowChanges } from '../../platform/tenant-table.ts';
+import { checkedEndpoint } from '../../platform/eas.ts';
 import { assertLogoUrl, normalizeIban } from './invoice-sellers.checks.ts';
 import {
   type InvoiceSellerCreateBody,
@@ -12,7 +13,7 @@ import {
 } from './invoice-sellers.schemas.ts';
 import * as repo from './invoice-sellers.repository.ts';
 
-/** The body as columns, with IBANs compacted and the logo URL checked (400 naming the field otherwise). */
+/** The body as columns, with IBANs compacted, the logo URL and the electronic address checked (400 naming the field otherwise). */
 function columnsFrom(body: InvoiceSellerUpdateBody): RowChanges<'invoice_sellers'> {
   const columns: RowChanges<'invoice_sellers'> = { ...body };
   for (const field of ['iban_1', 'iban_2'] as const) {
@@ -23,8 +24,15 @@ function columnsFrom(body: InvoiceSellerUpdateBody): RowChanges<'invoice_sellers
     if (body.logo_url === '') columns.logo_url = null;
     else assertLogoUrl(body.logo_url);
   }
+  const endpoint = checkedEndpoint(ENDPOINT_FIELDS, body.endpoint_id, body.endpoint_scheme);
+  if (endpoint !== undefined) {
+    columns.endpoint_id = endpoint?.id ?? null;
+    columns.endpoint_scheme = endpoint?.scheme ?? null;
+  }
   return columns;
 }
+
+const ENDPOINT_FIELDS = { id: 'endpoint_id', scheme: 'endpoint_scheme' };
 
 export const listSellers = (ctx: Ctx, params: InvoiceSellerListParams) => repo.listSellers(ctx, params);
 

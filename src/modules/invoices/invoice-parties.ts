@@ -19,6 +19,11 @@ export const NO_SELLER: SellerSnapshot = {
   seller_address: null,
   seller_bank: null,
   seller_iban: null,
+  seller_endpoint_id: null,
+  seller_endpoint_scheme: null,
+  seller_phone: null,
+  seller_city: null,
+  seller_zip: null,
 };
 
 /** The acting key's person as the seller's contact on the invoice ("Name Surname <e-mail>"). */

@@ -155,6 +155,65 @@ for (const [name, spec] of Object.entries(SHAPES))
     assertTotals(doc);
   });
 
+/** Electronic addresses on the invoice's snapshot, each side in another EAS scheme (GLN, BE enterprise no.). */
+export const PEPPOL_SNAPSHOT = {
+  seller_endpoint_id: '4000001000005',
+  seller_endpoint_scheme: '0088',
+  client_endpoint_id: '0477472701',
+  client_endpoint_scheme: '0208',
+};
+const withEndpoints = (spec: InvoiceSpec, extra: Record<string, string | null> = {}): InvoiceSpec => ({
+  ...spec,
+  snapshot: { ...spec.snapshot, ...PEPPOL_SNAPSHOT, ...extra },
+});
+
+/** PEPPOL-EN16931-R001/R004/R007: the Peppol ids; R010/R020: both EndpointIDs with a scheme; R003: a buyer reference. */
+function assertPeppol(doc: any, buyerReference: string) {
+  assert.equal(
+    doc['cbc:CustomizationID'],
+    'urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0',
+  );
+  assert.equal(doc['cbc:ProfileID'], 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0');
+  const endpoint = (side: string) => doc[side]['cac:Party']['cbc:EndpointID'];
+  assert.deepEqual(endpoint('cac:AccountingSupplierParty'), { '#text': '4000001000005', '@_schemeID': '0088' });
+  assert.deepEqual(endpoint('cac:AccountingCustomerParty'), { '#text': '0477472701', '@_schemeID': '0208' });
+  assert.equal(doc['cbc:BuyerReference'], buyerReference);
+}
+
+for (const [name, spec] of Object.entries(SHAPES))
+  test(`Peppol shape ${name}: with both electronic addresses the UBL claims Peppol BIS Billing 3.0`, async () => {
+    const doc = await shapeXml(`${name}-peppol`, withEndpoints(spec));
+    assertPeppol(doc, '1234561');
+    assertParties(doc);
+    assertCategories(doc);
+    assertTotals(doc);
+  });
+
+test('Peppol buyer reference: the Leitweg-ID (scheme 0204), else reference_number, else the invoice number', async () => {
+  const noReference = await shapeXml('peppol-no-reference', withEndpoints({}, { reference_number: null }));
+  assertPeppol(noReference, noReference['cbc:ID']);
+  assert.match(noReference['cbc:ID'], /^A-\d+$/);
+  const plain = await shapeXml('plain-no-reference', { snapshot: { reference_number: null } });
+  assert.equal(plain['cbc:BuyerReference'], undefined, 'a plain EN 16931 document needs none');
+  const leitweg = await shapeXml(
+    'peppol-leitweg',
+    withEndpoints({}, { client_endpoint_id: '04011000-1234512345-06', client_endpoint_scheme: '0204' }),
+  );
+  assert.equal(leitweg['cbc:BuyerReference'], '04011000-1234512345-06');
+  assert.deepEqual(leitweg['cac:AccountingCustomerParty']['cac:Party']['cbc:EndpointID'], {
+    '#text': '04011000-1234512345-06',
+    '@_schemeID': '0204',
+  });
+});
+
+test('one electronic address is written but claims no Peppol: Peppol needs both', async () => {
+  const doc = await shapeXml('seller-endpoint-only', { snapshot: { ...PEPPOL_SNAPSHOT, client_endpoint_id: null } });
+  assert.equal(doc['cbc:CustomizationID'], 'urn:cen.eu:en16931:2017');
+  assert.equal(doc['cbc:ProfileID'], undefined);
+  assert.equal(doc['cac:AccountingSupplierParty']['cac:Party']['cbc:EndpointID']['@_schemeID'], '0088');
+  assert.equal(doc['cac:AccountingCustomerParty']['cac:Party']['cbc:EndpointID'], undefined);
+});
+
 test('a buyer is written with its address in parts and its contact as name and e-mail', async () => {
   const doc = await shapeXml('parts', SHAPES['non-ascii']!);
   const buyer = doc['cac:AccountingCustomerParty']['cac:Party'];

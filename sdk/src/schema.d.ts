@@ -21926,8 +21926,8 @@ export interface operations {
   getInvoiceDocument: {
     parameters: {
       query?: {
-        /** @description pdf (default): the invoice to send a person; ubl: EN 16931 UBL 2.1 Invoice XML, Peppol BIS Billing 3.0 when seller and client both have an electronic address (endpoint_id); xrechnung: UBL under the XRechnung 3.0 CIUS (German public and B2B buyers) */
-        format?: 'pdf' | 'ubl' | 'xrechnung';
+        /** @description pdf (default): the invoice to send a person; ubl: EN 16931 UBL 2.1 Invoice XML, Peppol BIS Billing 3.0 when seller and client both have an electronic address (endpoint_id); cii: EN 16931 UN/CEFACT Cross Industry Invoice XML; xrechnung: UBL under the XRechnung 3.0 CIUS (German public and B2B buyers) */
+        format?: 'pdf' | 'ubl' | 'cii' | 'xrechnung';
       };
       header?: never;
       path: {

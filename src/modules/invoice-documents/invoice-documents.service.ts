@@ -20,6 +20,7 @@ import { renderPdf } from './invoice-documents.pdf.ts';
 import * as repo from './invoice-documents.repository.ts';
 import type { DocumentFormat, ExportResult, SendResult } from './invoice-documents.schemas.ts';
 import { runSendJob, SEND_JOB, type SendParams } from './invoice-documents.send.ts';
+import { renderCii } from './invoice-documents.cii.ts';
 import { renderUbl } from './invoice-documents.ubl.ts';
 
 export interface RenderedDocument {
@@ -48,6 +49,7 @@ export async function invoiceDocument(ctx: Ctx, id: number, format: DocumentForm
   const model = buildDocument(invoice, await allStoredRows(ctx, id));
   const updatedAt = invoice.updated_at;
   if (format === 'ubl') return { ...xml(model, renderUbl(model)), updatedAt };
+  if (format === 'cii') return { ...xml(model, renderCii(model), '-cii'), updatedAt };
   if (format === 'xrechnung') return { ...xml(model, renderUbl(model, 'xrechnung'), '-xrechnung'), updatedAt };
   return {
     body: await renderPdf(model),

@@ -37,10 +37,10 @@ export const escapeXml = (text: string): string =>
     .replace(/'/g, '&apos;');
 
 /** <tag attrs>escaped text</tag>, or nothing for an empty value. */
-const el = (tag: string, value: string | null | undefined, attrs = ''): string =>
+export const el = (tag: string, value: string | null | undefined, attrs = ''): string =>
   value === null || value === undefined || value === '' ? '' : `<${tag}${attrs}>${escapeXml(value)}</${tag}>`;
 /** <tag>children</tag>, or nothing when every child was empty. */
-const group = (tag: string, ...children: string[]): string => {
+export const group = (tag: string, ...children: string[]): string => {
   const inner = children.join('');
   return inner === '' ? '' : `<${tag}>${inner}</${tag}>`;
 };
@@ -116,7 +116,7 @@ function paymentMeans(i: InvoiceHeader): string {
   );
 }
 
-const EXEMPTION: Partial<Record<TaxCategory, string>> = { E: 'Exempt from VAT', O: 'Not subject to VAT' };
+export const EXEMPTION: Partial<Record<TaxCategory, string>> = { E: 'Exempt from VAT', O: 'Not subject to VAT' };
 
 /** The reason belongs to the breakdown only (BR-E-10, BR-O-10; UBL-CR-601 on lines); O has no rate (BR-O-05). */
 function taxCategory(tag: string, category: TaxCategory, percent: string, withReason: boolean): string {
@@ -153,13 +153,13 @@ function monetaryTotal(model: InvoiceDocument, cur: string): string {
 }
 
 /** The unit price with at least two places (it is stored with up to four; a price is not a sum). */
-const unitPrice = (price: string) => {
+export const unitPrice = (price: string) => {
   const exact = new Dec(price);
   return exact.toFixed(Math.max(2, exact.decimalPlaces()));
 };
 
 /** BR-27: a price is never negative, so a deduction row (negative price) is written as a negative quantity. */
-function quantityAndPrice(row: DocumentLine['row']): [Dec, Dec] {
+export function quantityAndPrice(row: DocumentLine['row']): [Dec, Dec] {
   const [quantity, price] = [new Dec(row.quantity), new Dec(row.net_price)];
   return price.isNegative() ? [quantity.negated(), price.negated()] : [quantity, price];
 }

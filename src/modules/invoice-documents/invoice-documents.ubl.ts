@@ -118,24 +118,27 @@ function paymentMeans(i: InvoiceHeader): string {
 
 export const EXEMPTION: Partial<Record<TaxCategory, string>> = { E: 'Exempt from VAT', O: 'Not subject to VAT' };
 
-/** The reason belongs to the breakdown only (BR-E-10, BR-O-10; UBL-CR-601 on lines); O has no rate (BR-O-05). */
-function taxCategory(tag: string, category: TaxCategory, percent: string, withReason: boolean): string {
+/**
+ * The reason belongs to the breakdown only (BR-E-10, BR-O-10; UBL-CR-601 on lines); O has no rate (BR-O-05),
+ * but XRechnung wants one in every breakdown (BR-DE-14; BR-48 allows it): `ratedO` writes 0 there.
+ */
+function taxCategory(tag: string, category: TaxCategory, percent: string, withReason: boolean, ratedO = false): string {
   return group(
     tag,
     el('cbc:ID', category),
-    category === 'O' ? '' : el('cbc:Percent', percent),
+    category === 'O' && !ratedO ? '' : el('cbc:Percent', percent),
     withReason ? el('cbc:TaxExemptionReason', EXEMPTION[category]) : '',
     group('cac:TaxScheme', el('cbc:ID', 'VAT')),
   );
 }
 
-function taxTotal(model: InvoiceDocument, cur: string): string {
+function taxTotal(model: InvoiceDocument, cur: string, flavour: UblFlavour): string {
   const subtotal = (g: TaxGroup) =>
     group(
       'cac:TaxSubtotal',
       el('cbc:TaxableAmount', g.taxable, cur),
       el('cbc:TaxAmount', g.tax, cur),
-      taxCategory('cac:TaxCategory', g.category, g.percent, true),
+      taxCategory('cac:TaxCategory', g.category, g.percent, true, flavour === 'xrechnung'),
     );
   return group('cac:TaxTotal', el('cbc:TaxAmount', model.totals.tax, cur), ...model.taxes.map(subtotal));
 }
@@ -215,7 +218,7 @@ export function renderUbl(model: InvoiceDocument, flavour: UblFlavour = ublFlavo
     references(i, flavour),
     parties(model),
     paymentMeans(i),
-    taxTotal(model, cur),
+    taxTotal(model, cur, flavour),
     monetaryTotal(model, cur),
     ...model.lines.map((line, index) => invoiceLine(line, index, cur)),
   ];

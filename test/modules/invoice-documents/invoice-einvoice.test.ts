@@ -3,16 +3,23 @@ import assert from 'node:assert/strict';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { createTestApp } from '../../helpers.ts';
 import { invoiceFixtures } from '../invoices/support.ts';
+import { writeFileSync } from 'node:fs';
 import { makeInvoice, type InvoiceSpec } from './fixtures.ts';
+import { SHAPES } from './shapes.ts';
 
 const t = await createTestApp();
+const dumpDir = process.env.UBL_DUMP_DIR;
 const f = invoiceFixtures(t);
 
 const XRECHNUNG = 'urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0';
 
 function parse(xml: string) {
   assert.equal(XMLValidator.validate(xml), true, 'well-formed XML');
-  return new XMLParser({ ignoreAttributes: false, parseTagValue: false }).parse(xml).Invoice;
+  return new XMLParser({
+    ignoreAttributes: false,
+    parseTagValue: false,
+    isArray: (name) => name === 'cac:TaxSubtotal',
+  }).parse(xml).Invoice;
 }
 
 async function refusedField(method: 'POST' | 'PATCH', path: string, body: Record<string, unknown>, field: string) {
@@ -164,6 +171,31 @@ test('format=xrechnung: UBL under the XRechnung 3.0 CIUS, the Leitweg-ID as buye
   const pdf = await t.request('GET', `/invoices/${invoice.id}/document?format=ubl`);
   assert.equal(parse(pdf.text)['cbc:ProfileID'], 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0', 'ubl stays Peppol');
 });
+
+for (const [name, spec] of Object.entries(SHAPES))
+  test(`XRechnung shape ${name}: with the CIUS's data added the document is XRechnung with every BR-DE element`, async () => {
+    const invoice = await makeInvoice(t, t.tenant, {
+      ...spec,
+      snapshot: { ...spec.snapshot, ...XRECHNUNG_READY.snapshot },
+      client: { ...spec.client, ...XRECHNUNG_READY.client },
+    });
+    const res = await t.request('GET', `/invoices/${invoice.id}/document?format=xrechnung`);
+    assert.equal(res.status, 200, res.text);
+    if (dumpDir) writeFileSync(`${dumpDir}/${name}.xrechnung.xml`, res.text);
+    const doc = parse(res.text);
+    assert.equal(doc['cbc:CustomizationID'], XRECHNUNG);
+    assert.ok(doc['cbc:BuyerReference'], 'BR-DE-15');
+    assert.ok(doc['cac:PaymentMeans'], 'BR-DE-1');
+    for (const subtotal of doc['cac:TaxTotal']['cac:TaxSubtotal'])
+      assert.match(subtotal['cac:TaxCategory']['cbc:Percent'], /^\d/, 'BR-DE-14: a rate in every breakdown, 0 for O');
+    const seller = doc['cac:AccountingSupplierParty']['cac:Party'];
+    assert.deepEqual(Object.keys(seller['cac:Contact']), ['cbc:Name', 'cbc:Telephone', 'cbc:ElectronicMail']);
+    for (const side of ['cac:AccountingSupplierParty', 'cac:AccountingCustomerParty']) {
+      const party = doc[side]['cac:Party'];
+      assert.ok(party['cbc:EndpointID']['@_schemeID'], side);
+      assert.ok(party['cac:PostalAddress']['cbc:CityName'] && party['cac:PostalAddress']['cbc:PostalZone'], side);
+    }
+  });
 
 test('format=xrechnung is refused with 422 EINVOICE_DATA_MISSING naming every field the CIUS needs and the records lack', async () => {
   const bare = await makeInvoice(t, t.tenant, {

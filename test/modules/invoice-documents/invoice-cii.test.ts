@@ -5,7 +5,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { createTestApp } from '../../helpers.ts';
 import { Dec } from '../../../src/platform/money.ts';
 import { makeInvoice, type InvoiceSpec } from './fixtures.ts';
-import { SHAPES } from './shapes.ts';
+import { engineMadeInvoice, SHAPES } from './shapes.ts';
 
 const t = await createTestApp();
 const dumpDir = process.env.UBL_DUMP_DIR;
@@ -70,6 +70,13 @@ for (const [name, spec] of Object.entries(SHAPES))
   test(`CII shape ${name}: EN 16931 CII whose parties, categories and totals are as the rules need`, async () => {
     assertRules((await ciiOf(name, spec)).doc);
   });
+
+test('CII shape engine-made: a draft the billing engine made passes the same checks', async () => {
+  const res = await t.request('GET', `/invoices/${await engineMadeInvoice(t)}/document?format=cii`);
+  assert.equal(res.status, 200, res.text);
+  if (dumpDir) writeFileSync(`${dumpDir}/engine-made.cii.xml`, res.text);
+  assertRules(parse(res.text));
+});
 
 test('format=cii answers XML named -cii.xml; lines, dates, payment and electronic addresses as CII writes them', async () => {
   const spec: InvoiceSpec = {

@@ -1,3 +1,5 @@
+import assert from 'node:assert/strict';
+import type { TestApp } from '../../helpers.ts';
 import { STANDARD_ROWS, type InvoiceSpec } from './fixtures.ts';
 
 /**
@@ -63,3 +65,48 @@ export const SHAPES: Record<string, InvoiceSpec> = {
     rows: STANDARD_ROWS.slice(0, 2),
   },
 };
+
+/** The engine-made shape: a draft the billing engine makes for a contract, with the default seller; its id. */
+export async function engineMadeInvoice(t: TestApp): Promise<number> {
+  const insert = async (table: string, values: Record<string, unknown>) =>
+    (
+      (await t.db.db
+        .insertInto(table as never)
+        .values({ company_id: t.tenant.companyId, ...values } as never)
+        .returning('id' as never)
+        .executeTakeFirstOrThrow()) as { id: number }
+    ).id;
+  const sellerId = await insert('invoice_sellers', {
+    name: 'Engine Seller OÜ',
+    address: 'Pikk 1, Tallinn',
+    vat_number: 'EE100000002',
+    iban_1: 'EE382200221020145685',
+  });
+  const settings = await t.request('PATCH', '/company/billing-settings', {
+    body: { billing_active: true, default_seller_id: sellerId },
+  });
+  assert.equal(settings.status, 200, settings.text);
+  const client = await t.request('POST', '/clients', {
+    body: { name: 'Engine Buyer AS', vat_code: 'EE101234568', address_city: 'Tartu', address_country_code: 'ee' },
+  });
+  assert.equal(client.status, 201, client.text);
+  const tax = await insert('taxes', { name: 'VAT 24', rate: '0.24' });
+  const contract = await insert('contracts', {
+    client_id: client.body.data.id,
+    name: 'Support',
+    status: 'active',
+    settings: '{}',
+  });
+  await insert('contract_rows', {
+    contract_id: contract,
+    description: 'Retainer',
+    quantity: '1',
+    net_price: '500',
+    tax_id: tax,
+  });
+  const billed = await t.request('POST', `/clients/${client.body.data.id}/invoices`, {
+    body: { date_from: '2026-10-01', date_to: '2026-10-31' },
+  });
+  assert.equal(billed.status, 201, billed.text);
+  return billed.body.data.invoices[0].id;
+}

@@ -34,6 +34,11 @@ const BAD_ENDPOINTS: Array<[Record<string, unknown>, string]> = [
   [{ endpoint_id: '4000001000005', endpoint_scheme: '1234' }, 'endpoint_scheme'],
   [{ endpoint_id: '4000001000006', endpoint_scheme: '0088' }, 'endpoint_id'], // GLN check digit
   [{ endpoint_id: '0477472702', endpoint_scheme: '0208' }, 'endpoint_id'], // Belgian mod 97
+  [{ endpoint_id: '974760674', endpoint_scheme: '0192' }, 'endpoint_id'], // Norwegian mod 11
+  [{ endpoint_id: '5560360794', endpoint_scheme: '0007' }, 'endpoint_id'], // Swedish Luhn
+  [{ endpoint_id: '51824753557', endpoint_scheme: '0151' }, 'endpoint_id'], // ABN mod 89
+  [{ endpoint_id: '1234567', endpoint_scheme: '0184' }, 'endpoint_id'], // Danish CVR: 8 digits
+  [{ endpoint_id: 'IT01234567890', endpoint_scheme: '0211' }, 'endpoint_id'], // Partita IVA check digit
   [{ endpoint_id: 'has space', endpoint_scheme: '9930' }, 'endpoint_id'],
   [{ endpoint_id: '4000001000005' }, 'endpoint_scheme'],
   [{ endpoint_scheme: '0088' }, 'endpoint_id'],
@@ -91,6 +96,19 @@ test('a client stores its electronic address; bad ones are 400 naming the field'
   for (const [body, field] of BAD_ENDPOINTS) {
     await refusedField('POST', '/clients', { name: 'X', ...body }, field);
     await refusedField('PATCH', `/clients/${res.body.data.id}`, body, field);
+  }
+  // The same ids with their right check digits pass (the official Peppol rules agree, PEPPOL-COMMON-R040..R050).
+  const good = [
+    ['974760673', '0192'],
+    ['5560360793', '0007'],
+    ['51824753556', '0151'],
+    ['DK12345678', '0184'],
+    ['IT01234567897', '0211'],
+    ['5790000435951', '0088'],
+  ];
+  for (const [endpoint_id, endpoint_scheme] of good) {
+    const ok = await t.request('POST', '/clients', { body: { name: 'Y', endpoint_id, endpoint_scheme } });
+    assert.equal(ok.status, 201, `${endpoint_scheme} ${endpoint_id}: ${ok.text}`);
   }
   const again = await t.request('GET', `/clients/${res.body.data.id}`);
   assert.equal(again.body.data.endpoint_id, '0477472701', 'unchanged by the refused writes');

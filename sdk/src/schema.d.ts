@@ -988,8 +988,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Download the invoice as PDF or as an EN 16931 e-invoice (UBL, Peppol BIS 3, CII, XRechnung)
-     * @description format=pdf (default), ubl, cii or xrechnung. Rendered from the invoice as stored now; a draft is stamped DRAFT (and numbered draft-<id>), an annulled invoice ANNULLED. ubl is EN 16931 UBL 2.1, claiming Peppol BIS Billing 3.0 when the invoice carries both parties' electronic addresses (endpoint_id of the seller and the client, copied at finalization); cii is the same invoice as a UN/CEFACT Cross Industry Invoice; xrechnung is UBL under the XRechnung 3.0 CIUS. Each carries what its rules require; when the records lack it (the seller's country from its VAT number or IBAN, the client's country, a VAT number on a seller charging VAT; for xrechnung also electronic addresses, seller phone, city and postcode, the buyer reference...) it is 422 EINVOICE_DATA_MISSING with details.missing naming the fields.
+     * Download the invoice as PDF or as an EN 16931 e-invoice (UBL, Peppol BIS 3, CII, XRechnung, Factur-X)
+     * @description format=pdf (default), ubl, cii, xrechnung or facturx. Rendered from the invoice as stored now; a draft is stamped DRAFT (and numbered draft-<id>), an annulled invoice ANNULLED. ubl is EN 16931 UBL 2.1, claiming Peppol BIS Billing 3.0 when the invoice carries both parties' electronic addresses (endpoint_id of the seller and the client, copied at finalization); cii is the same invoice as a UN/CEFACT Cross Industry Invoice; xrechnung is UBL under the XRechnung 3.0 CIUS. Each carries what its rules require; when the records lack it (the seller's country from its VAT number or IBAN, the client's country, a VAT number on a seller charging VAT; for xrechnung also electronic addresses, seller phone, city and postcode, the buyer reference...) it is 422 EINVOICE_DATA_MISSING with details.missing naming the fields.
      */
     get: operations['getInvoiceDocument'];
     put?: never;
@@ -21926,8 +21926,8 @@ export interface operations {
   getInvoiceDocument: {
     parameters: {
       query?: {
-        /** @description pdf (default): the invoice to send a person; ubl: EN 16931 UBL 2.1 Invoice XML, Peppol BIS Billing 3.0 when seller and client both have an electronic address (endpoint_id); cii: EN 16931 UN/CEFACT Cross Industry Invoice XML; xrechnung: UBL under the XRechnung 3.0 CIUS (German public and B2B buyers) */
-        format?: 'pdf' | 'ubl' | 'cii' | 'xrechnung';
+        /** @description pdf (default): the invoice to send a person; ubl: EN 16931 UBL 2.1 Invoice XML, Peppol BIS Billing 3.0 when seller and client both have an electronic address (endpoint_id); cii: EN 16931 UN/CEFACT Cross Industry Invoice XML; xrechnung: UBL under the XRechnung 3.0 CIUS (German public and B2B buyers); facturx: Factur-X/ZUGFeRD, the PDF as PDF/A-3 with the CII embedded as factur-x.xml (profile EN 16931) */
+        format?: 'pdf' | 'ubl' | 'cii' | 'xrechnung' | 'facturx';
       };
       header?: never;
       path: {

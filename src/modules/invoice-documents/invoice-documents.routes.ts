@@ -16,9 +16,9 @@ export default async function invoiceDocumentRoutes(fastify: FastifyInstance) {
   app.route({
     ...route('GET', '/invoices/:invoice_id/document', {
       operationId: 'getInvoiceDocument',
-      summary: 'Download the invoice as PDF or as an EN 16931 e-invoice (UBL, Peppol BIS 3, CII, XRechnung)',
+      summary: 'Download the invoice as PDF or as an EN 16931 e-invoice (UBL, Peppol BIS 3, CII, XRechnung, Factur-X)',
       description:
-        'format=pdf (default), ubl, cii or xrechnung. Rendered from the invoice as stored now; a draft is stamped DRAFT ' +
+        'format=pdf (default), ubl, cii, xrechnung or facturx. Rendered from the invoice as stored now; a draft is stamped DRAFT ' +
         '(and numbered draft-<id>), an annulled invoice ANNULLED. ubl is EN 16931 UBL 2.1, claiming Peppol BIS Billing ' +
         "3.0 when the invoice carries both parties' electronic addresses (endpoint_id of the seller and the client, " +
         'copied at finalization); cii is the same invoice as a UN/CEFACT Cross Industry Invoice; xrechnung is UBL under ' +

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Timestamp } from '../../platform/fields.ts';
 
-export const DOCUMENT_FORMATS = ['pdf', 'ubl', 'cii', 'xrechnung'] as const;
+export const DOCUMENT_FORMATS = ['pdf', 'ubl', 'cii', 'xrechnung', 'facturx'] as const;
 export type DocumentFormat = (typeof DOCUMENT_FORMATS)[number];
 
 export const DocumentQuery = Type.Object(
@@ -14,7 +14,8 @@ export const DocumentQuery = Type.Object(
             'pdf (default): the invoice to send a person; ubl: EN 16931 UBL 2.1 Invoice XML, Peppol BIS Billing 3.0 ' +
             'when seller and client both have an electronic address (endpoint_id); cii: EN 16931 UN/CEFACT Cross ' +
             'Industry Invoice XML; xrechnung: UBL under the ' +
-            'XRechnung 3.0 CIUS (German public and B2B buyers)',
+            'XRechnung 3.0 CIUS (German public and B2B buyers); facturx: Factur-X/ZUGFeRD, the PDF as PDF/A-3 with ' +
+            'the CII embedded as factur-x.xml (profile EN 16931)',
         },
       ),
     ),

@@ -21,6 +21,7 @@ import * as repo from './invoice-documents.repository.ts';
 import type { DocumentFormat, ExportResult, SendResult } from './invoice-documents.schemas.ts';
 import { runSendJob, SEND_JOB, type SendParams } from './invoice-documents.send.ts';
 import { renderCii } from './invoice-documents.cii.ts';
+import { renderFacturX } from './invoice-documents.facturx.ts';
 import { renderUbl } from './invoice-documents.ubl.ts';
 
 export interface RenderedDocument {
@@ -50,6 +51,13 @@ export async function invoiceDocument(ctx: Ctx, id: number, format: DocumentForm
   const updatedAt = invoice.updated_at;
   if (format === 'ubl') return { ...xml(model, renderUbl(model)), updatedAt };
   if (format === 'cii') return { ...xml(model, renderCii(model), '-cii'), updatedAt };
+  if (format === 'facturx')
+    return {
+      body: await renderFacturX(model),
+      contentType: 'application/pdf',
+      filename: fileNameOf(`${model.label}-facturx`, 'pdf'),
+      updatedAt,
+    };
   if (format === 'xrechnung') return { ...xml(model, renderUbl(model, 'xrechnung'), '-xrechnung'), updatedAt };
   return {
     body: await renderPdf(model),

@@ -4,7 +4,8 @@ import { writeFileSync } from 'node:fs';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { createTestApp } from '../../helpers.ts';
 import { Dec } from '../../../src/platform/money.ts';
-import { makeInvoice, type InvoiceSpec } from './fixtures.ts';
+import { getDocumentProxy } from 'unpdf';
+import { download, makeInvoice, pdfText, type InvoiceSpec } from './fixtures.ts';
 import { engineMadeInvoice, SHAPES } from './shapes.ts';
 
 const t = await createTestApp();
@@ -127,4 +128,48 @@ test('format=cii is refused like the UBL: 422 EINVOICE_DATA_MISSING naming the f
   assert.equal(res.status, 422);
   assert.equal(res.body.error.code, 'EINVOICE_DATA_MISSING');
   assert.deepEqual(res.body.error.details.missing, ['invoice_seller.vat_number']);
+});
+
+/** The file a PDF carries under that name, via pdf.js (unpdf). */
+async function attachmentOf(bytes: Uint8Array, name: string) {
+  const pdf = await getDocumentProxy(new Uint8Array(bytes));
+  const attachments = (await pdf.getAttachments()) as Record<string, { filename: string; content: Uint8Array }>;
+  return Object.values(attachments ?? {}).find((a) => a.filename === name);
+}
+
+test('format=facturx: a PDF/A-3 carrying the same CII as factur-x.xml (Alternative), declared in the XMP', async () => {
+  const invoice = await makeInvoice(t, t.tenant, { invoice_number: 'FX-1', client_name: 'Łódź Αθήνα 株式会社' });
+  const res = await download(t, `/invoices/${invoice.id}/document?format=facturx`);
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get('content-type'), 'application/pdf');
+  assert.equal(res.headers.get('content-disposition'), 'attachment; filename="invoice-FX-1-facturx.pdf"');
+  if (dumpDir) writeFileSync(`${dumpDir}/facturx.pdf`, res.bytes);
+  const raw = Buffer.from(res.bytes).toString('latin1');
+  assert.match(raw, /<pdfaid:part>3<\/pdfaid:part>/);
+  assert.match(raw, /\/AFRelationship \/Alternative/);
+  for (const fx of [
+    'DocumentType>INVOICE',
+    'DocumentFileName>factur-x.xml',
+    'Version>1.0',
+    'ConformanceLevel>EN 16931',
+  ])
+    assert.ok(raw.includes(`<fx:${fx}</fx:`), fx);
+  assert.ok(raw.includes('<pdfaSchema:prefix>fx</pdfaSchema:prefix>'), 'the extension schema PDF/A requires');
+  const file = await attachmentOf(res.bytes, 'factur-x.xml');
+  assert.ok(file, 'factur-x.xml attached');
+  const cii = await t.request('GET', `/invoices/${invoice.id}/document?format=cii`);
+  assert.equal(Buffer.from(file.content).toString('utf8'), cii.text, 'the same CII as format=cii');
+  assertRules(parse(cii.text));
+  assert.ok((await pdfText(res.bytes)).includes('Łódź Αθήνα 株式会社'), 'the PDF is the invoice, every script');
+});
+
+test('format=facturx is refused like the CII: 422 EINVOICE_DATA_MISSING naming the fields', async () => {
+  const invoice = await makeInvoice(t, t.tenant, {
+    snapshot: { client_vat_code: null },
+    client: { address_country_code: null },
+  });
+  const res = await t.request('GET', `/invoices/${invoice.id}/document?format=facturx`);
+  assert.equal(res.status, 422);
+  assert.equal(res.body.error.code, 'EINVOICE_DATA_MISSING');
+  assert.deepEqual(res.body.error.details.missing, ['client.address_country_code']);
 });

@@ -22,7 +22,8 @@ export default async function invoiceDocumentRoutes(fastify: FastifyInstance) {
         '(and numbered draft-<id>), an annulled invoice ANNULLED. ubl is EN 16931 UBL 2.1, claiming Peppol BIS Billing ' +
         "3.0 when the invoice carries both parties' electronic addresses (endpoint_id of the seller and the client, " +
         'copied at finalization); cii is the same invoice as a UN/CEFACT Cross Industry Invoice; xrechnung is UBL under ' +
-        "the XRechnung 3.0 CIUS. Each carries what its rules require; when the records lack it (the seller's country " +
+        'the XRechnung 3.0 CIUS; facturx is the PDF as PDF/A-3 with the CII embedded as factur-x.xml ' +
+        "(Factur-X/ZUGFeRD, EN 16931). Each carries what its rules require; when the records lack it (the seller's country " +
         "from its VAT number or IBAN, the client's country, a VAT number on a seller charging VAT; for xrechnung also " +
         'electronic addresses, seller phone, city and postcode, the buyer reference...) it is 422 ' +
         'EINVOICE_DATA_MISSING with details.missing naming the fields.',

@@ -12,6 +12,7 @@ import { el, escapeXml, EXEMPTION, group, quantityAndPrice, unitCode, unitPrice 
 const ROOT_ATTRIBUTES =
   'xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100" ' +
   'xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100" ' +
+  'xmlns:qdt="urn:un:unece:uncefact:data:standard:QualifiedDataType:100" ' +
   'xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100"';
 
 /** A date as CII writes it: format 102, YYYYMMDD. */
@@ -141,6 +142,12 @@ function settlement(model: InvoiceDocument): string {
       el('ram:TotalPrepaidAmount', t.paid),
       el('ram:DuePayableAmount', t.due),
     ),
+    // BG-3 on a credit note: the invoice it credits (decision 0064).
+    group(
+      'ram:InvoiceReferencedDocument',
+      el('ram:IssuerAssignedID', i.credited_number),
+      i.credited_date ? date('ram:FormattedIssueDateTime', i.credited_date).replace(/udt:/g, 'qdt:') : '',
+    ),
   );
 }
 
@@ -156,7 +163,7 @@ export function renderCii(model: InvoiceDocument): string {
     group(
       'rsm:ExchangedDocument',
       el('ram:ID', i.invoice_number ?? model.label.toUpperCase()),
-      el('ram:TypeCode', '380'),
+      el('ram:TypeCode', i.type === 'credit_note' ? '381' : '380'),
       date('ram:IssueDateTime', i.invoice_date),
       group('ram:IncludedNote', el('ram:Content', i.comments)),
     ),

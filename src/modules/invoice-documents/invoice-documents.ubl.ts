@@ -19,8 +19,30 @@ import {
  */
 export const CUSTOMIZATION_ID = CUSTOMIZATION.en16931;
 
-const ROOT_ATTRIBUTES =
-  'xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" ' +
+/**
+ * An invoice is a UBL Invoice (type 380); a credit note a UBL CreditNote (type 381, decision 0064), whose
+ * elements differ only in name (CreditNoteLine, CreditedQuantity), in BillingReference (BG-3, the invoice it
+ * credits) and in having no DueDate: its due date is the day it is issued, so payment terms say it instead.
+ */
+const KIND = {
+  invoice: {
+    root: 'Invoice',
+    typeCode: ['cbc:InvoiceTypeCode', '380'],
+    line: 'cac:InvoiceLine',
+    quantity: 'cbc:InvoicedQuantity',
+  },
+  credit_note: {
+    root: 'CreditNote',
+    typeCode: ['cbc:CreditNoteTypeCode', '381'],
+    line: 'cac:CreditNoteLine',
+    quantity: 'cbc:CreditedQuantity',
+  },
+} as const;
+type Kind = (typeof KIND)[keyof typeof KIND];
+const kindOf = (i: InvoiceHeader): Kind => KIND[i.type];
+
+const rootAttributes = (kind: Kind) =>
+  `xmlns="urn:oasis:names:specification:ubl:schema:xsd:${kind.root}-2" ` +
   'xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2" ' +
   'xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"';
 
@@ -167,7 +189,7 @@ export function quantityAndPrice(row: DocumentLine['row']): [Dec, Dec] {
   return price.isNegative() ? [quantity.negated(), price.negated()] : [quantity, price];
 }
 
-function invoiceLine(line: DocumentLine, index: number, cur: string): string {
+function invoiceLine(line: DocumentLine, index: number, cur: string, kind: Kind): string {
   const { row } = line;
   const [quantity, price] = quantityAndPrice(row);
   const discount = new Dec(line.discount).isZero()
@@ -179,9 +201,9 @@ function invoiceLine(line: DocumentLine, index: number, cur: string): string {
         el('cbc:Amount', line.discount, cur),
       );
   return group(
-    'cac:InvoiceLine',
+    kind.line,
     el('cbc:ID', String(index + 1)),
-    el('cbc:InvoicedQuantity', quantity.toFixed(), ` unitCode="${unitCode(row.unit)}"`),
+    el(kind.quantity, quantity.toFixed(), ` unitCode="${unitCode(row.unit)}"`),
     el('cbc:LineExtensionAmount', line.net, cur),
     discount,
     group(
@@ -197,6 +219,10 @@ function references(i: InvoiceHeader, flavour: UblFlavour): string {
   return (
     el('cbc:BuyerReference', buyerReference(i, flavour)) +
     group('cac:InvoicePeriod', el('cbc:StartDate', i.period_from), el('cbc:EndDate', i.period_until)) +
+    group(
+      'cac:BillingReference',
+      group('cac:InvoiceDocumentReference', el('cbc:ID', i.credited_number), el('cbc:IssueDate', i.credited_date)),
+    ) +
     (i.contract_id === null ? '' : group('cac:ContractDocumentReference', el('cbc:ID', String(i.contract_id))))
   );
 }
@@ -206,21 +232,24 @@ export function renderUbl(model: InvoiceDocument, flavour: UblFlavour = ublFlavo
   const i = model.invoice;
   assertUblComplete(model, flavour === 'xrechnung' ? missingForXRechnung(model, buyerOf(i)) : []);
   const cur = ` currencyID="${escapeXml(i.currency)}"`;
+  const kind = kindOf(i);
+  const credit = kind === KIND.credit_note;
   const body = [
     el('cbc:CustomizationID', CUSTOMIZATION[flavour]),
     flavour === 'peppol' ? el('cbc:ProfileID', PEPPOL_PROFILE) : '',
     el('cbc:ID', i.invoice_number ?? model.label.toUpperCase()),
     el('cbc:IssueDate', i.invoice_date.slice(0, 10)),
-    el('cbc:DueDate', i.due_date.slice(0, 10)),
-    el('cbc:InvoiceTypeCode', '380'),
+    credit ? '' : el('cbc:DueDate', i.due_date.slice(0, 10)),
+    el(kind.typeCode[0], kind.typeCode[1]),
     el('cbc:Note', i.comments),
     el('cbc:DocumentCurrencyCode', i.currency),
     references(i, flavour),
     parties(model),
     paymentMeans(i),
+    credit ? group('cac:PaymentTerms', el('cbc:Note', `Credits invoice ${i.credited_number ?? ''}`.trim())) : '',
     taxTotal(model, cur, flavour),
     monetaryTotal(model, cur),
-    ...model.lines.map((line, index) => invoiceLine(line, index, cur)),
+    ...model.lines.map((line, index) => invoiceLine(line, index, cur, kind)),
   ];
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<Invoice ${ROOT_ATTRIBUTES}>${body.join('')}</Invoice>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<${kind.root} ${rootAttributes(kind)}>${body.join('')}</${kind.root}>\n`;
 }

@@ -88,6 +88,10 @@ function lineItem(line: DocumentLine, index: number): string {
     group(
       'ram:SpecifiedLineTradeSettlement',
       tradeTax(line.category, line.percent),
+      // BG-26, the row's service period.
+      line.row.period_start
+        ? `<ram:BillingSpecifiedPeriod>${date('ram:StartDateTime', line.row.period_start)}${date('ram:EndDateTime', line.row.period_end)}</ram:BillingSpecifiedPeriod>`
+        : '',
       discount,
       group('ram:SpecifiedTradeSettlementLineMonetarySummation', el('ram:LineTotalAmount', line.net)),
     ),

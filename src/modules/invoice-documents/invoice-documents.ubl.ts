@@ -205,6 +205,8 @@ function invoiceLine(line: DocumentLine, index: number, cur: string, kind: Kind)
     el('cbc:ID', String(index + 1)),
     el(kind.quantity, quantity.toFixed(), ` unitCode="${unitCode(row.unit)}"`),
     el('cbc:LineExtensionAmount', line.net, cur),
+    // BG-26, the row's service period (the engine fills it with the billed period).
+    group('cac:InvoicePeriod', el('cbc:StartDate', row.period_start), el('cbc:EndDate', row.period_end)),
     discount,
     group(
       'cac:Item',

@@ -5,6 +5,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { createTestApp } from '../../helpers.ts';
 import { invoiceFixtures } from '../invoices/support.ts';
 import { download } from './fixtures.ts';
+import { assertNoFindings } from './rules/assert-findings.ts';
 
 const t = await createTestApp();
 const f = invoiceFixtures(t);
@@ -29,7 +30,15 @@ async function creditedPair() {
     seller_id: sellerId,
     invoice_date: '2026-02-10',
     rows: [
-      { description: 'Advice', quantity: 2, unit: 'h', net_price: 100, tax_id: vat },
+      {
+        description: 'Advice',
+        quantity: 2,
+        unit: 'h',
+        net_price: 100,
+        tax_id: vat,
+        period_start: '2026-01-01',
+        period_end: '2026-01-31',
+      },
       { description: 'Book', quantity: 1, net_price: 35.5 },
     ],
   });
@@ -49,11 +58,13 @@ async function documentOf(id: number, format: string) {
   const res = await download(t, `/invoices/${id}/document?format=${format}`);
   assert.equal(res.status, 200, `${format}: ${Buffer.from(res.bytes).toString()}`);
   const xml = Buffer.from(res.bytes).toString('utf8');
+  // Our EN 16931 rule checker (decision 0062) finds nothing on any of them.
+  assertNoFindings(xml, `${format} of invoice ${id}`);
   if (dumpDir) writeFileSync(`${dumpDir}/credit-note.${format}.xml`, xml);
   return parser.parse(xml);
 }
 
-test('a credit note is a UBL CreditNote: type 381, BG-3 naming the invoice, CreditNoteLine, no DueDate', async () => {
+test('a credit note is a UBL CreditNote: type 381, BG-3 naming the invoice, CreditNoteLine with BG-26, no DueDate, no finding', async () => {
   const { invoice, note } = await creditedPair();
   const doc = await documentOf(note.id, 'ubl');
   const cn = doc.CreditNote;
@@ -76,6 +87,11 @@ test('a credit note is a UBL CreditNote: type 381, BG-3 naming the invoice, Cred
     ],
   );
   // Positive amounts, as UBL wants a credit note's: the totals are the invoice's.
+  // BG-26 on the line that has a service period, none on the other.
+  assert.deepEqual(
+    lines.map((l: any) => l['cac:InvoicePeriod']),
+    [{ 'cbc:StartDate': '2026-01-01', 'cbc:EndDate': '2026-01-31' }, undefined],
+  );
   const total = cn['cac:LegalMonetaryTotal'];
   assert.deepEqual(
     [total['cbc:TaxExclusiveAmount']['#text'], total['cbc:TaxInclusiveAmount']['#text']],
@@ -96,6 +112,15 @@ test('the invoice it credits stays a UBL Invoice (380) without a BillingReferenc
   const referenced = settlement['ram:InvoiceReferencedDocument'];
   assert.equal(referenced['ram:IssuerAssignedID'], invoice.invoice_number);
   assert.equal(referenced['ram:FormattedIssueDateTime']['qdt:DateTimeString']['#text'], '20260210');
+  const [first] = cii['rsm:SupplyChainTradeTransaction']['ram:IncludedSupplyChainTradeLineItem'];
+  const period = first['ram:SpecifiedLineTradeSettlement']['ram:BillingSpecifiedPeriod'];
+  assert.deepEqual(
+    [
+      period['ram:StartDateTime']['udt:DateTimeString']['#text'],
+      period['ram:EndDateTime']['udt:DateTimeString']['#text'],
+    ],
+    ['20260101', '20260131'],
+  );
   const original = (await documentOf(invoice.id, 'cii'))['rsm:CrossIndustryInvoice'];
   assert.equal(original['rsm:ExchangedDocument']['ram:TypeCode'], '380');
   assert.equal(

@@ -290,6 +290,13 @@ export const OPERATIONS = [
     idempotent: true,
   },
   {
+    id: 'createCreditNote',
+    method: 'POST',
+    path: '/invoices/{invoice_id}/credit-notes',
+    scope: 'financials',
+    idempotent: false,
+  },
+  {
     id: 'markInvoiceUnpaid',
     method: 'POST',
     path: '/invoices/{invoice_id}/mark-unpaid',

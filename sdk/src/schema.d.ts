@@ -1102,6 +1102,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/invoices/{invoice_id}/credit-notes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Issue a partial credit note: chosen rows, quantities or amounts of a created, sent or paid invoice
+     * @description Needs admin and If-Match (the invoice). Each item names a row of the invoice and a quantity (at its price and discount), a net_amount (one unit, no discount, its tax), or neither (what is left of the row). The credit notes of a row never exceed its net_sum. The invoice stays as it is; rows credited in full release the time and fees the engine billed on them. Answers the credit note (type credit_note, its own CN- number). A draft, annulled invoice or a credit note is 409 INVOICE_NOT_CREDITABLE (checked before If-Match); refused items are 422 CREDIT_NOTE_ROWS_REJECTED with details.rejections (row_index, row_id, code, message, field).
+     */
+    post: operations['createCreditNote'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/invoices/{invoice_id}/mark-unpaid': {
     parameters: {
       query?: never;
@@ -11768,6 +11788,7 @@ export interface operations {
                 rows: {
                   id: number;
                   invoice_id: number;
+                  credited_row_id: number | null;
                   description: string | null;
                   quantity: number;
                   unit: string | null;
@@ -11913,6 +11934,7 @@ export interface operations {
                 rows: {
                   id: number;
                   invoice_id: number;
+                  credited_row_id: number | null;
                   description: string | null;
                   quantity: number;
                   unit: string | null;
@@ -22589,6 +22611,7 @@ export interface operations {
               rows: {
                 id: number;
                 invoice_id: number;
+                credited_row_id: number | null;
                 description: string | null;
                 quantity: number;
                 unit: string | null;
@@ -22876,6 +22899,7 @@ export interface operations {
               rows: {
                 id: number;
                 invoice_id: number;
+                credited_row_id: number | null;
                 description: string | null;
                 quantity: number;
                 unit: string | null;
@@ -23145,6 +23169,7 @@ export interface operations {
               rows: {
                 id: number;
                 invoice_id: number;
+                credited_row_id: number | null;
                 description: string | null;
                 quantity: number;
                 unit: string | null;
@@ -23403,6 +23428,7 @@ export interface operations {
               rows: {
                 id: number;
                 invoice_id: number;
+                credited_row_id: number | null;
                 description: string | null;
                 quantity: number;
                 unit: string | null;
@@ -23715,6 +23741,7 @@ export interface operations {
               rows: {
                 id: number;
                 invoice_id: number;
+                credited_row_id: number | null;
                 description: string | null;
                 quantity: number;
                 unit: string | null;
@@ -23947,6 +23974,346 @@ export interface operations {
       };
     };
   };
+  createCreditNote: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Record id */
+        invoice_id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Each row at most once; neither quantity nor net_amount credits what is left of the row */
+          rows: {
+            /** @description A row of the invoice */
+            row_id: number;
+            /** @description A quantity of the row (more than 0, at most the row's), at its price and discount */
+            quantity?: number;
+            /** @description An amount of the row's net, with its sign, at most what is left to credit */
+            net_amount?: number;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          ETag: components['headers']['ETag'];
+          'X-Service-Warning': components['headers']['X-Service-Warning'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Invoice */
+            data: {
+              id: number;
+              /** @description invoice, or credit_note: issued when a finalized invoice is annulled, crediting it in full */
+              type: 'invoice' | 'credit_note';
+              credited_invoice_id: number | null;
+              client_id: number;
+              contract_id: number | null;
+              seller_id: number | null;
+              /** @description draft, created, sent, paid or annulled */
+              status: 'draft' | 'created' | 'sent' | 'paid' | 'annulled';
+              invoice_number: string | null;
+              /**
+               * Format: date
+               * @description Invoice date
+               */
+              invoice_date: string;
+              /**
+               * Format: date-time
+               * @description Due day, as midnight UTC of that day
+               */
+              due_date: string;
+              /** @description Sum of the rows net_sum */
+              net_sum: number;
+              /** @description Sum of the rows tax_sum */
+              tax_sum: number;
+              /** @description net_sum + tax_sum */
+              total_sum: number;
+              /** @description Amount recorded as paid */
+              paid_sum: number;
+              currency: string;
+              client_name: string;
+              client_reg_code: string | null;
+              client_vat_code: string | null;
+              client_contact: string | null;
+              seller_name: string | null;
+              seller_reg_code: string | null;
+              seller_vat_code: string | null;
+              seller_address: string | null;
+              seller_contact: string | null;
+              locale_code: string;
+              comments: string | null;
+              reference_number: string | null;
+              period_label: string | null;
+              exported_at: string | null;
+              sent_at: string | null;
+              paid_at: string | null;
+              send_error: string | null;
+              send_failed_at: string | null;
+              /** @description Up to 200 rows, oldest first */
+              rows: {
+                id: number;
+                invoice_id: number;
+                credited_row_id: number | null;
+                description: string | null;
+                quantity: number;
+                unit: string | null;
+                /** @description Unit price before tax */
+                net_price: number;
+                /** @description quantity × net_price − discount, rounded to the currency minor unit */
+                net_sum: number;
+                /** @description Discount percent, 0-100 */
+                discount_rate: number;
+                person_id: number | null;
+                completed_at: string | null;
+                period_start: string | null;
+                period_end: string | null;
+                tax_id: number | null;
+                tax_rate: number | null;
+                tax_name: string | null;
+                /** @description net_sum × tax_rate, rounded */
+                tax_sum: number;
+                product_id: number | null;
+                article_id: number | null;
+                resource_id: number | null;
+                billing_project_id: number | null;
+                ext_variable: string | null;
+                original_client_id: number | null;
+                /**
+                 * Format: date-time
+                 * @description Creation time (UTC)
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description Last change (UTC); the row ETag
+                 */
+                updated_at: string;
+              }[];
+              rows_truncated: boolean;
+              /**
+               * Format: date-time
+               * @description Creation time (UTC)
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description Last change (UTC)
+               */
+              updated_at: string;
+            };
+            warnings?: {
+              code: string;
+              message: string;
+              details?: {
+                [key: string]: unknown;
+              };
+              /** @description Position in a bulk request */
+              index?: number;
+            }[];
+          };
+        };
+      };
+      /** @description INVALID_COMPANY, MISSING_COMPANY, UNKNOWN_FILTER_FIELD, VALIDATION_ERROR */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description MISSING_AUTH, UNAUTHORIZED */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CSRF_REJECTED, FINANCIAL_SCOPE_REQUIRED, FORBIDDEN, HTTPS_REQUIRED, PLAN_UPGRADE_REQUIRED, SUBSCRIPTION_READ_ONLY */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description NOT_FOUND */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INVOICE_NOT_CREDITABLE */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description STALE_WRITE */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description CREDIT_NOTE_ROWS_REJECTED */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description PRECONDITION_REQUIRED */
+      428: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description RATE_LIMIT_EXCEEDED */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description INTERNAL_ERROR */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+      /** @description DATABASE_UNAVAILABLE, QUERY_TIMEOUT */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'X-RateLimit-Tier': components['headers']['X-RateLimit-Tier'];
+          /** @description Seconds to wait before trying again */
+          'Retry-After'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['def-0'];
+        };
+      };
+    };
+  };
   markInvoiceUnpaid: {
     parameters: {
       query?: never;
@@ -24027,6 +24394,7 @@ export interface operations {
               rows: {
                 id: number;
                 invoice_id: number;
+                credited_row_id: number | null;
                 description: string | null;
                 quantity: number;
                 unit: string | null;
@@ -24325,6 +24693,7 @@ export interface operations {
               rows: {
                 id: number;
                 invoice_id: number;
+                credited_row_id: number | null;
                 description: string | null;
                 quantity: number;
                 unit: string | null;
@@ -24565,6 +24934,7 @@ export interface operations {
             data: {
               id: number;
               invoice_id: number;
+              credited_row_id: number | null;
               description: string | null;
               quantity: number;
               unit: string | null;
@@ -24775,6 +25145,7 @@ export interface operations {
             data: {
               id: number;
               invoice_id: number;
+              credited_row_id: number | null;
               description: string | null;
               quantity: number;
               unit: string | null;
@@ -24999,6 +25370,7 @@ export interface operations {
             data: {
               id: number;
               invoice_id: number;
+              credited_row_id: number | null;
               description: string | null;
               quantity: number;
               unit: string | null;
@@ -25380,6 +25752,7 @@ export interface operations {
             data: {
               id: number;
               invoice_id: number;
+              credited_row_id: number | null;
               description: string | null;
               quantity: number;
               unit: string | null;

@@ -630,6 +630,7 @@ export interface InvoiceRowsTable {
   updated_at: Generated<string>;
   period_start: string | null;
   period_end: string | null;
+  credited_row_id: number | null;
 }
 
 export interface InvoiceSellersTable {

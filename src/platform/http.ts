@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import type { FastifyReply, FastifySchema } from 'fastify';
+import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { Tier } from './scopes.ts';
 import { ERRORS, type ErrorCode } from './errors.ts';
 import { etagOf } from './preconditions.ts';
@@ -345,6 +345,12 @@ export function single<T extends object>(
   reply.code(status);
   return withWarnings(reply, { data: record }, warnings);
 }
+
+/** A path parameter as a valid id, or undefined (a malformed id is left to params validation: 400). */
+export const pathId = (request: FastifyRequest, name: string): number | undefined => {
+  const id = Number((request.params as Record<string, unknown>)[name]);
+  return Number.isInteger(id) && id >= 1 && id <= 2147483647 ? id : undefined;
+};
 
 /** 204 with no body (deletes). */
 export function noContent(reply: FastifyReply) {

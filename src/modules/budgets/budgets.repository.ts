@@ -6,7 +6,7 @@ import { Dec, moneyOut } from '../../platform/money.ts';
 import { firstRecord } from '../../platform/sql.ts';
 import { tenantTable, type BaseQuery } from '../../platform/tenant-table.ts';
 import { companyCurrencySql } from '../companies/index.ts';
-import { billedStatus } from '../invoices/index.ts';
+import { countedStatus, signedAmount } from '../invoices/index.ts';
 import { BUDGET_LIST_OPTIONS, type BudgetListParams, type BudgetRecord } from './budgets.schemas.ts';
 
 export const budgets = tenantTable('budgets', {
@@ -33,7 +33,7 @@ export interface LockedBudget {
 // tenant: deliberate SQL. The spend subqueries are correlated on the budget row `b`, whose company the gateway
 // already fixed; every table they read is joined on b.company_id.
 const BILLED = sql`i.company_id = b.company_id
-  and ${billedStatus('i')}
+  and ${countedStatus('i')}
   and i.currency = ${companyCurrencySql(sql.ref('b.company_id'))}
   and (b.date_from is null or i.invoice_date >= b.date_from)
   and (b.date_until is null or i.invoice_date <= b.date_until)`;
@@ -43,12 +43,12 @@ const PROJECT_ROWS = sql`exists (
   select 1 from invoice_row_entries e
   join time_entries te on te.company_id = e.company_id and te.id = e.time_entry_id
   join tasks t on t.company_id = te.company_id and t.id = te.task_id
-  where e.company_id = r.company_id and e.invoice_row_id = r.id and t.project_id = b.project_id)`;
+  where e.company_id = r.company_id and e.invoice_row_id = coalesce(r.credited_row_id, r.id) and t.project_id = b.project_id)`;
 
 const invoiceSum = (client: RawBuilder<unknown>) =>
-  sql`(select coalesce(sum(i.net_sum), 0) from invoices i where ${BILLED} and ${client})`;
+  sql`(select coalesce(sum(${signedAmount('i', sql`i.net_sum`)}), 0) from invoices i where ${BILLED} and ${client})`;
 const projectSum = (client: RawBuilder<unknown>) =>
-  sql`(select coalesce(sum(r.net_sum), 0) from invoice_rows r
+  sql`(select coalesce(sum(${signedAmount('i', sql`r.net_sum`)}), 0) from invoice_rows r
     join invoices i on i.company_id = r.company_id and i.id = r.invoice_id
     where r.company_id = b.company_id and ${BILLED} and ${client} and ${PROJECT_ROWS})`;
 

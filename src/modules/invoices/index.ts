@@ -16,7 +16,15 @@ export { fireUpdated as recordInvoiceUpdated, readInvoice } from './invoice-writ
 /** Sending (invoice-documents): the status rule, and what a send that went out or failed leaves on the invoice. */
 export { assertExportable, assertSendable, isSendable } from './invoice-status.ts';
 /** Which invoices are billed (revenue, spend, locked time, exports) and which are locked: one definition each. */
-export { BILLED_STATUSES, billedStatus, invoiceType, isBilled, LOCKED_STATUSES } from './invoice-status.ts';
+export {
+  BILLED_STATUSES,
+  billedStatus,
+  countedStatus,
+  invoiceType,
+  isBilled,
+  LOCKED_STATUSES,
+  signedAmount,
+} from './invoice-status.ts';
 /** Reclaims: which invoices bill the entries they would move. */
 export { invoiceLinks, type InvoiceLink } from './invoice-entries.ts';
 export { recordExported, recordSendFailure, recordSent } from './invoice-delivery.ts';

@@ -25,17 +25,34 @@ export const isLocked = (status: InvoiceStatus) => has(LOCKED_STATUSES, status);
 export const isBilled = (status: string) => has(BILLED_STATUSES, status);
 
 /**
- * `<alias>.status in ('created', 'sent', 'paid')`, of invoices proper (not credit notes), for readers' SQL. The values are written inline, not bound,
- * so the predicate still matches the partial index on billed periods (migration 0070).
+ * `<alias>.status in ('created', 'sent', 'paid')`, of invoices proper (not credit notes): what locks the time an
+ * invoice bills and its period. The values are written inline, not bound, so the predicate still matches the
+ * partial index on billed periods (migration 0070).
  */
 export const billedStatus = (alias = 'i'): RawBuilder<boolean> =>
   sql<boolean>`${sql.ref(`${alias}.status`)} in (${sql.join(BILLED_STATUSES.map((s) => sql.lit(s)))}) and ${invoiceType(alias)}`;
 
-/**
- * `<alias>.type = 'invoice'`: what revenue, spend and the reports count. A credit note counts in none of them:
- * it documents the annulment of an invoice that, annulled, no longer counts either (decision 0064).
- */
+/** `<alias>.type = 'invoice'`: invoices proper, not credit notes. */
 export const invoiceType = (alias = 'i'): RawBuilder<boolean> => sql<boolean>`${sql.ref(`${alias}.type`)} = 'invoice'`;
+
+const billedIn = (alias: string) =>
+  sql`${sql.ref(`${alias}.status`)} in (${sql.join(BILLED_STATUSES.map((s) => sql.lit(s)))})`;
+
+/**
+ * What revenue and spend count (decision 0064): a billed invoice, and a credit note of an invoice that is itself
+ * billed. A credit note of an annulled invoice counts nothing, as the invoice it credits no longer counts: so an
+ * annulment leaves every figure as if the invoice had never been finalized, and a partial credit note of a
+ * standing invoice lowers it. Pair it with signedAmount.
+ */
+export const countedStatus = (
+  alias = 'i',
+): RawBuilder<boolean> => sql<boolean>`${billedIn(alias)} and (${invoiceType(alias)}
+  or exists (select 1 from invoices credited where credited.company_id = ${sql.ref(`${alias}.company_id`)}
+              and credited.id = ${sql.ref(`${alias}.credited_invoice_id`)} and ${billedIn('credited')}))`;
+
+/** An amount of the invoice (or of its row) with its sign: a credit note's amounts are stored positive, count negative. */
+export const signedAmount = (alias: string, amount: RawBuilder<unknown>): RawBuilder<string> =>
+  sql<string>`case when ${sql.ref(`${alias}.type`)} = 'credit_note' then -${amount} else ${amount} end`;
 
 /** A billed invoice can be sent, and sent again. */
 const SENDABLE: readonly InvoiceStatus[] = BILLED_STATUSES;

@@ -63,7 +63,7 @@ const selectList = (fields: readonly Field[], alias: string) =>
     .replaceAll('$.', `${alias}.`);
 
 const ROW_FIELDS: Field[] = [
-  ...['id', 'invoice_id', 'description'],
+  ...['id', 'invoice_id', 'credited_row_id', 'description'],
   ...numbers(['quantity']),
   'unit',
   ...numbers(['net_price', 'net_sum', 'discount_rate']),
@@ -238,10 +238,43 @@ export async function insertRows(ctx: Ctx, rows: ReadonlyArray<NewRow<'invoice_r
   return ids.map((r) => r.id);
 }
 
-/** Unlinks what the billing engine billed on this invoice (time entries and contract-row periods). */
-export async function releaseBilled(ctx: Ctx, invoiceId: number): Promise<void> {
-  await scoped.delete(ctx, 'invoice_row_entries').where('invoice_id', '=', invoiceId).execute();
-  await scoped.delete(ctx, 'invoice_row_fees').where('invoice_id', '=', invoiceId).execute();
+/**
+ * Unlinks what the billing engine billed on this invoice (time entries and contract-row periods), or only on
+ * some of its rows (those a partial credit note credited in full).
+ */
+export async function releaseBilled(ctx: Ctx, invoiceId: number, rowIds?: readonly number[]): Promise<void> {
+  if (rowIds?.length === 0) return;
+  for (const table of ['invoice_row_entries', 'invoice_row_fees'] as const) {
+    let query = scoped.delete(ctx, table).where('invoice_id', '=', invoiceId);
+    if (rowIds) query = query.where('invoice_row_id', 'in', [...rowIds]);
+    await query.execute();
+  }
+}
+
+/** The invoice's rows of these ids (others are simply absent). */
+export function rowsByIds(ctx: Ctx, invoiceId: number, ids: readonly number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return scoped
+    .select(ctx, 'invoice_rows', 'r')
+    .selectAll('r')
+    .where('r.invoice_id', '=', invoiceId)
+    .where('r.id', 'in', [...new Set(ids)])
+    .execute();
+}
+
+/** The net each row of the invoice has been credited so far, by its credit notes' rows. */
+export async function creditedByRow(ctx: Ctx, invoiceId: number): Promise<Map<number, string>> {
+  const rows = await scoped
+    .select(ctx, 'invoice_rows', 'r')
+    .innerJoin('invoices as c', (join) =>
+      join.onRef('c.company_id', '=', 'r.company_id').onRef('c.id', '=', 'r.invoice_id'),
+    )
+    .where('c.credited_invoice_id', '=', invoiceId)
+    .where('r.credited_row_id', 'is not', null)
+    .select(['r.credited_row_id', sql<string>`sum(r.net_sum)::text`.as('net')])
+    .groupBy('r.credited_row_id')
+    .execute();
+  return new Map(rows.map((row) => [row.credited_row_id!, row.net]));
 }
 
 export const updateRow = (ctx: Ctx, id: number, values: RowChanges<'invoice_rows'>) =>

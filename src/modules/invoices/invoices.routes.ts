@@ -1,8 +1,16 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { IdParam, OffsetOrCursorList, route, Single, single } from '../../platform/http.ts';
+import { IdParam, OffsetOrCursorList, pathId, route, Single, single } from '../../platform/http.ts';
 import { etagOf, readIfMatch, requireIfMatch } from '../../platform/preconditions.ts';
-import { Invoice, InvoiceCreate, InvoiceListQuery, InvoiceUpdate, INVOICE_FILTERS } from './invoices.schemas.ts';
+import { creditInvoice } from './invoice-credit.ts';
+import {
+  CreditNoteCreate,
+  Invoice,
+  InvoiceCreate,
+  InvoiceListQuery,
+  InvoiceUpdate,
+  INVOICE_FILTERS,
+} from './invoices.schemas.ts';
 import * as payments from './invoice-payments.service.ts';
 import * as service from './invoices.service.ts';
 
@@ -23,6 +31,12 @@ const REFERENCES = [
  */
 function jsonText(reply: FastifyReply, text: string): FastifyReply {
   return reply.header('content-type', 'application/json; charset=utf-8').send(text);
+}
+
+/** The invoice is looked up before the body is validated: another company's id is 404 whatever the body holds. */
+async function invoiceFirst(request: FastifyRequest): Promise<void> {
+  const id = pathId(request, 'invoice_id');
+  if (id !== undefined) await service.getInvoice(request.ctx, id);
 }
 
 /** Invoices: every route is financial. send, export and the documents live in the invoice-documents module. */
@@ -118,6 +132,37 @@ export default async function invoiceRoutes(fastify: FastifyInstance) {
     }),
     handler: async (request, reply) =>
       single(reply, await payments.markPaid(request.ctx, request.params.invoice_id, () => requireIfMatch(request))),
+  });
+
+  app.route({
+    ...route('POST', '/invoices/:invoice_id/credit-notes', {
+      operationId: 'createCreditNote',
+      summary: 'Issue a partial credit note: chosen rows, quantities or amounts of a created, sent or paid invoice',
+      description:
+        'Needs admin and If-Match (the invoice). Each item names a row of the invoice and a quantity (at its price ' +
+        'and discount), a net_amount (one unit, no discount, its tax), or neither (what is left of the row). The ' +
+        'credit notes of a row never exceed its net_sum. The invoice stays as it is; rows credited in full release ' +
+        'the time and fees the engine billed on them. Answers the credit note (type credit_note, its own CN- number). ' +
+        'A draft, annulled invoice or a credit note is 409 INVOICE_NOT_CREDITABLE (checked before If-Match); refused ' +
+        'items are 422 CREDIT_NOTE_ROWS_REJECTED with details.rejections (row_index, row_id, code, message, field).',
+      tags,
+      tier: 'financials',
+      errors: [
+        'NOT_FOUND',
+        'PRECONDITION_REQUIRED',
+        'STALE_WRITE',
+        'INVOICE_NOT_CREDITABLE',
+        'CREDIT_NOTE_ROWS_REJECTED',
+      ],
+      schema: { params: Params, body: CreditNoteCreate, response: { 201: Single(Invoice) } },
+    }),
+    preValidation: invoiceFirst,
+    handler: async (request, reply) =>
+      single(
+        reply,
+        await creditInvoice(request.ctx, request.params.invoice_id, request.body.rows, () => requireIfMatch(request)),
+        201,
+      ),
   });
 
   app.route({

@@ -34,6 +34,9 @@ export const InvoiceRow = Type.Object(
   {
     id: Type.Integer(),
     invoice_id: Type.Integer(),
+    credited_row_id: Nullable(
+      Type.Integer({ description: "On a credit note's row: the row of the credited invoice it credits" }),
+    ),
     description: Nullable(Type.String()),
     quantity: Type.Number(),
     unit: Nullable(Type.String()),
@@ -163,6 +166,37 @@ export const InvoiceCreate = Type.Object(
   { additionalProperties: false, title: 'InvoiceCreate' },
 );
 export type InvoiceCreateBody = Static<typeof InvoiceCreate>;
+
+export const CREDIT_ITEMS_MAX = 1000;
+
+/** POST /invoices/{id}/credit-notes: which rows, and how much of each (decision 0064). */
+export const CreditNoteCreate = Type.Object(
+  {
+    rows: Type.Array(
+      Type.Object(
+        {
+          row_id: Id('A row of the invoice'),
+          quantity: Type.Optional(
+            Type.Number({
+              description: "A quantity of the row (more than 0, at most the row's), at its price and discount",
+            }),
+          ),
+          net_amount: Type.Optional(
+            Type.Number({ description: "An amount of the row's net, with its sign, at most what is left to credit" }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        minItems: 1,
+        maxItems: CREDIT_ITEMS_MAX,
+        description: 'Each row at most once; neither quantity nor net_amount credits what is left of the row',
+      },
+    ),
+  },
+  { additionalProperties: false, title: 'CreditNoteCreate' },
+);
+export type CreditNoteCreateBody = Static<typeof CreditNoteCreate>;
 
 /** InvoiceUpdate: the only header fields PATCH reaches. */
 export const InvoiceUpdate = Type.Object(

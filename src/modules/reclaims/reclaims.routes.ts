@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { IdParam, OffsetOrCursorList, route, Single, single } from '../../platform/http.ts';
+import { IdParam, OffsetOrCursorList, pathId, route, Single, single } from '../../platform/http.ts';
 import { readIfMatch } from '../../platform/preconditions.ts';
 import { Reclaim, RECLAIM_FILTERS, ReclaimCreate, ReclaimListQuery, ReclaimUpdate } from './reclaims.schemas.ts';
 import * as service from './reclaims.service.ts';
@@ -9,11 +9,6 @@ const tags = ['Reclaims'];
 const Params = IdParam('reclaim_id');
 // Reclaims are a financial resource (Authentication rule 4): every route needs the financials tier.
 const access = { tags, tier: 'financials', preview: true } as const;
-
-const pathId = (request: FastifyRequest, name: string): number | undefined => {
-  const id = Number((request.params as Record<string, unknown>)[name]);
-  return Number.isInteger(id) && id >= 1 && id <= 2147483647 ? id : undefined;
-};
 
 /**
  * The path's record is looked up before the body is validated, so another tenant's id answers 404 whatever the

@@ -2,7 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { agreementDays, BILLABLE, costCtes, entriesFrom, entryDay, invoicesWhere, SECS } from './reports.sql.ts';
 import type { ReportWindow } from './reports.window.ts';
-import { billedStatus } from '../invoices/index.ts';
+import { countedStatus, signedAmount } from '../invoices/index.ts';
 import { workClientOf } from '../billing/index.ts';
 import { tenant } from '../../platform/tenant-table.ts';
 
@@ -54,21 +54,22 @@ export const entryBucket = (w: ReportWindow, interval: Interval) => bucketOf(int
 
 /** Net revenue (finalized invoices, company currency) per bucket of invoice_date. */
 export async function revenueByBucket(ctx: Ctx, w: ReportWindow, interval: Interval): Promise<KeyedValue[]> {
-  const result = await sql<KeyedValue>`select ${bucketOf(interval, sql`i.invoice_date`)} as k, sum(i.net_sum)::text as v
-      from invoices i where ${invoicesWhere(ctx, w)} and ${billedStatus('i')}
+  const result =
+    await sql<KeyedValue>`select ${bucketOf(interval, sql`i.invoice_date`)} as k, sum(${signedAmount('i', sql`i.net_sum`)})::text as v
+      from invoices i where ${invoicesWhere(ctx, w)} and ${countedStatus('i')}
      group by 1`.execute(ctx.db);
   return result.rows;
 }
 
 /** Net revenue per client (invoice header) or per person / product (invoice rows: rows add up to the net_sum). */
 export async function revenueBy(ctx: Ctx, w: ReportWindow, by: 'client' | 'person' | 'product'): Promise<KeyedValue[]> {
-  const finalized = billedStatus('i');
+  const finalized = countedStatus('i');
   const result =
     by === 'client'
-      ? await sql<KeyedValue>`select i.client_id as k, sum(i.net_sum)::text as v
+      ? await sql<KeyedValue>`select i.client_id as k, sum(${signedAmount('i', sql`i.net_sum`)})::text as v
           from invoices i where ${invoicesWhere(ctx, w)} and ${finalized} group by 1`.execute(ctx.db)
       : await sql<KeyedValue>`select ${by === 'person' ? sql`r.person_id` : sql`r.product_id`} as k,
-               sum(r.net_sum)::text as v
+               sum(${signedAmount('i', sql`r.net_sum`)})::text as v
           from invoices i join invoice_rows r on r.company_id = i.company_id and r.invoice_id = i.id
          where ${invoicesWhere(ctx, w)} and ${finalized} group by 1`.execute(ctx.db);
   return result.rows;

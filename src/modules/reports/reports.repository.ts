@@ -5,7 +5,7 @@ import { agreementDays, BILLABLE, costCtes, entriesFrom, entryDay, invoicesWhere
 import type { ReportWindow } from './reports.window.ts';
 import { companyFeatureSql } from '../companies/index.ts';
 import { anyContractPriceSql } from '../contracts/index.ts';
-import { billedStatus, invoiceType } from '../invoices/index.ts';
+import { countedStatus, invoiceType, signedAmount } from '../invoices/index.ts';
 import { anyProductPriceSql } from '../products/index.ts';
 
 // tenant: deliberate SQL — every query below filters each table by the caller's company (see reports.sql.ts).
@@ -43,7 +43,7 @@ export interface InvoiceTotals {
 /** Net sums of the window's invoices in the company currency: finalized ones (revenue) and drafts, apart. */
 export async function invoiceTotals(ctx: Ctx, w: ReportWindow): Promise<InvoiceTotals> {
   const result = await sql<InvoiceTotals>`select
-      coalesce(sum(i.net_sum) filter (where ${billedStatus('i')}), 0)::text as revenue,
+      coalesce(sum(${signedAmount('i', sql`i.net_sum`)}) filter (where ${countedStatus('i')}), 0)::text as revenue,
       coalesce(sum(i.net_sum) filter (where i.status = 'draft'), 0)::text as draft_revenue
     from invoices i where ${invoicesWhere(ctx, w)}`.execute(ctx.db);
   return result.rows[0]!;

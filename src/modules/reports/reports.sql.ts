@@ -3,7 +3,6 @@ import type { Ctx } from '../../platform/context.ts';
 import { rowVisible } from '../../platform/visibility.ts';
 import type { ReportWindow } from './reports.window.ts';
 import { billableWork } from '../billing/index.ts';
-import { invoiceType } from '../invoices/index.ts';
 
 /**
  * The SQL pieces every report shares, so "an hour", "billable", "the day of an entry" and "the cost of a day" mean
@@ -72,10 +71,12 @@ export function costCtes(key: (alias: string) => RawBuilder<unknown>): RawBuilde
       select k, sum(cost) as cost from (select * from hc union all select * from mc) u group by k)`;
 }
 
-/** Invoices of the window in the company currency (other currencies are reported apart, never converted). */
+/**
+ * Invoices and credit notes of the window in the company currency (other currencies are reported apart, never
+ * converted); sums count them with countedStatus and signedAmount.
+ */
 export function invoicesWhere(ctx: Ctx, w: ReportWindow, alias = 'i'): RawBuilder<boolean> {
   const col = (name: string) => sql.ref(`${alias}.${name}`);
   return sql<boolean>`${col('company_id')} = ${ctx.companyId}
-    and ${col('invoice_date')} between ${w.from}::date and ${w.to}::date and ${col('currency')} = ${ctx.company.currency}
-    and ${invoiceType(alias)}`;
+    and ${col('invoice_date')} between ${w.from}::date and ${w.to}::date and ${col('currency')} = ${ctx.company.currency}`;
 }

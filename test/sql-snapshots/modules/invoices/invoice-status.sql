@@ -5,3 +5,14 @@ ${sql.ref(`${alias}.status`)} in (${sql.join(BILLED_STATUSES.map((s) => sql.lit(
 
 -- invoiceType
 ${sql.ref(`${alias}.type`)} = 'invoice'
+
+-- billedIn
+${sql.ref(`${alias}.status`)} in (${sql.join(BILLED_STATUSES.map((s) => sql.lit(s)))})
+
+-- countedStatus
+${billedIn(alias)} and (${invoiceType(alias)}
+or exists (select 1 from invoices credited where credited.company_id = ${sql.ref(`${alias}.company_id`)}
+            and credited.id = ${sql.ref(`${alias}.credited_invoice_id`)} and ${billedIn('credited')}))
+
+-- signedAmount
+case when ${sql.ref(`${alias}.type`)} = 'credit_note' then -${amount} else ${amount} end

@@ -9,6 +9,9 @@ ${invoiceJson('i')}::text
 -- findInvoiceText
 ${invoiceJson('i')}::text
 
+-- creditedByRow
+sum(r.net_sum)::text
+
 -- rowTotals
 coalesce(sum(r.net_sum), 0)::text
 

@@ -23,20 +23,26 @@ ${entriesFrom(ctx, w)} group by 1
 date_trunc(${interval}, ${day})::date::text
 
 -- revenueByBucket
-select ${bucketOf(interval, sql`i.invoice_date`)} as k, sum(i.net_sum)::text as v
- from invoices i where ${invoicesWhere(ctx, w)} and ${billedStatus('i')}
+select ${bucketOf(interval, sql`i.invoice_date`)} as k, sum(${signedAmount('i', sql`i.net_sum`)})::text as v
+ from invoices i where ${invoicesWhere(ctx, w)} and ${countedStatus('i')}
 group by 1
 
 -- revenueByBucket
 i.invoice_date
 
+-- revenueByBucket
+i.net_sum
+
 -- revenueBy
-select i.client_id as k, sum(i.net_sum)::text as v
+select i.client_id as k, sum(${signedAmount('i', sql`i.net_sum`)})::text as v
 from invoices i where ${invoicesWhere(ctx, w)} and ${finalized} group by 1
 
 -- revenueBy
+i.net_sum
+
+-- revenueBy
 select ${by === 'person' ? sql`r.person_id` : sql`r.product_id`} as k,
-      sum(r.net_sum)::text as v
+      sum(${signedAmount('i', sql`r.net_sum`)})::text as v
  from invoices i join invoice_rows r on r.company_id = i.company_id and r.invoice_id = i.id
 where ${invoicesWhere(ctx, w)} and ${finalized} group by 1
 
@@ -45,6 +51,9 @@ r.person_id
 
 -- revenueBy
 r.product_id
+
+-- revenueBy
+r.net_sum
 
 -- costBy
 with pd as (

@@ -17,9 +17,12 @@ null::int
 
 -- invoiceTotals
 select
-  coalesce(sum(i.net_sum) filter (where ${billedStatus('i')}), 0)::text as revenue,
+  coalesce(sum(${signedAmount('i', sql`i.net_sum`)}) filter (where ${countedStatus('i')}), 0)::text as revenue,
   coalesce(sum(i.net_sum) filter (where i.status = 'draft'), 0)::text as draft_revenue
 from invoices i where ${invoicesWhere(ctx, w)}
+
+-- invoiceTotals
+i.net_sum
 
 -- otherCurrencies
 select i.currency, count(*)::int as invoices

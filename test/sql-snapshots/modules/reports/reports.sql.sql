@@ -42,4 +42,3 @@ cost as (
 -- invoicesWhere
 ${col('company_id')} = ${ctx.companyId}
 and ${col('invoice_date')} between ${w.from}::date and ${w.to}::date and ${col('currency')} = ${ctx.company.currency}
-and ${invoiceType(alias)}

@@ -22137,8 +22137,14 @@ export interface operations {
               documents: {
                 /** @description GET this path for the PDF */
                 pdf: string;
-                /** @description GET this path for the EN 16931 UBL 2.1 XML */
+                /** @description GET this path for the EN 16931 UBL 2.1 XML (Peppol BIS 3 with both addresses) */
                 ubl: string;
+                /** @description GET this path for the EN 16931 UN/CEFACT CII XML */
+                cii: string;
+                /** @description GET this path for the XRechnung 3.0 UBL (422 naming what it lacks) */
+                xrechnung: string;
+                /** @description GET this path for the Factur-X / ZUGFeRD PDF/A-3b with the CII inside */
+                facturx: string;
               };
             };
             warnings?: {

@@ -25,7 +25,10 @@ export const DocumentQuery = Type.Object(
 
 const Links = Type.Object({
   pdf: Type.String({ description: 'GET this path for the PDF' }),
-  ubl: Type.String({ description: 'GET this path for the EN 16931 UBL 2.1 XML' }),
+  ubl: Type.String({ description: 'GET this path for the EN 16931 UBL 2.1 XML (Peppol BIS 3 with both addresses)' }),
+  cii: Type.String({ description: 'GET this path for the EN 16931 UN/CEFACT CII XML' }),
+  xrechnung: Type.String({ description: 'GET this path for the XRechnung 3.0 UBL (422 naming what it lacks)' }),
+  facturx: Type.String({ description: 'GET this path for the Factur-X / ZUGFeRD PDF/A-3b with the CII inside' }),
 });
 
 export const ExportResult = Type.Object(

@@ -32,10 +32,11 @@ export interface RenderedDocument {
 }
 
 /** Where a caller fetches an invoice's documents. */
-export const documentLinks = (id: number) => ({
-  pdf: `${V3_PREFIX}/invoices/${id}/document?format=pdf`,
-  ubl: `${V3_PREFIX}/invoices/${id}/document?format=ubl`,
-});
+/** Where each format of the invoice is fetched (decision 0063): every format GET /invoices/{id}/document serves. */
+export const documentLinks = (id: number) => {
+  const at = (format: string) => `${V3_PREFIX}/invoices/${id}/document?format=${format}`;
+  return { pdf: at('pdf'), ubl: at('ubl'), cii: at('cii'), xrechnung: at('xrechnung'), facturx: at('facturx') };
+};
 
 const xml = (model: InvoiceDocument, text: string, suffix = ''): Omit<RenderedDocument, 'updatedAt'> => ({
   body: Buffer.from(text, 'utf8'),

@@ -143,6 +143,9 @@ test('export sets exported_at, moves the ETag, records invoice.updated and answe
     documents: {
       pdf: `/api/v3/invoices/${invoice.id}/document?format=pdf`,
       ubl: `/api/v3/invoices/${invoice.id}/document?format=ubl`,
+      cii: `/api/v3/invoices/${invoice.id}/document?format=cii`,
+      xrechnung: `/api/v3/invoices/${invoice.id}/document?format=xrechnung`,
+      facturx: `/api/v3/invoices/${invoice.id}/document?format=facturx`,
     },
   });
   assert.ok(stored.exported_at);

@@ -76,5 +76,34 @@ export function billingFixtures(t: TestApp, tenant: TenantFixture = t.tenant) {
       .orderBy('time_entry_id')
       .execute();
 
-  return { insert, client, task, entries, topic, tax, hourly, price, contract, row, bill, setBilling, links };
+  /**
+   * Billing on, a client under an hourly contract row at 90, two hours on 5 October 2026: the engine's smallest case,
+   * and the engine run over October.
+   */
+  async function hourlyClient(name: string) {
+    await setBilling(true);
+    const id = await client(`${name} Ltd`);
+    const product = await hourly(`${name} hours`);
+    await price(product, '90');
+    await row(await contract(id), { product_id: product });
+    await entries(await task(id, null, `${name} task`), [['2026-10-05T08:00:00Z', '2026-10-05T10:00:00Z']]);
+    return { client: id, billOctober: () => bill(id, { date_from: '2026-10-01', date_to: '2026-10-31' }) };
+  }
+
+  return {
+    insert,
+    client,
+    task,
+    entries,
+    topic,
+    tax,
+    hourly,
+    price,
+    contract,
+    row,
+    bill,
+    setBilling,
+    links,
+    hourlyClient,
+  };
 }

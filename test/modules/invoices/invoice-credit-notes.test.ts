@@ -137,19 +137,7 @@ test('credit-note numbers stay gapless under 50 concurrent annulments', async ()
 test('the engine bills annulled work again only once its credit note is issued, and revenue counts neither', async () => {
   const tenant = await t.newTenant({ name: 'Engine Co', timezone: 'Europe/Tallinn' });
   const b = billingFixtures(t, tenant);
-  await b.setBilling(true);
-  const client = await b.client('Rebill Ltd');
-  const product = await b.hourly('Rebill hours');
-  await b.price(product, '90');
-  const contract = await b.contract(client);
-  await b.row(contract, { product_id: product });
-  const task = await b.task(client, null, 'Rebill task');
-  await b.entries(task, [['2026-10-05T08:00:00Z', '2026-10-05T10:00:00Z']]);
-  const run = () =>
-    t.request('POST', `/clients/${client}/invoices`, {
-      tenant,
-      body: { date_from: '2026-10-01', date_to: '2026-10-31' },
-    });
+  const { billOctober: run } = await b.hourlyClient('Rebill');
 
   const first = await run();
   assert.equal(first.status, 201, first.text);

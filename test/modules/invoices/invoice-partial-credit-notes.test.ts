@@ -282,19 +282,7 @@ test("revenue and a client budget's spend count a partial credit note; an annulm
 test('the engine bills work again when a partial note credits its row in full, not when it credits part', async () => {
   const tenant = await t.newTenant({ name: 'Partial Engine Co', timezone: 'Europe/Tallinn' });
   const b = billingFixtures(t, tenant);
-  await b.setBilling(true);
-  const client = await b.client('Partial Ltd');
-  const product = await b.hourly('Partial hours');
-  await b.price(product, '90');
-  const contract = await b.contract(client);
-  await b.row(contract, { product_id: product });
-  const task = await b.task(client, null, 'Partial task');
-  await b.entries(task, [['2026-10-05T08:00:00Z', '2026-10-05T10:00:00Z']]);
-  const run = () =>
-    t.request('POST', `/clients/${client}/invoices`, {
-      tenant,
-      body: { date_from: '2026-10-01', date_to: '2026-10-31' },
-    });
+  const { billOctober: run } = await b.hourlyClient('Partial');
   const first = await run();
   assert.equal(first.status, 201, first.text);
   const invoiceId = first.body.data.invoices[0].id;

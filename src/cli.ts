@@ -14,6 +14,7 @@ import { loadModules } from './modules/index.ts';
 import { MCP_USAGE, runMcpStdio } from './cli-mcp.ts';
 import { API_USAGE, runApiCli } from './cli-api/index.ts';
 import { BACKUP_COMMANDS, BACKUP_USAGE } from './cli-backup.ts';
+import { BILLING_COMMANDS, BILLING_USAGE } from './cli-billing.ts';
 import { UsageError, type Command, type Output, type Values } from './cli-command.ts';
 
 const USAGE = `Usage: npm run svc -- <command> [options]
@@ -27,6 +28,7 @@ Commands:
                  --role member|admin|owner --status active|inactive|pending|limited
   migrate        apply pending database migrations
 ${BACKUP_USAGE}
+${BILLING_USAGE}
 ${MCP_USAGE}
   help           show this text
 
@@ -40,7 +42,7 @@ used whether or not the service is running.
 ${API_USAGE}`;
 
 /** The operator commands; any other first word is an API command (src/cli-api). */
-const OPERATOR_WORDS = new Set(['company', 'member', 'migrate', 'backup', 'restore', 'mcp', 'help']);
+const OPERATOR_WORDS = new Set(['company', 'member', 'migrate', 'backup', 'restore', 'unbilled-work', 'mcp', 'help']);
 
 const GLOBAL: ParseArgsOptionsConfig = {
   json: { type: 'boolean' },
@@ -244,6 +246,7 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   ...BACKUP_COMMANDS,
+  ...BILLING_COMMANDS,
 };
 
 interface Invocation {

@@ -67,6 +67,7 @@ export const TENANT_TABLES = [
   'teams',
   'time_entries',
   'topics',
+  'unbilled_work_dirty',
   'webhook_attempts',
   'webhook_deliveries',
   'webhooks',
@@ -1190,6 +1191,34 @@ export interface TopicsTable {
   updated_at: Generated<string>;
 }
 
+export interface UnbilledWorkTable {
+  company_id: string;
+  client_id: number;
+  contract_id: number;
+  row_id: number;
+  day: string;
+  task_key: number;
+  price: ColumnType<string | null, string | number | null, string | number | null>;
+  invoice_period: string;
+  invoice_day: number;
+  currency: string;
+  discount_rate: ColumnType<string, string | number, string | number>;
+  billed_secs: number;
+  entries: number;
+}
+
+export interface UnbilledWorkDirtyTable {
+  id: Generated<number>;
+  company_id: string;
+  client_id: number | null;
+}
+
+export interface UnbilledWorkStateTable {
+  company_id: string;
+  built_at: string;
+  caught_up_at: string;
+}
+
 export interface WebhookAttemptsTable {
   company_id: string;
   id: Generated<number>;
@@ -1375,6 +1404,9 @@ export interface DB {
   teams: TeamsTable;
   time_entries: TimeEntriesTable;
   topics: TopicsTable;
+  unbilled_work: UnbilledWorkTable;
+  unbilled_work_dirty: UnbilledWorkDirtyTable;
+  unbilled_work_state: UnbilledWorkStateTable;
   webhook_attempts: WebhookAttemptsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_pacing: WebhookPacingTable;

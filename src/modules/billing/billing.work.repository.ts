@@ -22,6 +22,8 @@ export interface WorkWindow {
   from: string;
   to: string;
   clientId?: number;
+  /** Only these clients (the rollup's rebuild of the clients marked dirty). */
+  clients?: readonly number[];
 }
 
 /**
@@ -50,6 +52,7 @@ export const periodLength = (period: RawBuilder<unknown>) => sql`(case ${period}
  */
 function contractsSql(ctx: Ctx, w: WorkWindow) {
   const client = w.clientId ?? null;
+  const clients = w.clients === undefined ? null : [...w.clients];
   // tenant: deliberate SQL — every table below is filtered by its tenant(ctx, alias) predicate.
   return sql`k as (
       select k.id as contract_id, k.client_id, k.invoice_period, k.invoice_day,
@@ -61,6 +64,7 @@ function contractsSql(ctx: Ctx, w: WorkWindow) {
         from contracts k
        where ${tenant(ctx, 'k')} and k.type = 'contract' and k.status = 'active' and k.deleted_at is null
          and (${client}::int is null or k.client_id = ${client}::int) and k.client_id is not null
+         and (${clients}::int[] is null or k.client_id = any(${clients}::int[]))
          and (k.date_from is null or k.date_from <= ${w.to}::date)
          and (k.date_until is null or k.date_until >= ${w.from}::date)),
     cr as materialized (
@@ -115,8 +119,11 @@ const takes = (r: string) =>
          and (${r}.topics is null or ${r}.topics @> to_jsonb(e.topic_id))
          and (${r}.filter = 'all' or (${r}.filter = 'billable') = e.billable)`);
 
-/** With a client named (the engine), only the entries of its tasks are read (by the task index). */
+/** With clients named (the engine, the rollup), only the entries of their tasks are read (by the task index). */
 function clientEntries(ctx: Ctx, w: WorkWindow) {
+  if (w.clients !== undefined)
+    return sql`and e.task_id in (select t.id from tasks t where ${tenant(ctx, 't')}
+                                   and t.client_id = any(${[...w.clients]}::int[]))`;
   if (w.clientId === undefined) return sql``;
   return sql`and e.task_id in (select t.id from tasks t where ${tenant(ctx, 't')}
                                  and t.client_id = ${w.clientId}::int)`;

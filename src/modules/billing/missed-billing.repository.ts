@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { scoped, tenant } from '../../platform/tenant-table.ts';
-import { feeQuantitySql, feesSql, periodStart, workSql, type WorkWindow } from './billing.work.repository.ts';
+import { feeQuantitySql, feesSql, type WorkWindow } from './billing.work.repository.ts';
 
 /** Unbilled value of one contract for one period, as the engine would bill it (same grouping, same rounding). */
 export interface MissedPart {
@@ -11,35 +11,11 @@ export interface MissedPart {
   invoice_day: number;
   currency: string;
   period_from: string;
-  seconds: string;
+  /** Unbilled hours to two places (half away from zero, as every sum of ours); '0' for a fee. */
+  hours: string;
   entries: number;
   unpriced: number;
   value: string;
-}
-
-/**
- * Time not billed, grouped as the engine groups rows (contract row, task unless summarized, price) so that each
- * group's net is rounded exactly as its invoice row would be, then added up per contract and period. Everything
- * else an item names follows from the contract row, so the big grouping keys on four columns and the contract's
- * terms are joined to the (far fewer) groups afterwards.
- */
-export async function missedWork(ctx: Ctx, w: WorkWindow): Promise<MissedPart[]> {
-  return (await missedWorkSql(ctx, w).execute(ctx.db)).rows;
-}
-
-export function missedWorkSql(ctx: Ctx, w: WorkWindow) {
-  return sql<MissedPart>`${workSql(ctx, w)},
-    tl as (
-      select w.row_id, ${periodStart(sql.ref('w.day'), sql.ref('w.invoice_period'))} as period_from,
-             case when w.summarized then 0 else w.task_id end as task_key, w.price,
-             sum(w.billed_secs) as secs, count(*)::int as n
-        from w group by 1, 2, 3, 4)
-    select h.client_id, h.contract_id, h.invoice_period, h.invoice_day, h.currency,
-           tl.period_from::text as period_from, sum(tl.secs)::text as seconds, sum(tl.n)::int as entries,
-           sum(case when tl.price is null then tl.n else 0 end)::int as unpriced,
-           coalesce(sum(round(round(tl.secs / 3600.0, 4) * tl.price * (1 - h.discount_rate / 100), 2)), 0)::text as value
-      from tl join h on h.row_id = tl.row_id
-     group by 1, 2, 3, 4, 5, 6`;
 }
 
 /** Periodic fees not billed, per contract and period, pro rata and priced as the engine prices them. */
@@ -50,7 +26,7 @@ export async function missedFees(ctx: Ctx, w: WorkWindow): Promise<MissedPart[]>
       select f.*, ${feeQuantitySql} as qty
         from f)
     select fp.client_id, fp.contract_id, fp.invoice_period, fp.invoice_day, fp.currency,
-           fp.period_from::text as period_from, '0' as seconds, 0 as entries,
+           fp.period_from::text as period_from, '0' as hours, 0 as entries,
            sum(case when fp.price is null then 1 else 0 end)::int as unpriced,
            coalesce(sum(round(fp.qty * fp.price * (1 - r.discount_rate / 100), 2)), 0)::text as value
       from fp join contract_rows r on ${tenant(ctx, 'r')} and r.id = fp.row_id

@@ -4,10 +4,12 @@ import { calendarWindow } from '../../platform/date-window.ts';
 import { AppError } from '../../platform/errors.ts';
 import { Dec, moneyOut } from '../../platform/money.ts';
 import { hasTier } from '../../platform/scopes.ts';
-import { addDays, localToday } from '../../platform/dates.ts';
-import { invoiceDayOf } from './billing.periods.ts';
+import { localToday } from '../../platform/dates.ts';
+import { invoiceDayOf, periodOf } from './billing.periods.ts';
 import type { WorkWindow } from './billing.work.repository.ts';
 import * as repo from './missed-billing.repository.ts';
+import * as work from './unbilled-work.repository.ts';
+import { catchUp, dataFailure } from './unbilled-work.service.ts';
 
 export interface MissedQuery {
   client_id?: number;
@@ -47,17 +49,11 @@ export function windowOf(ctx: Ctx, query: MissedQuery): WorkWindow {
   return query.client_id === undefined ? w : { ...w, clientId: query.client_id };
 }
 
-/** A failure of the data (a value that cannot be read), as opposed to the database being unreachable. */
-const dataFailure = (error: unknown) => /^(22|23|42|XX)/.test(String((error as { code?: unknown })?.code ?? ''));
-
 const partsOf = (ctx: Ctx, w: WorkWindow) =>
-  asBigRead(ctx, async (tx) => [...(await repo.missedWork(tx, w)), ...(await repo.missedFees(tx, w))]);
+  asBigRead(ctx, async (tx) => [...(await work.missedWork(tx, w)), ...(await repo.missedFees(tx, w))]);
 
-/**
- * One set-based pass for every client; should one client's data break it, each client is computed on its own
- * so that only the broken ones are reported in failed_clients and the rest still answer.
- */
-async function computeParts(ctx: Ctx, w: WorkWindow) {
+/** The fees of one set-based pass, else of each client on its own so that only the broken ones fail. */
+async function feesAndWork(ctx: Ctx, w: WorkWindow) {
   try {
     return { parts: await partsOf(ctx, w), failed: [] as number[] };
   } catch (error) {
@@ -76,49 +72,82 @@ async function computeParts(ctx: Ctx, w: WorkWindow) {
   }
 }
 
+/**
+ * The unbilled work comes from the rollup, caught up first with every change committed so far; the fees are
+ * computed from the contracts. A client whose data breaks either is reported in failed_clients and left out.
+ */
+async function computeParts(ctx: Ctx, w: WorkWindow) {
+  const rollup = await catchUp(ctx);
+  const { parts, failed } = await feesAndWork(ctx, w);
+  const broken = new Set([...failed, ...rollup.failed.filter((c) => w.clientId === undefined || c === w.clientId)]);
+  return { parts: parts.filter((p) => !broken.has(p.client_id)), failed: [...broken].sort((a, b) => a - b) };
+}
+
 interface Item {
   client_id: number;
   contract_id: number;
   currency: string;
   period_from: string;
   period_until: string;
-  seconds: Dec;
+  hours: string;
   entries: number;
   unpriced: number;
-  recoverable: Dec;
-  fees: Dec;
+  recoverable: string;
+  fees: string;
 }
 
-/** Only periods whose invoice day has come are missed; the rest are still to be billed in time. */
+/**
+ * A period's last day, or null while its invoice day is still to come (only periods whose invoice day has come
+ * are missed). Remembered per kind, start and invoice day: a year of 10,000 contracts has 120,000 parts but a
+ * dozen distinct periods.
+ */
+function dueUntil(today: string) {
+  const known = new Map<string, string | null>();
+  return (part: repo.MissedPart) => {
+    const key = `${part.invoice_period}|${part.period_from}|${part.invoice_day}`;
+    let until = known.get(key);
+    if (until === undefined) {
+      const period = periodOf(part.period_from, part.invoice_period);
+      until = invoiceDayOf(period, part.invoice_day) > today ? null : period.until;
+      known.set(key, until);
+    }
+    return until;
+  };
+}
+
+/**
+ * One item per contract and period. Each query groups by contract and period, so an item has at most one part
+ * of work (its hours, entries and recoverable value) and one of fees: the item takes their figures as they are.
+ */
 function itemsOf(parts: repo.MissedPart[], today: string): Item[] {
+  const untilOf = dueUntil(today);
   const items = new Map<string, Item>();
   for (const part of parts) {
-    const months = { month: 1, quarter: 3, half_year: 6, year: 12 }[part.invoice_period] ?? 1;
-    const until = new Date(`${part.period_from}T00:00:00Z`);
-    until.setUTCMonth(until.getUTCMonth() + months);
-    const period = { from: part.period_from, until: addDays(until.toISOString().slice(0, 10), -1) };
-    if (invoiceDayOf(period, part.invoice_day) > today) continue;
+    const until = untilOf(part);
+    if (until === null) continue;
     const key = `${part.contract_id}|${part.period_from}`;
-    const item = items.get(key) ?? {
-      client_id: part.client_id,
-      contract_id: part.contract_id,
-      currency: part.currency,
-      period_from: period.from,
-      period_until: period.until,
-      seconds: new Dec(0),
-      entries: 0,
-      unpriced: 0,
-      recoverable: new Dec(0),
-      fees: new Dec(0),
-    };
-    item.seconds = item.seconds.plus(part.seconds);
-    item.entries += part.entries;
+    let item = items.get(key);
+    if (item === undefined) {
+      item = {
+        client_id: part.client_id,
+        contract_id: part.contract_id,
+        currency: part.currency,
+        period_from: part.period_from,
+        period_until: until,
+        hours: '0',
+        entries: 0,
+        unpriced: 0,
+        recoverable: '0',
+        fees: '0',
+      };
+      items.set(key, item);
+    }
     item.unpriced += part.unpriced;
-    if (part.entries > 0) item.recoverable = item.recoverable.plus(part.value);
-    else item.fees = item.fees.plus(part.value);
-    items.set(key, item);
+    if (part.entries > 0) Object.assign(item, { hours: part.hours, entries: part.entries, recoverable: part.value });
+    else item.fees = part.value;
   }
-  return [...items.values()].filter((i) => i.entries > 0 || !i.fees.isZero() || i.unpriced > 0);
+  // A numeric's text is zero exactly when it has no digit from 1 to 9.
+  return [...items.values()].filter((i) => i.entries > 0 || /[1-9]/.test(i.fees) || i.unpriced > 0);
 }
 
 function totalsOf(items: Item[]): MissedTotals {
@@ -140,7 +169,10 @@ export async function missedBilling(ctx: Ctx, query: MissedQuery) {
   const w = windowOf(ctx, query);
   const { parts, failed } = await computeParts(ctx, w);
   const items = itemsOf(parts, localToday(ctx.company.timezone)).sort(
-    (a, b) => a.client_id - b.client_id || a.period_from.localeCompare(b.period_from) || a.contract_id - b.contract_id,
+    (a, b) =>
+      a.client_id - b.client_id ||
+      (a.period_from < b.period_from ? -1 : a.period_from > b.period_from ? 1 : 0) ||
+      a.contract_id - b.contract_id,
   );
   const clients = await repo.names(ctx, 'clients', [...items.map((i) => i.client_id), ...failed]);
   const contracts = await repo.names(
@@ -158,11 +190,11 @@ export async function missedBilling(ctx: Ctx, query: MissedQuery) {
       period_from: i.period_from,
       period_until: i.period_until,
       currency: i.currency,
-      unbilled_hours: moneyOut(i.seconds.dividedBy(3600).toDecimalPlaces(2).toFixed(2))!,
+      unbilled_hours: moneyOut(i.hours)!,
       time_entries: i.entries,
       unpriced_entries: i.unpriced,
-      recoverable_value: moneyOut(i.recoverable.toFixed(2))!,
-      fixed_fee_value: moneyOut(i.fees.toFixed(2))!,
+      recoverable_value: moneyOut(i.recoverable)!,
+      fixed_fee_value: moneyOut(i.fees)!,
     })),
     failed_clients: failed.map((id) => ({
       client_id: id,

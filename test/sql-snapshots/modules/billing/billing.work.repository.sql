@@ -27,6 +27,7 @@ k as (
     from contracts k
    where ${tenant(ctx, 'k')} and k.type = 'contract' and k.status = 'active' and k.deleted_at is null
      and (${client}::int is null or k.client_id = ${client}::int) and k.client_id is not null
+     and (${clients}::int[] is null or k.client_id = any(${clients}::int[]))
      and (k.date_from is null or k.date_from <= ${w.to}::date)
      and (k.date_until is null or k.date_until >= ${w.from}::date)),
 cr as materialized (
@@ -70,6 +71,10 @@ iv as materialized (
 e.day between ${r}.kfrom and ${r}.kuntil
 and (${r}.topics is null or ${r}.topics @> to_jsonb(e.topic_id))
 and (${r}.filter = 'all' or (${r}.filter = 'billable') = e.billable)
+
+-- clientEntries
+and e.task_id in (select t.id from tasks t where ${tenant(ctx, 't')}
+and t.client_id = any(${[...w.clients]}::int[]))
 
 -- clientEntries
 

@@ -24,6 +24,8 @@ export interface WorkWindow {
   clientId?: number;
   /** Only these clients (the rollup's rebuild of the clients marked dirty). */
   clients?: readonly number[];
+  /** Not these clients (the report leaves out those whose data cannot be computed). */
+  excluded?: readonly number[];
 }
 
 /**
@@ -65,6 +67,7 @@ function contractsSql(ctx: Ctx, w: WorkWindow) {
        where ${tenant(ctx, 'k')} and k.type = 'contract' and k.status = 'active' and k.deleted_at is null
          and (${client}::int is null or k.client_id = ${client}::int) and k.client_id is not null
          and (${clients}::int[] is null or k.client_id = any(${clients}::int[]))
+         and k.client_id <> all(${[...(w.excluded ?? [])]}::int[])
          and (k.date_from is null or k.date_from <= ${w.to}::date)
          and (k.date_until is null or k.date_until >= ${w.from}::date)),
     cr as materialized (

@@ -8,7 +8,6 @@ import { localToday } from '../../platform/dates.ts';
 import { invoiceDayOf, periodOf } from './billing.periods.ts';
 import type { WorkWindow } from './billing.work.repository.ts';
 import * as repo from './missed-billing.repository.ts';
-import * as work from './unbilled-work.repository.ts';
 import { catchUp, dataFailure } from './unbilled-work.service.ts';
 
 export interface MissedQuery {
@@ -49,152 +48,124 @@ export function windowOf(ctx: Ctx, query: MissedQuery): WorkWindow {
   return query.client_id === undefined ? w : { ...w, clientId: query.client_id };
 }
 
-const partsOf = (ctx: Ctx, w: WorkWindow) =>
-  asBigRead(ctx, async (tx) => [...(await work.missedWork(tx, w)), ...(await repo.missedFees(tx, w))]);
-
-/** The fees of one set-based pass, else of each client on its own so that only the broken ones fail. */
-async function feesAndWork(ctx: Ctx, w: WorkWindow) {
+/**
+ * The clients left out: those whose groups the rollup could not build and, should one client's contracts break
+ * the set-based pass over fees, each client whose own pass fails. Everyone else still answers.
+ */
+async function brokenClients(ctx: Ctx, w: WorkWindow, rollupFailed: number[]): Promise<number[]> {
+  const excluded = rollupFailed.filter((c) => w.clientId === undefined || c === w.clientId);
+  const probe = (v: WorkWindow) => asBigRead(ctx, (tx) => repo.missedTotalsByPeriod(tx, v));
   try {
-    return { parts: await partsOf(ctx, w), failed: [] as number[] };
+    await probe({ ...w, excluded });
+    return excluded;
   } catch (error) {
     if (!dataFailure(error)) throw error;
-    const parts: repo.MissedPart[] = [];
-    const failed: number[] = [];
-    for (const clientId of await repo.contractedClients(ctx, w)) {
-      try {
-        parts.push(...(await partsOf(ctx, { ...w, clientId })));
-      } catch (inner) {
-        if (!dataFailure(inner)) throw inner;
-        failed.push(clientId);
-      }
+  }
+  const failed = [...excluded];
+  for (const clientId of await repo.contractedClients(ctx, w)) {
+    if (excluded.includes(clientId)) continue;
+    try {
+      await probe({ ...w, clientId });
+    } catch (inner) {
+      if (!dataFailure(inner)) throw inner;
+      failed.push(clientId);
     }
-    return { parts, failed };
+  }
+  return failed.sort((a, b) => a - b);
+}
+
+/** The rollup caught up with every change committed so far, and the clients that cannot be computed. */
+async function prepare(ctx: Ctx, w: WorkWindow) {
+  const rollup = await catchUp(ctx);
+  const failed = rollup.failed.length === 0 ? [] : await brokenClients(ctx, w, rollup.failed);
+  return { w: { ...w, excluded: failed }, failed };
+}
+
+/** Runs fn on the window; should the data break it, again without the broken clients. */
+async function read<T>(ctx: Ctx, w: WorkWindow, fn: (tx: Ctx, w: WorkWindow) => Promise<T>) {
+  const ready = await prepare(ctx, w);
+  try {
+    return { value: await asBigRead(ctx, (tx) => fn(tx, ready.w)), failed: ready.failed };
+  } catch (error) {
+    if (!dataFailure(error)) throw error;
+    const failed = await brokenClients(ctx, w, ready.failed);
+    return { value: await asBigRead(ctx, (tx) => fn(tx, { ...w, excluded: failed })), failed };
   }
 }
 
 /**
- * The unbilled work comes from the rollup, caught up first with every change committed so far; the fees are
- * computed from the contracts. A client whose data breaks either is reported in failed_clients and left out.
- */
-async function computeParts(ctx: Ctx, w: WorkWindow) {
-  const rollup = await catchUp(ctx);
-  const { parts, failed } = await feesAndWork(ctx, w);
-  const broken = new Set([...failed, ...rollup.failed.filter((c) => w.clientId === undefined || c === w.clientId)]);
-  return { parts: parts.filter((p) => !broken.has(p.client_id)), failed: [...broken].sort((a, b) => a - b) };
-}
-
-interface Item {
-  client_id: number;
-  contract_id: number;
-  currency: string;
-  period_from: string;
-  period_until: string;
-  hours: string;
-  entries: number;
-  unpriced: number;
-  recoverable: string;
-  fees: string;
-}
-
-/**
  * A period's last day, or null while its invoice day is still to come (only periods whose invoice day has come
- * are missed). Remembered per kind, start and invoice day: a year of 10,000 contracts has 120,000 parts but a
+ * are missed). Remembered per kind, start and invoice day: a year of 10,000 contracts has 120,000 items but a
  * dozen distinct periods.
  */
 function dueUntil(today: string) {
   const known = new Map<string, string | null>();
-  return (part: repo.MissedPart) => {
-    const key = `${part.invoice_period}|${part.period_from}|${part.invoice_day}`;
+  return (row: { invoice_period: string; period_from: string; invoice_day: number }) => {
+    const key = `${row.invoice_period}|${row.period_from}|${row.invoice_day}`;
     let until = known.get(key);
     if (until === undefined) {
-      const period = periodOf(part.period_from, part.invoice_period);
-      until = invoiceDayOf(period, part.invoice_day) > today ? null : period.until;
+      const period = periodOf(row.period_from, row.invoice_period);
+      until = invoiceDayOf(period, row.invoice_day) > today ? null : period.until;
       known.set(key, until);
     }
     return until;
   };
 }
 
-/**
- * One item per contract and period. Each query groups by contract and period, so an item has at most one part
- * of work (its hours, entries and recoverable value) and one of fees: the item takes their figures as they are.
- */
-function itemsOf(parts: repo.MissedPart[], today: string): Item[] {
-  const untilOf = dueUntil(today);
-  const items = new Map<string, Item>();
-  for (const part of parts) {
-    const until = untilOf(part);
-    if (until === null) continue;
-    const key = `${part.contract_id}|${part.period_from}`;
-    let item = items.get(key);
-    if (item === undefined) {
-      item = {
-        client_id: part.client_id,
-        contract_id: part.contract_id,
-        currency: part.currency,
-        period_from: part.period_from,
-        period_until: until,
-        hours: '0',
-        entries: 0,
-        unpriced: 0,
-        recoverable: '0',
-        fees: '0',
-      };
-      items.set(key, item);
-    }
-    item.unpriced += part.unpriced;
-    if (part.entries > 0) Object.assign(item, { hours: part.hours, entries: part.entries, recoverable: part.value });
-    else item.fees = part.value;
-  }
-  // A numeric's text is zero exactly when it has no digit from 1 to 9.
-  return [...items.values()].filter((i) => i.entries > 0 || /[1-9]/.test(i.fees) || i.unpriced > 0);
-}
-
-function totalsOf(items: Item[]): MissedTotals {
-  return {
-    recoverable_value: items.reduce((s, i) => s.plus(i.recoverable), new Dec(0)).toFixed(2),
-    fixed_fee_value: items.reduce((s, i) => s.plus(i.fees), new Dec(0)).toFixed(2),
-    items_unpriced: items.filter((i) => i.unpriced > 0).length,
-  };
-}
-
 /** The KPI report's billing gap for a window: the same figures as the report's summary, without its access rule. */
 export async function missedBillingTotals(ctx: Ctx, query: { date_from: string; date_to: string }) {
-  const { parts } = await computeParts(ctx, windowOf(ctx, query));
-  return totalsOf(itemsOf(parts, localToday(ctx.company.timezone)));
+  const { value: rows } = await read(ctx, windowOf(ctx, query), repo.missedTotalsByPeriod);
+  const due = dueUntil(localToday(ctx.company.timezone));
+  const counted = rows.filter((r) => due(r) !== null);
+  return {
+    recoverable_value: counted.reduce((s, r) => s.plus(r.recoverable), new Dec(0)).toFixed(2),
+    fixed_fee_value: counted.reduce((s, r) => s.plus(r.fees), new Dec(0)).toFixed(2),
+    items_unpriced: counted.reduce((n, r) => n + r.unpriced_items, 0),
+  };
 }
 
 export async function missedBilling(ctx: Ctx, query: MissedQuery) {
   assertAllowed(ctx);
   const w = windowOf(ctx, query);
-  const { parts, failed } = await computeParts(ctx, w);
-  const items = itemsOf(parts, localToday(ctx.company.timezone)).sort(
-    (a, b) =>
-      a.client_id - b.client_id ||
-      (a.period_from < b.period_from ? -1 : a.period_from > b.period_from ? 1 : 0) ||
-      a.contract_id - b.contract_id,
-  );
-  const clients = await repo.names(ctx, 'clients', [...items.map((i) => i.client_id), ...failed]);
+  const { value: rows, failed } = await read(ctx, w, repo.missedItems);
+  const due = dueUntil(localToday(ctx.company.timezone));
+  const items = rows
+    .map((row) => ({ row, until: due(row) }))
+    .filter((i): i is { row: repo.MissedItemRow; until: string } => i.until !== null)
+    .sort(
+      (a, b) =>
+        a.row.client_id - b.row.client_id ||
+        (a.row.period_from < b.row.period_from ? -1 : a.row.period_from > b.row.period_from ? 1 : 0) ||
+        a.row.contract_id - b.row.contract_id,
+    );
+  const clients = await repo.names(ctx, 'clients', [...items.map((i) => i.row.client_id), ...failed]);
   const contracts = await repo.names(
     ctx,
     'contracts',
-    items.map((i) => i.contract_id),
+    items.map((i) => i.row.contract_id),
   );
-  const totals = totalsOf(items);
+  let recoverable = new Dec(0);
+  let fees = new Dec(0);
+  let unpriced = 0;
+  for (const { row } of items) {
+    recoverable = recoverable.plus(row.recoverable);
+    fees = fees.plus(row.fees);
+    if (row.unpriced > 0) unpriced += 1;
+  }
   return {
-    items: items.map((i) => ({
-      client_id: i.client_id,
-      client_name: clients.get(i.client_id) ?? null,
-      contract_id: i.contract_id,
-      contract_name: contracts.get(i.contract_id) ?? null,
-      period_from: i.period_from,
-      period_until: i.period_until,
-      currency: i.currency,
-      unbilled_hours: moneyOut(i.hours)!,
-      time_entries: i.entries,
-      unpriced_entries: i.unpriced,
-      recoverable_value: moneyOut(i.recoverable)!,
-      fixed_fee_value: moneyOut(i.fees)!,
+    items: items.map(({ row, until }) => ({
+      client_id: row.client_id,
+      client_name: clients.get(row.client_id) ?? null,
+      contract_id: row.contract_id,
+      contract_name: contracts.get(row.contract_id) ?? null,
+      period_from: row.period_from,
+      period_until: until,
+      currency: row.currency,
+      unbilled_hours: moneyOut(row.hours)!,
+      time_entries: row.entries,
+      unpriced_entries: row.unpriced,
+      recoverable_value: moneyOut(row.recoverable)!,
+      fixed_fee_value: moneyOut(row.fees)!,
     })),
     failed_clients: failed.map((id) => ({
       client_id: id,
@@ -206,9 +177,9 @@ export async function missedBilling(ctx: Ctx, query: MissedQuery) {
       date_to: w.to,
       currency: ctx.company.currency,
       items: items.length,
-      recoverable_value: moneyOut(totals.recoverable_value)!,
-      fixed_fee_value: moneyOut(totals.fixed_fee_value)!,
-      items_unpriced: totals.items_unpriced,
+      recoverable_value: moneyOut(recoverable.toFixed(2))!,
+      fixed_fee_value: moneyOut(fees.toFixed(2))!,
+      items_unpriced: unpriced,
     },
   };
 }

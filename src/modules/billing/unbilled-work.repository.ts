@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { companyValue, tenant } from '../../platform/tenant-table.ts';
 import { periodStart, workSql, type WorkWindow } from './billing.work.repository.ts';
-import type { MissedPart } from './missed-billing.repository.ts';
 
 /** All of time: the rollup holds every unbilled entry, whatever window a report asks for later. */
 const ALL_TIME = { from: '-infinity', to: 'infinity' };
@@ -75,28 +74,24 @@ export async function recordCatchUp(ctx: Ctx, full: boolean): Promise<void> {
 }
 
 /**
- * Time not billed, from the groups: summed per row, period, task and price, so that each such group's net is
- * rounded exactly as its invoice row would be, then added up per contract and period.
+ * Time not billed, from the groups, per contract and period: summed per row, period, task and price first, so that
+ * each such group's net is rounded exactly as its invoice row would be (seconds and value stay numeric).
  */
-export async function missedWork(ctx: Ctx, w: WorkWindow): Promise<MissedPart[]> {
-  return (await missedWorkSql(ctx, w).execute(ctx.db)).rows;
-}
-
-function missedWorkSql(ctx: Ctx, w: WorkWindow) {
+export function workPartsSql(ctx: Ctx, w: WorkWindow) {
   const client = w.clientId ?? null;
+  const excluded = [...(w.excluded ?? [])];
   const period = periodStart(sql.ref('g.day'), sql.ref('g.invoice_period'));
-  return sql<MissedPart>`with tl as (
+  return sql`with tl as (
       select g.row_id, g.client_id, g.contract_id, g.invoice_period, g.invoice_day, g.currency, g.discount_rate,
              ${period} as period_from, g.task_key, g.price, sum(g.billed_secs) as secs, sum(g.entries) as n
         from unbilled_work g
        where ${tenant(ctx, 'g')} and g.day between ${w.from}::date and ${w.to}::date
-         and (${client}::int is null or g.client_id = ${client}::int)
+         and (${client}::int is null or g.client_id = ${client}::int) and g.client_id <> all(${excluded}::int[])
        group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
-    select tl.client_id, tl.contract_id, tl.invoice_period, tl.invoice_day, tl.currency,
-           tl.period_from::text as period_from, round(sum(tl.secs) / 3600.0, 2)::text as hours,
-           sum(tl.n)::int as entries, sum(case when tl.price is null then tl.n else 0 end)::int as unpriced,
-           coalesce(sum(round(round(tl.secs / 3600.0, 4) * tl.price * (1 - tl.discount_rate / 100), 2)), 0)::text
-             as value
+    select tl.client_id, tl.contract_id, tl.invoice_period, tl.invoice_day, tl.currency, tl.period_from,
+           sum(tl.secs) as secs, sum(tl.n)::int as entries,
+           sum(case when tl.price is null then tl.n else 0 end)::int as unpriced,
+           coalesce(sum(round(round(tl.secs / 3600.0, 4) * tl.price * (1 - tl.discount_rate / 100), 2)), 0) as value
       from tl group by 1, 2, 3, 4, 5, 6`;
 }
 

@@ -28,6 +28,7 @@ k as (
    where ${tenant(ctx, 'k')} and k.type = 'contract' and k.status = 'active' and k.deleted_at is null
      and (${client}::int is null or k.client_id = ${client}::int) and k.client_id is not null
      and (${clients}::int[] is null or k.client_id = any(${clients}::int[]))
+     and k.client_id <> all(${[...(w.excluded ?? [])]}::int[])
      and (k.date_from is null or k.date_from <= ${w.to}::date)
      and (k.date_until is null or k.date_until >= ${w.from}::date)),
 cr as materialized (

@@ -48,19 +48,18 @@ values (${companyValue(ctx)}, now(), now())
 on conflict (company_id) do update set caught_up_at = now(),
   built_at = case when ${full} then now() else unbilled_work_state.built_at end
 
--- missedWorkSql
+-- workPartsSql
 with tl as (
   select g.row_id, g.client_id, g.contract_id, g.invoice_period, g.invoice_day, g.currency, g.discount_rate,
          ${period} as period_from, g.task_key, g.price, sum(g.billed_secs) as secs, sum(g.entries) as n
     from unbilled_work g
    where ${tenant(ctx, 'g')} and g.day between ${w.from}::date and ${w.to}::date
-     and (${client}::int is null or g.client_id = ${client}::int)
+     and (${client}::int is null or g.client_id = ${client}::int) and g.client_id <> all(${excluded}::int[])
    group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
-select tl.client_id, tl.contract_id, tl.invoice_period, tl.invoice_day, tl.currency,
-       tl.period_from::text as period_from, round(sum(tl.secs) / 3600.0, 2)::text as hours,
-       sum(tl.n)::int as entries, sum(case when tl.price is null then tl.n else 0 end)::int as unpriced,
-       coalesce(sum(round(round(tl.secs / 3600.0, 4) * tl.price * (1 - tl.discount_rate / 100), 2)), 0)::text
-         as value
+select tl.client_id, tl.contract_id, tl.invoice_period, tl.invoice_day, tl.currency, tl.period_from,
+       sum(tl.secs) as secs, sum(tl.n)::int as entries,
+       sum(case when tl.price is null then tl.n else 0 end)::int as unpriced,
+       coalesce(sum(round(round(tl.secs / 3600.0, 4) * tl.price * (1 - tl.discount_rate / 100), 2)), 0) as value
   from tl group by 1, 2, 3, 4, 5, 6
 
 -- differences

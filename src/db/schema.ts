@@ -1197,6 +1197,8 @@ export interface UnbilledWorkTable {
   contract_id: number;
   row_id: number;
   day: string;
+  period_from: string;
+  period_until: string;
   task_key: number;
   price: ColumnType<string | null, string | number | null, string | number | null>;
   invoice_period: string;
@@ -1211,6 +1213,23 @@ export interface UnbilledWorkDirtyTable {
   id: Generated<number>;
   company_id: string;
   client_id: number | null;
+}
+
+export interface UnbilledWorkPeriodsTable {
+  company_id: string;
+  client_id: number;
+  contract_id: number;
+  row_id: number;
+  period_from: string;
+  period_until: string;
+  task_key: number;
+  price: ColumnType<string | null, string | number | null, string | number | null>;
+  invoice_period: string;
+  invoice_day: number;
+  currency: string;
+  billed_secs: number;
+  entries: number;
+  value: ColumnType<string | null, string | number | null, string | number | null>;
 }
 
 export interface UnbilledWorkStateTable {
@@ -1406,6 +1425,7 @@ export interface DB {
   topics: TopicsTable;
   unbilled_work: UnbilledWorkTable;
   unbilled_work_dirty: UnbilledWorkDirtyTable;
+  unbilled_work_periods: UnbilledWorkPeriodsTable;
   unbilled_work_state: UnbilledWorkStateTable;
   webhook_attempts: WebhookAttemptsTable;
   webhook_deliveries: WebhookDeliveriesTable;

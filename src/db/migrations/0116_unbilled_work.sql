@@ -1,14 +1,16 @@
 -- The unbilled-work rollup (docs/decisions/0070): billed seconds and entry counts of unbilled closed entries per
 -- company, hourly contract row, local day, task (0 on a summarized contract) and price in effect, with the terms
--- of the row's contract the missed-billing report needs, so the report and the KPI gap read groups instead of
--- entries. It is derived data: the billing module rebuilds a client's groups from the entries whenever the client
--- is marked dirty, and drops and rebuilds a company's when the company is.
+-- of the row's contract the missed-billing report needs and the invoice period the day falls in, so the report
+-- and the KPI gap read groups instead of entries. It is derived data: the billing module rebuilds a client's
+-- groups from the entries whenever the client is marked dirty, and a company's when the company is.
 CREATE TABLE unbilled_work (
   company_id uuid NOT NULL REFERENCES companies (id),
   client_id integer NOT NULL,
   contract_id integer NOT NULL,
   row_id integer NOT NULL,
   day date NOT NULL,
+  period_from date NOT NULL,
+  period_until date NOT NULL,
   task_key integer NOT NULL,
   price numeric,
   invoice_period text NOT NULL,
@@ -18,8 +20,32 @@ CREATE TABLE unbilled_work (
   billed_secs bigint NOT NULL,
   entries integer NOT NULL
 );
-CREATE INDEX unbilled_work_day ON unbilled_work (company_id, day);
+-- A report reads the days of the periods its window cuts: those starting before it, and those ending after it.
+CREATE INDEX unbilled_work_period_from ON unbilled_work (company_id, period_from);
+CREATE INDEX unbilled_work_period_until ON unbilled_work (company_id, period_until);
 CREATE INDEX unbilled_work_client ON unbilled_work (company_id, client_id);
+
+-- The same groups summed over whole invoice periods, each with its net already rounded as the engine rounds an
+-- invoice row (hours to 4 places × price × (1 − discount), to cents; null without a price): what a report reads
+-- for every period its window covers whole. Rebuilt with the day groups, from them.
+CREATE TABLE unbilled_work_periods (
+  company_id uuid NOT NULL REFERENCES companies (id),
+  client_id integer NOT NULL,
+  contract_id integer NOT NULL,
+  row_id integer NOT NULL,
+  period_from date NOT NULL,
+  period_until date NOT NULL,
+  task_key integer NOT NULL,
+  price numeric,
+  invoice_period text NOT NULL,
+  invoice_day integer NOT NULL,
+  currency text NOT NULL,
+  billed_secs bigint NOT NULL,
+  entries integer NOT NULL,
+  value numeric
+);
+CREATE INDEX unbilled_work_periods_from ON unbilled_work_periods (company_id, period_from);
+CREATE INDEX unbilled_work_periods_client ON unbilled_work_periods (company_id, client_id);
 
 -- Clients whose groups may no longer match their entries (client_id null: the whole company). Appended by the
 -- triggers below in the transaction of the change, so no committed change can be missed; drained by the

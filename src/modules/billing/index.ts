@@ -14,7 +14,13 @@ export { billableWork } from './billing.work.repository.ts';
 // The engine writes invoices through the invoices module, which records invoice.created; nothing of its own fires.
 export default defineModule({
   name: 'billing',
-  tables: ['invoiced_work_tasks', 'unbilled_work', 'unbilled_work_dirty', 'unbilled_work_state'],
+  tables: [
+    'invoiced_work_tasks',
+    'unbilled_work',
+    'unbilled_work_dirty',
+    'unbilled_work_periods',
+    'unbilled_work_state',
+  ],
   entity: 'invoice',
   routes: billingRoutes,
   // Keeps the unbilled-work rollup close to the entries between reports (docs/decisions/0070).

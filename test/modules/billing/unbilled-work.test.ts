@@ -106,6 +106,44 @@ test('each kind of change reaches the report through the rollup', SLOW, async ()
   await assertExact();
 });
 
+test('a window that cuts a quarter reads the days inside it; one that covers it reads the whole quarter', async () => {
+  await f.setBilling(true);
+  const client = await f.client('Quarterly Ltd');
+  const product = await f.hourly('Quarterly hours');
+  await f.price(product, '90');
+  await f.row(await f.contract(client, { invoice_period: 'quarter' }), { product_id: product });
+  const task = await f.task(client, null, 'Quarterly task');
+  await f.entries(task, [
+    ['2025-10-05T08:00:00Z', '2025-10-05T09:00:00Z'],
+    ['2025-11-10T08:00:00Z', '2025-11-10T09:30:00Z'],
+    ['2025-11-20T08:00:00Z', '2025-11-20T08:20:00Z'],
+    ['2025-12-03T08:00:00Z', '2025-12-03T10:00:00Z'],
+  ]);
+  const read = async (from: string, to: string) => {
+    const res = await t.request('GET', `/missed-billing?date_from=${from}&date_to=${to}&client_id=${client}`, {
+      tenant,
+    });
+    assert.equal(res.status, 200, res.text);
+    return res.body.items.map((i: Record<string, unknown>) => [
+      i.period_from,
+      i.period_until,
+      i.unbilled_hours,
+      i.time_entries,
+      i.recoverable_value,
+    ]);
+  };
+  // The whole quarter: 4 h 50 min, one group (row, quarter, task, price): 4.8333 h × 90 = 435.00.
+  assert.deepEqual(await read('2025-10-01', '2025-12-31'), [['2025-10-01', '2025-12-31', 4.83, 4, 435]]);
+  // Cut at its start: 20 min + 2 h = 2.3333 h × 90 = 210.00.
+  assert.deepEqual(await read('2025-11-15', '2025-12-31'), [['2025-10-01', '2025-12-31', 2.33, 2, 210]]);
+  // Cut at its end: 1 h + 1.5 h = 225.00.
+  assert.deepEqual(await read('2025-10-01', '2025-11-15'), [['2025-10-01', '2025-12-31', 2.5, 2, 225]]);
+  // Cut at both ends: 1.5 h + 20 min = 1.8333 h × 90 = 165.00.
+  assert.deepEqual(await read('2025-11-01', '2025-11-30'), [['2025-10-01', '2025-12-31', 1.83, 2, 165]]);
+  // A window of two quarters reads the whole fourth and nothing of the third.
+  assert.deepEqual(await read('2025-07-01', '2025-12-31'), [['2025-10-01', '2025-12-31', 4.83, 4, 435]]);
+});
+
 test('concurrent entry writes, billing runs and reports leave the rollup exact', SLOW, async () => {
   const setups = [await hourlySetup('Busy A'), await hourlySetup('Busy B'), await hourlySetup('Busy C')];
   await f.entries(setups[0]!.task, [['2026-10-01T08:00:00Z', '2026-10-01T09:00:00Z']]);
@@ -148,6 +186,12 @@ test('the check command finds a group that differs from the entries', SLOW, asyn
     .where('company_id', '=', tenant.companyId)
     .where('client_id', '=', s.client)
     .execute();
+  await t.db.db
+    .updateTable('unbilled_work_periods')
+    .set({ value: '91.00' })
+    .where('company_id', '=', tenant.companyId)
+    .where('client_id', '=', s.client)
+    .execute();
   const args = ['unbilled-work', 'check', '--company', tenant.companyId, '--json'];
   const found = await svc(home, args, { DATABASE_URL: databaseUrl });
   assert.equal(found.code, 1);
@@ -155,6 +199,7 @@ test('the check command finds a group that differs from the entries', SLOW, asyn
   assert.match(error.message, /differs from its entries/);
   assert.match(error.message, new RegExp(`"side":"missing","client_id":${s.client}`));
   assert.match(error.message, new RegExp(`"side":"extra","client_id":${s.client}`));
+  assert.match(error.message, new RegExp(`"side":"extra period","client_id":${s.client}`));
   const unknown = await svc(home, ['unbilled-work', 'check', '--company', 'nope', '--json'], {
     DATABASE_URL: databaseUrl,
   });

@@ -46,8 +46,7 @@ const periodsOf = (days: RawBuilder<unknown>) => sql`select g.client_id, g.contr
 /** Replaces the groups of the clients (null: the whole company) with what their entries say now. */
 export async function rebuild(ctx: Ctx, clients: readonly number[] | null): Promise<void> {
   const which = clients === null ? sql`` : sql`and g.client_id = any(${[...clients]}::int[])`;
-  await sql`delete from unbilled_work g where ${tenant(ctx, 'g')} ${which}`.execute(ctx.db);
-  await sql`delete from unbilled_work_periods g where ${tenant(ctx, 'g')} ${which}`.execute(ctx.db);
+  await drop(ctx, clients);
   // tenant: deliberate SQL — workSql filters every table it reads by the caller's company.
   await sql`insert into unbilled_work (company_id, ${DAY_COLUMNS})
     select ${companyValue(ctx)}, g.* from (${groupsSql(ctx, clients)}) g`.execute(ctx.db);
@@ -59,10 +58,11 @@ export async function rebuild(ctx: Ctx, clients: readonly number[] | null): Prom
   if (clients === null) await sql`analyze unbilled_work, unbilled_work_periods`.execute(ctx.db);
 }
 
-/** Drops every group of the company (before a full rebuild one client at a time). */
-export async function clear(ctx: Ctx): Promise<void> {
-  await sql`delete from unbilled_work g where ${tenant(ctx, 'g')}`.execute(ctx.db);
-  await sql`delete from unbilled_work_periods g where ${tenant(ctx, 'g')}`.execute(ctx.db);
+/** Drops the groups of the clients (null: of the whole company). */
+export async function drop(ctx: Ctx, clients: readonly number[] | null): Promise<void> {
+  const which = clients === null ? sql`` : sql`and g.client_id = any(${[...clients]}::int[])`;
+  await sql`delete from unbilled_work g where ${tenant(ctx, 'g')} ${which}`.execute(ctx.db);
+  await sql`delete from unbilled_work_periods g where ${tenant(ctx, 'g')} ${which}`.execute(ctx.db);
 }
 
 /** The clients marked since the last catch-up (null among them: the whole company), taken off the log. */

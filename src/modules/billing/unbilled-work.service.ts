@@ -29,12 +29,14 @@ async function attempt(ctx: Ctx, fn: () => Promise<void>): Promise<boolean> {
  */
 async function rebuildEach(ctx: Ctx, clients: readonly number[] | null): Promise<number[]> {
   if (await attempt(ctx, () => repo.rebuild(ctx, clients))) return [];
-  if (clients === null) await repo.clear(ctx);
+  if (clients === null) await repo.drop(ctx, null);
   const each = clients ?? (await contractedClients(ctx, { from: '-infinity', to: 'infinity' }));
   const failed: number[] = [];
   for (const client of each) {
     if (!(await attempt(ctx, () => repo.rebuild(ctx, [client])))) failed.push(client);
   }
+  // The failed rebuilds were rolled back to the groups of before: none is better than stale ones.
+  if (failed.length > 0) await repo.drop(ctx, failed);
   await repo.markDirty(ctx, failed);
   return failed;
 }

@@ -144,6 +144,42 @@ test('a window that cuts a quarter reads the days inside it; one that covers it 
   assert.deepEqual(await read('2025-07-01', '2025-12-31'), [['2025-10-01', '2025-12-31', 4.83, 4, 435]]);
 });
 
+test('a client whose contract cannot be read keeps no groups, is reported, and is rebuilt once it is fixed', async () => {
+  const s = await hourlySetup('Broken');
+  await f.entries(s.task, [['2026-10-08T08:00:00Z', '2026-10-08T09:00:00Z']]);
+  assert.deepEqual(await missed(s.client), [[1, 1, 90]]);
+  const settings = (value: unknown) =>
+    t.db.db
+      .updateTable('contracts')
+      .set({ settings: JSON.stringify({ invoice_time_rounding: value }) } as never)
+      .where('company_id', '=', tenant.companyId)
+      .where('id', '=', s.contract)
+      .execute();
+  const groups = async () =>
+    (
+      await t.db.db
+        .selectFrom('unbilled_work')
+        .select('client_id')
+        .where('company_id', '=', tenant.companyId)
+        .where('client_id', '=', s.client)
+        .execute()
+    ).length;
+  await settings('soon');
+  const broken = await t.request('GET', `/missed-billing?${OCTOBER}`, { tenant });
+  assert.equal(broken.status, 200, broken.text);
+  assert.deepEqual(
+    broken.body.failed_clients.map((c: { client_id: number }) => c.client_id),
+    [s.client],
+  );
+  assert.ok(broken.body.items.every((i: { client_id: number }) => i.client_id !== s.client));
+  assert.equal(await groups(), 0, 'no stale groups');
+  assert.ok(Number(await dirtyCount()) >= 1, 'still on the log');
+  await settings(60);
+  assert.deepEqual(await missed(s.client), [[1, 1, 90]]);
+  assert.equal(await groups(), 1);
+  await assertExact();
+});
+
 test('concurrent entry writes, billing runs and reports leave the rollup exact', SLOW, async () => {
   const setups = [await hourlySetup('Busy A'), await hourlySetup('Busy B'), await hourlySetup('Busy C')];
   await f.entries(setups[0]!.task, [['2026-10-01T08:00:00Z', '2026-10-01T09:00:00Z']]);

@@ -37,12 +37,6 @@ sum(g.billed_secs)
 and g.client_id = any(${[...clients]}::int[])
 
 -- rebuild
-delete from unbilled_work g where ${tenant(ctx, 'g')} ${which}
-
--- rebuild
-delete from unbilled_work_periods g where ${tenant(ctx, 'g')} ${which}
-
--- rebuild
 insert into unbilled_work (company_id, ${DAY_COLUMNS})
 select ${companyValue(ctx)}, g.* from (${groupsSql(ctx, clients)}) g
 
@@ -56,11 +50,17 @@ select ${companyValue(ctx)}, p.* from (${periodsOf(days)}) p
 -- rebuild
 analyze unbilled_work, unbilled_work_periods
 
--- clear
-delete from unbilled_work g where ${tenant(ctx, 'g')}
+-- drop
 
--- clear
-delete from unbilled_work_periods g where ${tenant(ctx, 'g')}
+
+-- drop
+and g.client_id = any(${[...clients]}::int[])
+
+-- drop
+delete from unbilled_work g where ${tenant(ctx, 'g')} ${which}
+
+-- drop
+delete from unbilled_work_periods g where ${tenant(ctx, 'g')} ${which}
 
 -- takeDirty
 delete from unbilled_work_dirty d where ${tenant(ctx, 'd')}

@@ -1,6 +1,6 @@
 // The unbilled-work rollup's check from the shell (docs/decisions/0070): catches a company's rollup up, then
 // recomputes it from the entries and compares. Exit code 0 when they agree, 1 with the differences otherwise.
-import type { Command, Values } from './cli-command.ts';
+import { companyId, type Command, type Values } from './cli-command.ts';
 import { AppError } from './platform/errors.ts';
 import { systemActor } from './platform/system-actor.ts';
 import { checkUnbilledWork } from './modules/billing/index.ts';
@@ -8,20 +8,11 @@ import { checkUnbilledWork } from './modules/billing/index.ts';
 export const BILLING_USAGE = `  unbilled-work check --company <company uuid>
                  recompute the company's unbilled-work rollup from its entries and compare (exit 1 on a difference)`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export const BILLING_COMMANDS: Record<string, Command> = {
   'unbilled-work check': {
     options: { company: { type: 'string' } },
     required: ['company'],
-    input(values: Values) {
-      const company = String(values.company);
-      if (!UUID.test(company))
-        throw new AppError('VALIDATION_ERROR', `--company must be a company UUID (8-4-4-4-12 hex), got "${company}"`, {
-          field: 'company',
-        });
-      return { company };
-    },
+    input: (values: Values) => ({ company: companyId(values, 'company') }),
     async run(db, input: { company: string }) {
       const actor = await systemActor(db, input.company);
       if (!actor) throw new AppError('NOT_FOUND', `No company ${input.company}`);

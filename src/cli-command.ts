@@ -4,11 +4,24 @@ import type { ParseArgsOptionsConfig } from 'node:util';
 import type { Config } from './config.ts';
 import type { Connection } from './db/connect.ts';
 import type { Db } from './db/database.ts';
+import { AppError } from './platform/errors.ts';
 
 export class UsageError extends Error {}
 
 export type Values = Record<string, string | boolean | string[] | undefined>;
 export type Output = { json: unknown; text: string };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The company UUID an operator command names in --option; 400-style VALIDATION_ERROR otherwise. */
+export function companyId(values: Values, option: string): string {
+  const id = values[option] as string;
+  if (!UUID.test(id))
+    throw new AppError('VALIDATION_ERROR', `--${option} must be a company UUID (8-4-4-4-12 hex), got "${id}"`, {
+      field: option,
+    });
+  return id;
+}
 
 export interface Command {
   options: ParseArgsOptionsConfig;

@@ -15,7 +15,7 @@ import { MCP_USAGE, runMcpStdio } from './cli-mcp.ts';
 import { API_USAGE, runApiCli } from './cli-api/index.ts';
 import { BACKUP_COMMANDS, BACKUP_USAGE } from './cli-backup.ts';
 import { BILLING_COMMANDS, BILLING_USAGE } from './cli-billing.ts';
-import { UsageError, type Command, type Output, type Values } from './cli-command.ts';
+import { companyId, UsageError, type Command, type Output, type Values } from './cli-command.ts';
 
 const USAGE = `Usage: npm run svc -- <command> [options]
 
@@ -73,17 +73,6 @@ function validated<T>(schema: TSchema, value: T): T {
     .map((e) => (e.params as { allowedValue: unknown }).allowedValue);
   const message = choices.length ? `must be one of ${choices.join(', ')}` : (problem?.message ?? 'is invalid');
   throw new AppError('VALIDATION_ERROR', `${optionOf(field)} ${message}`, { field });
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function companyId(values: Values, option: string): string {
-  const id = str(values, option)!;
-  if (!UUID.test(id))
-    throw new AppError('VALIDATION_ERROR', `--${option} must be a company UUID (8-4-4-4-12 hex), got "${id}"`, {
-      field: option,
-    });
-  return id;
 }
 
 /** Drops options that were not given, so optional fields stay absent rather than undefined. */

@@ -7,6 +7,9 @@ import { addDays } from '../../platform/dates.ts';
 
 const MONTHS: Record<string, number> = { month: 1, quarter: 3, half_year: 6, year: 12 };
 
+/** Every kind of invoice period a contract can have. */
+export const PERIOD_KINDS = Object.keys(MONTHS);
+
 export interface Period {
   from: string;
   until: string;

@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Ctx } from '../../platform/context.ts';
 import { companyValue, tenant } from '../../platform/tenant-table.ts';
-import { periodOf } from './billing.periods.ts';
+import { PERIOD_KINDS, periodOf } from './billing.periods.ts';
 import { periodLength, periodStart, workSql, type WorkWindow } from './billing.work.repository.ts';
 
 /** All of time: the rollup holds every unbilled entry, whatever window a report asks for later. */
@@ -43,14 +43,17 @@ const periodsOf = (days: RawBuilder<unknown>) => sql`select g.client_id, g.contr
     ${netOf(sql`sum(g.billed_secs)`, 'g.price', 'g.discount_rate')} as value
   from (${days}) g group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, g.discount_rate`;
 
+/** The groups `g` of the clients (null: all of them). */
+const ofClients = (clients: readonly number[] | null) =>
+  clients === null ? sql`` : sql`and g.client_id = any(${[...clients]}::int[])`;
+
 /** Replaces the groups of the clients (null: the whole company) with what their entries say now. */
 export async function rebuild(ctx: Ctx, clients: readonly number[] | null): Promise<void> {
-  const which = clients === null ? sql`` : sql`and g.client_id = any(${[...clients]}::int[])`;
   await drop(ctx, clients);
   // tenant: deliberate SQL — workSql filters every table it reads by the caller's company.
   await sql`insert into unbilled_work (company_id, ${DAY_COLUMNS})
     select ${companyValue(ctx)}, g.* from (${groupsSql(ctx, clients)}) g`.execute(ctx.db);
-  const days = sql`select * from unbilled_work g where ${tenant(ctx, 'g')} ${which}`;
+  const days = sql`select * from unbilled_work g where ${tenant(ctx, 'g')} ${ofClients(clients)}`;
   await sql`insert into unbilled_work_periods (company_id, ${PERIOD_COLUMNS})
     select ${companyValue(ctx)}, p.* from (${periodsOf(days)}) p`.execute(ctx.db);
   // A company's first build adds its every group at once: without fresh statistics the first reports would plan
@@ -60,9 +63,8 @@ export async function rebuild(ctx: Ctx, clients: readonly number[] | null): Prom
 
 /** Drops the groups of the clients (null: of the whole company). */
 export async function drop(ctx: Ctx, clients: readonly number[] | null): Promise<void> {
-  const which = clients === null ? sql`` : sql`and g.client_id = any(${[...clients]}::int[])`;
-  await sql`delete from unbilled_work g where ${tenant(ctx, 'g')} ${which}`.execute(ctx.db);
-  await sql`delete from unbilled_work_periods g where ${tenant(ctx, 'g')} ${which}`.execute(ctx.db);
+  await sql`delete from unbilled_work g where ${tenant(ctx, 'g')} ${ofClients(clients)}`.execute(ctx.db);
+  await sql`delete from unbilled_work_periods g where ${tenant(ctx, 'g')} ${ofClients(clients)}`.execute(ctx.db);
 }
 
 /** The clients marked since the last catch-up (null among them: the whole company), taken off the log. */
@@ -99,16 +101,14 @@ export async function recordCatchUp(ctx: Ctx, full: boolean): Promise<void> {
       built_at = case when ${full} then now() else unbilled_work_state.built_at end`.execute(ctx.db);
 }
 
-const KINDS = ['month', 'quarter', 'half_year', 'year'];
-
 /**
  * The periods a window cuts, as index ranges: the earliest start of a period (of any kind) that holds the window's
  * first day and starts before it, and the latest end of one that holds its last day and ends after it. null: the
  * window starts (ends) on a boundary of every kind, so no period is cut there (a year from 1 January, a month).
  */
 function edgesOf(w: WorkWindow) {
-  const starts = KINDS.map((k) => periodOf(w.from, k).from).filter((d) => d < w.from);
-  const ends = KINDS.map((k) => periodOf(w.to, k).until).filter((d) => d > w.to);
+  const starts = PERIOD_KINDS.map((k) => periodOf(w.from, k).from).filter((d) => d < w.from);
+  const ends = PERIOD_KINDS.map((k) => periodOf(w.to, k).until).filter((d) => d > w.to);
   return { before: starts.sort()[0] ?? null, after: ends.sort().at(-1) ?? null };
 }
 

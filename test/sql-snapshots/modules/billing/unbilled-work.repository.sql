@@ -30,10 +30,10 @@ from (${days}) g group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, g.discount_rate
 -- periodsOf
 sum(g.billed_secs)
 
--- rebuild
+-- ofClients
 
 
--- rebuild
+-- ofClients
 and g.client_id = any(${[...clients]}::int[])
 
 -- rebuild
@@ -41,7 +41,7 @@ insert into unbilled_work (company_id, ${DAY_COLUMNS})
 select ${companyValue(ctx)}, g.* from (${groupsSql(ctx, clients)}) g
 
 -- rebuild
-select * from unbilled_work g where ${tenant(ctx, 'g')} ${which}
+select * from unbilled_work g where ${tenant(ctx, 'g')} ${ofClients(clients)}
 
 -- rebuild
 insert into unbilled_work_periods (company_id, ${PERIOD_COLUMNS})
@@ -51,16 +51,10 @@ select ${companyValue(ctx)}, p.* from (${periodsOf(days)}) p
 analyze unbilled_work, unbilled_work_periods
 
 -- drop
-
-
--- drop
-and g.client_id = any(${[...clients]}::int[])
+delete from unbilled_work g where ${tenant(ctx, 'g')} ${ofClients(clients)}
 
 -- drop
-delete from unbilled_work g where ${tenant(ctx, 'g')} ${which}
-
--- drop
-delete from unbilled_work_periods g where ${tenant(ctx, 'g')} ${which}
+delete from unbilled_work_periods g where ${tenant(ctx, 'g')} ${ofClients(clients)}
 
 -- takeDirty
 delete from unbilled_work_dirty d where ${tenant(ctx, 'd')}
